@@ -1,0 +1,43 @@
+//===- TileTraits.cpp - shared tile checks --------------------------------===//
+
+#include "dialect/TileTraits.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+bool tile::isTileElementType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
+  return type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+LogicalResult tile::verifyTileType(Operation *op, RankedTensorType type, StringRef role) {
+  for (auto [dim, size] : llvm::enumerate(type.getShape())) {
+    if (ShapedType::isDynamic(size))
+      return op->emitOpError() << role << " " << type << " must have a static shape";
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return op->emitOpError() << role << " " << type << " has dimension " << dim << " of size "
+                               << size << "; tile dimensions must be powers of two";
+  }
+  if (!isTileElementType(type.getElementType()))
+    return op->emitOpError() << role << " " << type << " has unsupported element type "
+                             << type.getElementType();
+  return success();
+}
+
+LogicalResult tile::verifyPowerOfTwoShapes(Operation *op) {
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+      if (failed(verifyTileType(op, type, ("operand #" + llvm::Twine(i)).str())))
+        return failure();
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+      if (failed(verifyTileType(op, type, op->getNumResults() == 1 ? std::string("result")
+                                                                    : ("result #" + llvm::Twine(i)).str())))
+        return failure();
+  return success();
+}
