@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds statically linked tools and test binaries (build-static/) and packs them, stripped and
+# xz-compressed, into bundle/ (git-ignored) for the device tool's `carry`:
+#   run(command="bash scripts/gpu-run.sh", carry=["bundle"])
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR="$root/build-static" "$root/scripts/build.sh" -DTILE_STATIC_TOOLS=ON
+stage=$(mktemp -d)
+mkdir -p "$stage/bin"
+for exe in "$root"/build-static/bin/*; do
+  [ -x "$exe" ] && [ -f "$exe" ] || continue
+  strip -o "$stage/bin/$(basename "$exe")" "$exe"
+done
+mkdir -p "$root/bundle"
+tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"
+rm -rf "$stage"
+ls -l "$root/bundle/tools.tar.xz"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (through the device tool, with `carry: ["bundle"]`): unpacks the
+# static bundle, runs every test binary (the [gpu] tests included) and writes the log to $OUT.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+log="$out/gpu-run.log"
+work=$(mktemp -d)
+if ! tar -C "$work" -xJf "$root/bundle/tools.tar.xz"; then
+  echo "gpu-run: no bundle at bundle/tools.tar.xz; run scripts/bundle-gpu.sh first" | tee "$log"
+  exit 2
+fi
+export PATH="$work/bin:$PATH"
+failures=0
+step() {  # step TITLE COMMAND...: runs one step, logs it, counts failures
+  local title=$1; shift
+  echo "== $title" | tee -a "$log"
+  if "$@" >>"$log" 2>&1; then echo "   ok" | tee -a "$log"; else echo "   FAILED ($?)" | tee -a "$log"; failures=$((failures + 1)); fi
+}
+step "machine" nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+step "tile-opt lists the tile dialect" bash -c 'tile-opt --help | grep -q "tile"'
+step "tile-opt on the sample kernel" tile-opt -canonicalize "$root/kernels/examples/scale_rows.mlir"
+step "tile-unittests (all tests, [gpu] included)" tile-unittests
+tail -n 40 "$log"
+echo "gpu-run: $failures step(s) failed"
+exit $((failures > 0))
