@@ -1,0 +1,122 @@
+#include "compiler/frontend/AST.h"
+
+namespace tile::frontend {
+
+const char *spelling(BinOpKind op) {
+  switch (op) {
+  case BinOpKind::Add: return "+";
+  case BinOpKind::Sub: return "-";
+  case BinOpKind::Mult: return "*";
+  case BinOpKind::Div: return "/";
+  case BinOpKind::FloorDiv: return "//";
+  case BinOpKind::Mod: return "%";
+  case BinOpKind::Pow: return "**";
+  case BinOpKind::MatMult: return "@";
+  case BinOpKind::BitAnd: return "&";
+  case BinOpKind::BitOr: return "|";
+  case BinOpKind::BitXor: return "^";
+  case BinOpKind::LShift: return "<<";
+  case BinOpKind::RShift: return ">>";
+  }
+  return "?";
+}
+
+const char *spelling(UnaryOpKind op) {
+  switch (op) {
+  case UnaryOpKind::Neg: return "-";
+  case UnaryOpKind::Pos: return "+";
+  case UnaryOpKind::Invert: return "~";
+  case UnaryOpKind::Not: return "not";
+  }
+  return "?";
+}
+
+const char *spelling(BoolOpKind op) { return op == BoolOpKind::And ? "and" : "or"; }
+
+const char *spelling(CmpOpKind op) {
+  switch (op) {
+  case CmpOpKind::Eq: return "==";
+  case CmpOpKind::NotEq: return "!=";
+  case CmpOpKind::Lt: return "<";
+  case CmpOpKind::LtE: return "<=";
+  case CmpOpKind::Gt: return ">";
+  case CmpOpKind::GtE: return ">=";
+  case CmpOpKind::Is: return "is";
+  case CmpOpKind::IsNot: return "is not";
+  case CmpOpKind::In: return "in";
+  case CmpOpKind::NotIn: return "not in";
+  }
+  return "?";
+}
+
+const char *exprKindName(ExprKind kind) {
+  switch (kind) {
+#define TILE_X(kind)                                                                       \
+  case ExprKind::kind:                                                                     \
+    return #kind;
+    TILE_FOREACH_EXPR_KIND(TILE_X)
+#undef TILE_X
+  }
+  return "?";
+}
+
+const char *stmtKindName(StmtKind kind) {
+  switch (kind) {
+#define TILE_X(kind)                                                                       \
+  case StmtKind::kind:                                                                     \
+    return #kind;
+    TILE_FOREACH_STMT_KIND(TILE_X)
+#undef TILE_X
+  }
+  return "?";
+}
+
+const Keyword *CallExpr::findKeyword(const std::string &name) const {
+  for (const Keyword &kw : keywords)
+    if (kw.name == name)
+      return &kw;
+  return nullptr;
+}
+
+std::vector<const Expr *> SubscriptExpr::indices() const {
+  std::vector<const Expr *> result;
+  if (!index)
+    return result;
+  if (const auto *tuple = index->dynCast<TupleExpr>(); tuple && !tuple->parenthesized) {
+    for (const ExprPtr &e : tuple->elts)
+      result.push_back(e.get());
+    return result;
+  }
+  result.push_back(index.get());
+  return result;
+}
+
+const Param *FunctionDefStmt::findParam(const std::string &paramName) const {
+  for (const Param &p : params)
+    if (p.name == paramName)
+      return &p;
+  return nullptr;
+}
+
+std::string ImportAlias::boundName() const {
+  if (!asName.empty())
+    return asName;
+  return name.substr(0, name.find('.'));
+}
+
+std::vector<const FunctionDefStmt *> Module::functions() const {
+  std::vector<const FunctionDefStmt *> result;
+  for (const StmtPtr &s : body)
+    if (const auto *fn = s->dynCast<FunctionDefStmt>())
+      result.push_back(fn);
+  return result;
+}
+
+const FunctionDefStmt *Module::findFunction(const std::string &name) const {
+  for (const StmtPtr &s : body)
+    if (const auto *fn = s->dynCast<FunctionDefStmt>(); fn && fn->name == name)
+      return fn;
+  return nullptr;
+}
+
+}  // namespace tile::frontend

@@ -1,0 +1,50 @@
+// The front end's C++ API: kernel source in, specialized `tile` IR out.
+//
+//   SourceManager sources;
+//   DiagnosticEngine diags(sources);
+//   const SourceFile *file = sources.addFile("kernel.py");
+//   mlir::MLIRContext context;
+//   loadFrontendDialects(context);
+//   auto module = compileToTileIR(*file, spec, context, diags);  // null on error
+//   if (!module) diags.print(std::cerr);
+#pragma once
+
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/Specialization.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <optional>
+#include <vector>
+
+namespace tile::frontend {
+
+class Module;
+
+/// Loads the dialects the front end emits (tile, arith, math, scf, tensor).
+void loadFrontendDialects(mlir::MLIRContext &context);
+
+/// Parses `file` and emits kernel `spec.kernel` specialized by `spec`. Returns null when any
+/// error was reported to `diags`.
+mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const SourceFile &file, const Specialization &spec,
+                                                  mlir::MLIRContext &context, DiagnosticEngine &diags);
+
+/// The same, for an already parsed module.
+mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Specialization &spec,
+                                                  mlir::MLIRContext &context, DiagnosticEngine &diags);
+
+/// What a kernel declares: its parameters and autotune configurations.
+struct KernelSignature {
+  std::string name;
+  bool isKernel = false;
+  std::vector<std::string> constantParams;
+  std::vector<std::string> runtimeParams;
+  std::vector<std::map<std::string, ConstantValue>> autotuneConfigs;
+  std::vector<std::string> autotuneKey;
+};
+std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name,
+                                             mlir::MLIRContext &context, DiagnosticEngine &diags);
+
+}  // namespace tile::frontend

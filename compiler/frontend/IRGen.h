@@ -1,0 +1,189 @@
+// IR generation: evaluates a parsed kernel for one specialization and emits `tile` IR.
+//
+// The generator is an evaluator (as Triton's code generator is): compile-time values —
+// constants, shapes, dtypes, tuples, `if` on constants, helper functions — are computed while
+// walking the AST, and operations on run-time values become tile/arith/math/scf ops with
+// FileLineColLoc locations pointing into the kernel source. Type and shape inference, NumPy
+// broadcasting and dtype promotion happen here, so errors point at the source.
+#pragma once
+
+#include "compiler/frontend/AST.h"
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/KernelValue.h"
+#include "compiler/frontend/Specialization.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace tile::frontend {
+
+/// NumPy broadcasting of two shapes (aligned on the right); nullopt if they do not broadcast.
+std::optional<llvm::SmallVector<int64_t>> broadcastShapeVectors(llvm::ArrayRef<int64_t> a,
+                                                                 llvm::ArrayRef<int64_t> b);
+
+class KernelIRGen {
+public:
+  KernelIRGen(const Module &module, mlir::MLIRContext &context, DiagnosticEngine &diags);
+
+  /// Emits the kernel `spec.kernel` specialized by `spec` into a new module; null on error
+  /// (diagnostics were reported).
+  mlir::OwningOpRef<mlir::ModuleOp> emit(const Specialization &spec);
+
+  /// Decorator facts about a kernel, without emitting it (for tools and the autotuner).
+  struct KernelInfo {
+    const FunctionDefStmt *def = nullptr;
+    bool isKernel = false;
+    std::vector<std::string> constantParams;
+    std::vector<std::string> runtimeParams;
+    /// @ct.autotune configs: constant and option values per config.
+    std::vector<std::map<std::string, ConstantValue>> configs;
+    std::vector<std::string> autotuneKey;
+  };
+  std::optional<KernelInfo> inspect(const std::string &kernel);
+
+  /// A value with the source range it came from.
+  struct Arg {
+    KValue value;
+    SourceRange range;
+  };
+
+private:
+  using Scope = std::map<std::string, KValue>;
+  struct CallArgs {
+    std::vector<Arg> positional;
+    std::vector<std::pair<std::string, Arg>> keywords;
+    SourceRange callRange;
+    std::string callee;
+  };
+  /// Arguments bound to a signature; missing optional parameters are absent.
+  struct Bound {
+    std::map<std::string, Arg> args;
+    const Arg *get(const std::string &name) const {
+      auto it = args.find(name);
+      return it == args.end() ? nullptr : &it->second;
+    }
+  };
+
+  // Module level (IRGenKernel.cpp).
+  bool collectModuleScope();
+  KValue evalDecorator(const Expr &e);
+  bool applyDecorators(const FunctionDefStmt &fn, mlir::Operation *kernel,
+                       std::map<std::string, ConstantValue> &configConstants,
+                       const Specialization &spec);
+  bool bindKernelParams(const FunctionDefStmt &fn, const Specialization &spec,
+                        const std::map<std::string, ConstantValue> &configConstants,
+                        llvm::SmallVectorImpl<mlir::Type> &argTypes,
+                        std::vector<std::pair<std::string, KValue>> &constants,
+                        std::vector<std::pair<std::string, size_t>> &runtimeArgs);
+  mlir::Type dtypeFromName(const std::string &name);
+
+  // Statements (IRGenStmt.cpp).
+  void emitBlock(const StmtList &stmts);
+  void emitStmt(const Stmt &s);
+  void emitAssign(const AssignStmt &s);
+  void emitAugAssign(const AugAssignStmt &s);
+  void emitFor(const ForStmt &s);
+  void emitIf(const IfStmt &s);
+  void emitRuntimeIf(const IfStmt &s, size_t branch, mlir::Value cond);
+  void emitReturn(const ReturnStmt &s);
+  void emitAssert(const AssertStmt &s);
+  void assign(const Expr &target, const KValue &value, SourceRange valueRange);
+  void collectAssignedNames(const StmtList &stmts, std::set<std::string> &names);
+
+  // Expressions (IRGenExpr.cpp).
+  KValue eval(const Expr &e);
+  KValue evalName(const NameExpr &e);
+  KValue evalBinOp(const BinOpExpr &e);
+  KValue evalUnaryOp(const UnaryOpExpr &e);
+  KValue evalBoolOp(const BoolOpExpr &e);
+  KValue evalCompare(const CompareExpr &e);
+  KValue evalIfExp(const IfExpExpr &e);
+  KValue evalAttribute(const AttributeExpr &e);
+  KValue evalSubscript(const SubscriptExpr &e);
+  KValue evalCall(const CallExpr &e);
+  KValue callFunction(const FunctionDefStmt &fn, const CallArgs &args);
+
+public:
+  // Shared arithmetic (IRGenArith.cpp), also used by the builtins.
+  KValue binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceRange opRange);
+  KValue compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, SourceRange opRange);
+  /// The element type two operands promote to; null (and a diagnostic) if they cannot.
+  mlir::Type promote(const Arg &lhs, const Arg &rhs, SourceRange where);
+  /// A runtime value of `elementType` and `shape` (broadcast and converted); null on error.
+  mlir::Value coerce(const Arg &arg, mlir::Type elementType, llvm::ArrayRef<int64_t> shape,
+                     SourceRange where);
+  std::optional<llvm::SmallVector<int64_t>> broadcastShapes(const Arg &a, const Arg &b,
+                                                             SourceRange where);
+  mlir::Value castElements(mlir::Value v, mlir::Type to, mlir::Location loc);
+  mlir::Value broadcastValue(mlir::Value v, llvm::ArrayRef<int64_t> shape, mlir::Location loc);
+  mlir::Value constant(const KValue &c, mlir::Type type, mlir::Location loc);
+  mlir::Value splat(double value, mlir::Type type, mlir::Location loc);
+  /// The dtype a compile-time number takes when it must become a runtime value alone.
+  mlir::Type defaultType(const KValue &c);
+  /// A compile-time truth value, or nullopt for runtime values (with no diagnostic).
+  std::optional<bool> constTruth(const KValue &v);
+  /// A runtime i1 scalar for a condition; null and a diagnostic if impossible.
+  mlir::Value runtimeCondition(const Arg &cond);
+
+private:
+  // Builtins (IRGenBuiltins.cpp and friends).
+  KValue callBuiltin(const std::string &name, const KValue *self, const CallArgs &args);
+  bool bind(const CallArgs &args, llvm::ArrayRef<const char *> params, Bound &out);
+  KValue builtinMemory(const std::string &name, const CallArgs &args);
+  KValue builtinMath(const std::string &name, const CallArgs &args);
+  KValue builtinShape(const std::string &name, const CallArgs &args);
+  KValue builtinReduce(const std::string &name, const CallArgs &args);
+  KValue builtinMisc(const std::string &name, const CallArgs &args, bool &handled);
+
+  // Checked accessors for builtin arguments: each reports a diagnostic naming the argument.
+  std::optional<int64_t> constInt(const Arg &a, const std::string &what);
+  std::optional<llvm::SmallVector<int64_t>> constShape(const Arg &a, const std::string &what);
+  std::optional<int32_t> axisArg(const Arg &a, int64_t rank, const std::string &what);
+  std::optional<mlir::Type> dtypeArg(const Arg &a, const std::string &what);
+  bool expectTile(const Arg &a, const std::string &what);
+  bool expectArray(const Arg &a, const std::string &what);
+  mlir::Value indexScalar(const Arg &a, const std::string &what);
+  mlir::Value toTile(const Arg &a, const std::string &what);
+
+public:
+  // Diagnostics and locations.
+  mlir::Location loc(SourceRange range);
+  DiagBuilder error(SourceRange range, std::string message);
+  /// Verifies a just-built op; on failure reports the verifier's message at `range` (naming
+  /// `what`), erases the op and returns false.
+  bool verifyBuilt(mlir::Operation *op, SourceRange range, const std::string &what);
+
+  mlir::OpBuilder &builder() { return builder_; }
+  mlir::MLIRContext &context() { return context_; }
+
+private:
+  const Module &module_;
+  mlir::MLIRContext &context_;
+  DiagnosticEngine &diags_;
+  mlir::OpBuilder builder_;
+  mlir::StringAttr fileName_;
+
+  Scope globals_;
+  Scope *scope_ = nullptr;
+  /// Names that are not usable here, with the reason (e.g. defined only in one branch).
+  std::map<std::string, std::string> *undefined_ = nullptr;
+
+  // Helper-function inlining state.
+  struct FunctionFrame {
+    const FunctionDefStmt *fn;
+    std::optional<KValue> returnValue;
+    bool returned = false;
+  };
+  std::vector<FunctionFrame> frames_;
+  /// >0 inside a runtime `if` or a loop body, where `return` cannot be inlined.
+  unsigned regionDepth_ = 0;
+  unsigned inlineDepth_ = 0;
+};
+
+}  // namespace tile::frontend

@@ -1,0 +1,475 @@
+// Built-in operations on tiles: element-wise math, reductions and scans, creation and shape
+// manipulation, matrix products.
+
+#include "compiler/frontend/IRGen.h"
+
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace tile::frontend {
+
+//===----------------------------------------------------------------------===//
+// Element-wise math
+//===----------------------------------------------------------------------===//
+
+KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
+  Bound b;
+  Location l = loc(args.callRange);
+  if (name == "ct.astype") {
+    if (!bind(args, {"x", "dtype"}, b))
+      return KValue::error();
+    auto dtype = dtypeArg(*b.get("dtype"), "the dtype");
+    const Arg &x = *b.get("x");
+    if (!dtype)
+      return KValue::error();
+    if (x.value.isConstNumber())
+      return KValue::runtime(constant(x.value, *dtype, l));
+    if (!x.value.isTile() && !x.value.isScalar()) {
+      error(x.range, "astype needs a tile or a scalar, got " + describe(x.value));
+      return KValue::error();
+    }
+    return KValue::runtime(castElements(x.value.value(), *dtype, l));
+  }
+  if (name == "ct.minimum" || name == "ct.maximum" || name == "ct.pow") {
+    if (!bind(args, {"x", "y"}, b))
+      return KValue::error();
+    const Arg &x = *b.get("x"), &y = *b.get("y");
+    if (name == "ct.pow")
+      return binary(BinOpKind::Pow, x, y, args.callRange);
+    bool isMin = name == "ct.minimum";
+    if (x.value.isConstNumber() && y.value.isConstNumber()) {
+      bool takeX = isMin ? x.value.numberAsDouble() <= y.value.numberAsDouble()
+                         : x.value.numberAsDouble() >= y.value.numberAsDouble();
+      return takeX ? x.value : y.value;
+    }
+    for (const Arg *a : {&x, &y})
+      if (!(a->value.isConstNumber() || a->value.isScalar() || a->value.isTile())) {
+        error(a->range, args.callee + "() needs numbers, scalars or tiles, got " + describe(a->value));
+        return KValue::error();
+      }
+    Type elt = promote(x, y, args.callRange);
+    auto shape = broadcastShapes(x, y, args.callRange);
+    if (!elt || !shape)
+      return KValue::error();
+    Value a = coerce(x, elt, *shape, args.callRange), c = coerce(y, elt, *shape, args.callRange);
+    if (!a || !c)
+      return KValue::error();
+    if (isa<FloatType>(elt))
+      return KValue::runtime(isMin ? Value(arith::MinimumFOp::create(builder_, l, a, c))
+                                   : Value(arith::MaximumFOp::create(builder_, l, a, c)));
+    return KValue::runtime(isMin ? Value(arith::MinSIOp::create(builder_, l, a, c))
+                                 : Value(arith::MaxSIOp::create(builder_, l, a, c)));
+  }
+  if (name == "ct.where") {
+    if (!bind(args, {"condition", "x", "y"}, b))
+      return KValue::error();
+    const Arg &c = *b.get("condition"), &x = *b.get("x"), &y = *b.get("y");
+    if (auto truth = constTruth(c.value))
+      return *truth ? x.value : y.value;
+    if (!((c.value.isTile() || c.value.isScalar()) && c.value.elementType().isInteger(1))) {
+      error(c.range, "ct.where needs a boolean condition, got " + describe(c.value));
+      return KValue::error();
+    }
+    Type elt = promote(x, y, args.callRange);
+    auto s1 = broadcastShapes(x, y, args.callRange);
+    if (!elt || !s1)
+      return KValue::error();
+    auto shape = broadcastShapeVectors(*s1, c.value.shape());
+    if (!shape) {
+      error(c.range, "the condition " + describe(c.value) + " does not broadcast with the values");
+      return KValue::error();
+    }
+    Value cv = coerce(c, builder_.getI1Type(), *shape, c.range);
+    Value a = coerce(x, elt, *shape, x.range), d = coerce(y, elt, *shape, y.range);
+    if (!cv || !a || !d)
+      return KValue::error();
+    return KValue::runtime(arith::SelectOp::create(builder_, l, cv, a, d));
+  }
+  static const char *unary[] = {"ct.exp", "ct.exp2", "ct.log", "ct.log2", "ct.sqrt", "ct.rsqrt",
+                                "ct.sin", "ct.cos", "ct.tanh", "ct.sigmoid", "ct.abs", "ct.floor",
+                                "ct.ceil"};
+  bool isUnary = false;
+  for (const char *u : unary)
+    isUnary |= name == u;
+  if (!isUnary) {
+    error(args.callRange, "'" + name + "' is not a supported operation");
+    return KValue::error();
+  }
+  if (!bind(args, {"x"}, b))
+    return KValue::error();
+  const Arg &x = *b.get("x");
+  std::string op = name.substr(3);
+  if (x.value.isConstNumber()) {
+    double v = x.value.numberAsDouble();
+    if (op == "abs")
+      return x.value.isFloat() ? KValue::floating(std::fabs(v)) : KValue::integer(std::llabs(x.value.intValue()));
+    double r = op == "exp" ? std::exp(v) : op == "exp2" ? std::exp2(v) : op == "log" ? std::log(v)
+             : op == "log2" ? std::log2(v) : op == "sqrt" ? std::sqrt(v) : op == "rsqrt" ? 1.0 / std::sqrt(v)
+             : op == "sin" ? std::sin(v) : op == "cos" ? std::cos(v) : op == "tanh" ? std::tanh(v)
+             : op == "sigmoid" ? 1.0 / (1.0 + std::exp(-v)) : op == "floor" ? std::floor(v) : std::ceil(v);
+    return KValue::floating(r);
+  }
+  if (!x.value.isTile() && !x.value.isScalar()) {
+    error(x.range, args.callee + "() needs a number, scalar or tile, got " + describe(x.value));
+    return KValue::error();
+  }
+  Value v = x.value.value();
+  Type elt = x.value.elementType();
+  if (isa<IntegerType>(elt)) {
+    if (op == "abs")
+      return KValue::runtime(math::AbsIOp::create(builder_, l, v));
+    if (op == "floor" || op == "ceil")
+      return x.value;
+    v = castElements(v, builder_.getF32Type(), l);  // integers compute in f32, as NumPy's float
+  }
+  Value r;
+  if (op == "exp") r = math::ExpOp::create(builder_, l, v);
+  else if (op == "exp2") r = math::Exp2Op::create(builder_, l, v);
+  else if (op == "log") r = math::LogOp::create(builder_, l, v);
+  else if (op == "log2") r = math::Log2Op::create(builder_, l, v);
+  else if (op == "sqrt") r = math::SqrtOp::create(builder_, l, v);
+  else if (op == "rsqrt") r = math::RsqrtOp::create(builder_, l, v);
+  else if (op == "sin") r = math::SinOp::create(builder_, l, v);
+  else if (op == "cos") r = math::CosOp::create(builder_, l, v);
+  else if (op == "tanh") r = math::TanhOp::create(builder_, l, v);
+  else if (op == "abs") r = math::AbsFOp::create(builder_, l, v);
+  else if (op == "floor") r = math::FloorOp::create(builder_, l, v);
+  else if (op == "ceil") r = math::CeilOp::create(builder_, l, v);
+  else {  // sigmoid(x) = 1 / (1 + exp(-x))
+    Value one = splat(1.0, v.getType(), l);
+    Value e = math::ExpOp::create(builder_, l, arith::NegFOp::create(builder_, l, v));
+    r = arith::DivFOp::create(builder_, l, one, arith::AddFOp::create(builder_, l, one, e));
+  }
+  return KValue::runtime(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args) {
+  Bound b;
+  Location l = loc(args.callRange);
+  bool isScan = name == "ct.cumsum" || name == "ct.cumprod";
+  bool ok = isScan ? bind(args, {"x", "axis?", "reverse?"}, b) : bind(args, {"x", "axis?", "keepdims?"}, b);
+  if (!ok)
+    return KValue::error();
+  Value x = toTile(*b.get("x"), args.callee + "() input");
+  if (!x)
+    return KValue::error();
+  auto type = cast<RankedTensorType>(x.getType());
+  if (type.getElementType().isInteger(1))
+    x = castElements(x, builder_.getI32Type(), l), type = cast<RankedTensorType>(x.getType());
+  if (isScan) {
+    if (type.getRank() == 0) {
+      error(b.get("x")->range, args.callee + "() needs a tile of rank >= 1");
+      return KValue::error();
+    }
+    int32_t axis = 0;
+    if (const Arg *a = b.get("axis")) {
+      auto v = axisArg(*a, type.getRank(), "axis");
+      if (!v)
+        return KValue::error();
+      axis = *v;
+    }
+    bool reverse = false;
+    if (const Arg *r = b.get("reverse")) {
+      if (!r->value.isBool()) {
+        error(r->range, "reverse must be True or False");
+        return KValue::error();
+      }
+      reverse = r->value.boolValue();
+    }
+    auto kind = name == "ct.cumsum" ? mlir::tile::ScanKind::cumsum : mlir::tile::ScanKind::cumprod;
+    auto op = mlir::tile::ScanOp::create(builder_, l, type, kind, x, static_cast<uint32_t>(axis), reverse);
+    if (!verifyBuilt(op, args.callRange, args.callee))
+      return KValue::error();
+    return KValue::runtime(op);
+  }
+  mlir::tile::ReduceKind kind = name == "ct.sum" ? mlir::tile::ReduceKind::sum
+                        : name == "ct.prod" ? mlir::tile::ReduceKind::prod
+                        : name == "ct.max" ? mlir::tile::ReduceKind::max
+                        : name == "ct.min" ? mlir::tile::ReduceKind::min
+                        : name == "ct.argmax" ? mlir::tile::ReduceKind::argmax
+                                              : mlir::tile::ReduceKind::argmin;
+  bool keepdims = false;
+  if (const Arg *k = b.get("keepdims")) {
+    if (!k->value.isBool()) {
+      error(k->range, "keepdims must be True or False");
+      return KValue::error();
+    }
+    keepdims = k->value.boolValue();
+  }
+  if (type.getRank() == 0) {
+    error(b.get("x")->range, args.callee + "() needs a tile of rank >= 1, got " + describe(b.get("x")->value));
+    return KValue::error();
+  }
+  bool isArg = kind == mlir::tile::ReduceKind::argmax || kind == mlir::tile::ReduceKind::argmin;
+  Type resultElt = isArg ? Type(builder_.getI32Type()) : type.getElementType();
+  SmallVector<int64_t> originalShape(type.getShape());
+  int32_t axis;
+  if (const Arg *a = b.get("axis")) {
+    auto v = axisArg(*a, type.getRank(), "axis");
+    if (!v)
+      return KValue::error();
+    axis = *v;
+  } else {
+    // axis=None reduces everything: flatten first.
+    if (type.getRank() > 1) {
+      auto flat = RankedTensorType::get({type.getNumElements()}, type.getElementType());
+      x = mlir::tile::ReshapeOp::create(builder_, l, flat, x);
+      type = flat;
+    }
+    axis = 0;
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  if (keepdims)
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  auto op = mlir::tile::ReduceOp::create(builder_, l, RankedTensorType::get(shape, resultElt), kind, x,
+                                   static_cast<uint32_t>(axis), keepdims);
+  if (!verifyBuilt(op, args.callRange, args.callee))
+    return KValue::error();
+  Value r = op;
+  if (!b.get("axis") && keepdims && originalShape.size() > 1) {
+    SmallVector<int64_t> ones(originalShape.size(), 1);
+    r = mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get(ones, resultElt), r);
+  }
+  return KValue::runtime(r);
+}
+
+//===----------------------------------------------------------------------===//
+// Creation, shapes and matrix products
+//===----------------------------------------------------------------------===//
+
+KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) {
+  Bound b;
+  Location l = loc(args.callRange);
+  if (name == "ct.arange") {
+    if (!bind(args, {"n", "dtype?"}, b))
+      return KValue::error();
+    auto n = constShape(*b.get("n"), "the length");
+    if (!n)
+      return KValue::error();
+    if (n->size() != 1) {
+      error(b.get("n")->range, "ct.arange takes one length");
+      return KValue::error();
+    }
+    Type elt = builder_.getI32Type();
+    if (const Arg *d = b.get("dtype")) {
+      auto t = dtypeArg(*d, "dtype");
+      if (!t)
+        return KValue::error();
+      elt = *t;
+    }
+    Value iota = mlir::tile::IotaOp::create(builder_, l, RankedTensorType::get(*n, builder_.getI32Type()));
+    return KValue::runtime(castElements(iota, elt, l));
+  }
+  if (name == "ct.full" || name == "ct.zeros" || name == "ct.ones") {
+    bool isFull = name == "ct.full";
+    if (!(isFull ? bind(args, {"shape", "fill_value", "dtype?"}, b) : bind(args, {"shape", "dtype?"}, b)))
+      return KValue::error();
+    auto shape = constShape(*b.get("shape"), "the shape");
+    if (!shape)
+      return KValue::error();
+    KValue value = isFull ? b.get("fill_value")->value : KValue::floating(name == "ct.ones" ? 1.0 : 0.0);
+    Type elt = isFull ? Type() : Type(builder_.getF32Type());
+    if (const Arg *d = b.get("dtype")) {
+      auto t = dtypeArg(*d, "dtype");
+      if (!t)
+        return KValue::error();
+      elt = *t;
+    }
+    auto type = [&](Type e) { return RankedTensorType::get(*shape, e); };
+    if (value.isConstNumber())
+      return KValue::runtime(constant(value, type(elt ? elt : defaultType(value)), l));
+    if (value.isScalar()) {
+      Value v = elt ? castElements(value.value(), elt, l) : value.value();
+      return KValue::runtime(broadcastValue(v, *shape, l));
+    }
+    error(b.get("fill_value")->range, "ct.full needs a number or a scalar fill value, got " + describe(value));
+    return KValue::error();
+  }
+  if (name == "ct.mma" || name == "ct.matmul") {
+    bool isMma = name == "ct.mma";
+    if (!(isMma ? bind(args, {"a", "b", "acc"}, b) : bind(args, {"a", "b"}, b)))
+      return KValue::error();
+    const Arg &a = *b.get("a"), &bb = *b.get("b");
+    if (!expectTile(a, "a") || !expectTile(bb, "b"))
+      return KValue::error();
+    Value acc;
+    if (isMma) {
+      if (!expectTile(*b.get("acc"), "acc"))
+        return KValue::error();
+      acc = b.get("acc")->value.value();
+    } else {
+      // The accumulator type a product of these operands takes.
+      Type in = a.value.elementType(), accElt = builder_.getF32Type();
+      if (in.isF64()) accElt = in;
+      else if (isa<IntegerType>(in)) accElt = builder_.getI32Type();
+      ArrayRef<int64_t> as = a.value.shape(), bs = bb.value.shape();
+      if (as.size() < 2 || bs.size() != as.size()) {
+        error(args.callRange, args.callee + ": operands must be 2-D or batched 3-D tiles of the same rank, got " +
+                                  describe(a.value) + " and " + describe(bb.value));
+        return KValue::error();
+      }
+      SmallVector<int64_t> shape(as.begin(), as.end());
+      shape.back() = bs.back();
+      acc = constant(KValue::integer(0), RankedTensorType::get(shape, accElt), l);
+    }
+    auto op = mlir::tile::MmaOp::create(builder_, l, acc.getType(), a.value.value(), bb.value.value(), acc);
+    if (!verifyBuilt(op, args.callRange, args.callee))
+      return KValue::error();
+    return KValue::runtime(op);
+  }
+  // Shape manipulation of one tile.
+  std::vector<const char *> params;
+  if (name == "ct.reshape" || name == "ct.broadcast_to") params = {"x", "shape"};
+  else if (name == "ct.permute") params = {"x", "axes"};
+  else if (name == "ct.transpose") params = {"x", "axes?"};
+  else if (name == "ct.expand_dims") params = {"x", "axis"};
+  else if (name == "ct.cat") params = {"tiles", "axis?"};
+  else if (name == "ct.extract") params = {"x", "index", "shape"};
+  if (!bind(args, params, b))
+    return KValue::error();
+  if (name == "ct.cat") {
+    const Arg &tiles = *b.get("tiles");
+    if (!tiles.value.isTuple() || tiles.value.elements().size() != 2) {
+      error(tiles.range, "ct.cat takes a tuple of two tiles");
+      return KValue::error();
+    }
+    Arg x{tiles.value.elements()[0], tiles.range}, y{tiles.value.elements()[1], tiles.range};
+    if (!expectTile(x, "the first tile") || !expectTile(y, "the second tile"))
+      return KValue::error();
+    int32_t axis = 0;
+    if (const Arg *a = b.get("axis")) {
+      auto v = axisArg(*a, x.value.shape().size(), "axis");
+      if (!v)
+        return KValue::error();
+      axis = *v;
+    }
+    SmallVector<int64_t> shape(x.value.shape());
+    if (y.value.shape().size() != shape.size()) {
+      error(tiles.range, "ct.cat: " + describe(x.value) + " and " + describe(y.value) + " differ in rank");
+      return KValue::error();
+    }
+    shape[axis] += y.value.shape()[axis];
+    auto op = mlir::tile::CatOp::create(builder_, l, RankedTensorType::get(shape, x.value.elementType()),
+                                  x.value.value(), y.value.value(), static_cast<uint32_t>(axis));
+    if (!verifyBuilt(op, args.callRange, "ct.cat"))
+      return KValue::error();
+    return KValue::runtime(op);
+  }
+  const Arg &xa = *b.get("x");
+  Value x = toTile(xa, args.callee + "() input");
+  if (!x)
+    return KValue::error();
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  Operation *op = nullptr;
+  if (name == "ct.reshape" || name == "ct.broadcast_to") {
+    // reshape accepts one -1 (inferred) dimension.
+    const Arg &s = *b.get("shape");
+    SmallVector<int64_t> shape;
+    int inferred = -1;
+    for (const KValue &d : s.value.isTuple() ? s.value.elements() : std::vector<KValue>{s.value}) {
+      if (!d.isInt()) {
+        error(s.range, "the shape must be a tuple of compile-time integers, got " + describe(d));
+        return KValue::error();
+      }
+      if (d.intValue() == -1 && name == "ct.reshape" && inferred < 0) {
+        inferred = static_cast<int>(shape.size());
+        shape.push_back(1);
+        continue;
+      }
+      if (d.intValue() <= 0 || (d.intValue() & (d.intValue() - 1))) {
+        error(s.range, "the shape has dimension " + std::to_string(d.intValue()) +
+                           ", which is not a power of two (tile dimensions must be powers of two)");
+        return KValue::error();
+      }
+      shape.push_back(d.intValue());
+    }
+    if (inferred >= 0) {
+      int64_t known = 1;
+      for (int64_t d : shape)
+        known *= d;
+      shape[inferred] = type.getNumElements() / known;
+    }
+    auto resultType = RankedTensorType::get(shape, type.getElementType());
+    if (name == "ct.reshape")
+      op = mlir::tile::ReshapeOp::create(builder_, l, resultType, x);
+    else {
+      auto target = broadcastShapeVectors(type.getShape(), shape);
+      if (!target || ArrayRef<int64_t>(*target) != ArrayRef<int64_t>(shape) || shape.size() < type.getShape().size()) {
+        error(args.callRange, "cannot broadcast " + describe(xa.value) + " to the shape given");
+        return KValue::error();
+      }
+      return KValue::runtime(broadcastValue(x, shape, l));
+    }
+  } else if (name == "ct.permute" || name == "ct.transpose") {
+    SmallVector<int32_t> perm;
+    if (const Arg *axes = b.get("axes")) {
+      for (const KValue &d : axes->value.isTuple() ? axes->value.elements() : std::vector<KValue>{axes->value}) {
+        if (!d.isInt()) {
+          error(axes->range, "axes must be compile-time integers");
+          return KValue::error();
+        }
+        perm.push_back(static_cast<int32_t>(d.intValue() < 0 ? d.intValue() + rank : d.intValue()));
+      }
+    } else {
+      if (rank < 2) {
+        error(xa.range, "transpose needs a tile of rank >= 2, got " + describe(xa.value));
+        return KValue::error();
+      }
+      for (int64_t i = 0; i < rank; ++i)
+        perm.push_back(static_cast<int32_t>(i));
+      std::swap(perm[rank - 1], perm[rank - 2]);  // swap the last two axes
+    }
+    SmallVector<int64_t> shape;
+    for (int32_t p : perm)
+      shape.push_back(p >= 0 && p < rank ? type.getDimSize(p) : 1);
+    op = mlir::tile::PermuteOp::create(builder_, l, RankedTensorType::get(shape, type.getElementType()), x,
+                                 builder_.getDenseI32ArrayAttr(perm));
+  } else if (name == "ct.expand_dims") {
+    auto axis = constInt(*b.get("axis"), "axis");
+    if (!axis)
+      return KValue::error();
+    int64_t a = *axis < 0 ? *axis + rank + 1 : *axis;
+    if (a < 0 || a > rank) {
+      error(b.get("axis")->range, "axis " + std::to_string(*axis) + " is out of range for inserting into a tile of rank " +
+                                      std::to_string(rank));
+      return KValue::error();
+    }
+    SmallVector<int64_t> shape(type.getShape());
+    shape.insert(shape.begin() + a, 1);
+    op = mlir::tile::ExpandDimsOp::create(builder_, l, RankedTensorType::get(shape, type.getElementType()), x,
+                                    static_cast<uint32_t>(a));
+  } else if (name == "ct.extract") {
+    auto shape = constShape(*b.get("shape"), "the sub-tile shape");
+    if (!shape)
+      return KValue::error();
+    SmallVector<int64_t> index;
+    const Arg &ia = *b.get("index");
+    for (const KValue &d : ia.value.isTuple() ? ia.value.elements() : std::vector<KValue>{ia.value}) {
+      if (!d.isInt()) {
+        error(ia.range, "ct.extract needs compile-time indices, got " + describe(d));
+        return KValue::error();
+      }
+      index.push_back(d.intValue());
+    }
+    op = mlir::tile::ExtractOp::create(builder_, l, RankedTensorType::get(*shape, type.getElementType()), x,
+                                 builder_.getDenseI64ArrayAttr(index));
+  }
+  if (!op || !verifyBuilt(op, args.callRange, args.callee))
+    return KValue::error();
+  return KValue::runtime(op->getResult(0));
+}
+
+}  // namespace tile::frontend

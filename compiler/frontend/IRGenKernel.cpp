@@ -1,0 +1,564 @@
+// Module scope, decorators, kernel parameters and the kernel op (see IRGen.h).
+
+#include "compiler/frontend/IRGen.h"
+
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+
+namespace tile::frontend {
+
+KernelIRGen::KernelIRGen(const Module &module, MLIRContext &context, DiagnosticEngine &diags)
+    : module_(module), context_(context), diags_(diags), builder_(&context) {
+  fileName_ = StringAttr::get(&context, module.file ? module.file->name() : "<unknown>");
+}
+
+Location KernelIRGen::loc(SourceRange range) {
+  FullLoc full = diags_.sources().decompose(range.begin);
+  if (!full.isValid())
+    return FileLineColLoc::get(fileName_, 0, 0);
+  return FileLineColLoc::get(fileName_, full.line, full.column);
+}
+
+DiagBuilder KernelIRGen::error(SourceRange range, std::string message) {
+  return diags_.error(range, std::move(message));
+}
+
+// Converts an MLIR diagnostic's location back into the kernel source.
+static SourceRange sourceRangeOf(const SourceManager &sources, Location loc) {
+  auto fileLoc = dyn_cast<FileLineColLoc>(loc);
+  if (!fileLoc)
+    if (auto fused = dyn_cast<FusedLoc>(loc))
+      for (Location inner : fused.getLocations())
+        if ((fileLoc = dyn_cast<FileLineColLoc>(inner)))
+          break;
+  if (!fileLoc || fileLoc.getLine() == 0)
+    return {};
+  for (const auto &file : sources.files())
+    if (file->name() == fileLoc.getFilename().getValue() && fileLoc.getLine() <= file->numLines()) {
+      uint32_t offset = file->lineStartOffset(fileLoc.getLine()) + fileLoc.getColumn() - 1;
+      return SourceRange(file->locForOffset(std::min(offset, file->size())));
+    }
+  return {};
+}
+
+// Verifier messages start with "'tile.mma' op "; the front end names the source construct.
+static std::string stripOpPrefix(std::string message) {
+  size_t pos = message.find("' op ");
+  if (!message.empty() && message[0] == '\'' && pos != std::string::npos)
+    return message.substr(pos + 5);
+  return message;
+}
+
+bool KernelIRGen::verifyBuilt(Operation *op, SourceRange range, const std::string &what) {
+  std::string message;
+  LogicalResult result = success();
+  {
+    ScopedDiagnosticHandler handler(&context_, [&](mlir::Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty())
+        message = stripOpPrefix(diag.str());
+      return success();
+    });
+    result = mlir::verify(op, /*verifyRecursively=*/false);
+  }
+  if (succeeded(result))
+    return true;
+  error(range, what + ": " + message);
+  op->erase();
+  return false;
+}
+
+mlir::Type KernelIRGen::dtypeFromName(const std::string &name) {
+  MLIRContext *ctx = &context_;
+  if (name == "bool_") return IntegerType::get(ctx, 1);
+  if (name == "int8") return IntegerType::get(ctx, 8);
+  if (name == "int16") return IntegerType::get(ctx, 16);
+  if (name == "int32") return IntegerType::get(ctx, 32);
+  if (name == "int64") return IntegerType::get(ctx, 64);
+  if (name == "float16") return Float16Type::get(ctx);
+  if (name == "bfloat16") return BFloat16Type::get(ctx);
+  if (name == "float32") return Float32Type::get(ctx);
+  if (name == "float64") return Float64Type::get(ctx);
+  if (name == "tfloat32") return FloatTF32Type::get(ctx);
+  if (name == "float8_e4m3fn") return Float8E4M3FNType::get(ctx);
+  if (name == "float8_e5m2") return Float8E5M2Type::get(ctx);
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Module scope
+//===----------------------------------------------------------------------===//
+
+bool KernelIRGen::collectModuleScope() {
+  globals_.clear();
+  for (const char *b : {"range", "min", "max", "abs", "int", "float", "bool", "len", "print", "dict"})
+    globals_[b] = KValue::builtin(b);
+  for (const StmtPtr &stmt : module_.body) {
+    if (auto *imp = stmt->dynCast<ImportStmt>()) {
+      for (const ImportAlias &alias : imp->names) {
+        if (alias.name == "cuda.tile" && !alias.asName.empty())
+          globals_[alias.asName] = KValue::ns("ct");
+        else if (alias.name == "cuda.tile" || alias.name == "cuda")
+          globals_["cuda"] = KValue::ns("cuda");
+        else
+          globals_[alias.boundName()] = KValue::ns("extern:" + alias.name);
+      }
+    } else if (auto *from = stmt->dynCast<ImportFromStmt>()) {
+      for (const ImportAlias &alias : from->names) {
+        std::string bound = alias.boundName();
+        if (from->module == "cuda" && alias.name == "tile")
+          globals_[bound] = KValue::ns("ct");
+        else if (from->module == "cuda.tile")
+          globals_[bound] = KValue::ns("from-ct:" + alias.name);
+        else
+          globals_[bound] = KValue::ns("extern:" + from->module + "." + alias.name);
+      }
+    } else if (auto *fn = stmt->dynCast<FunctionDefStmt>()) {
+      globals_[fn->name] = KValue::function(fn);
+    }
+  }
+  // Names imported with `from cuda.tile import load` resolve like ct.load.
+  for (auto &[name, value] : globals_)
+    if (value.kind() == KValue::Kind::Namespace && value.name().rfind("from-ct:", 0) == 0) {
+      KValue ct = KValue::ns("ct");
+      Scope saved;
+      std::string member = value.name().substr(8);
+      // Evaluate `ct.<member>` through the attribute logic.
+      AttributeExpr attr(SourceRange(), std::make_unique<NameExpr>(SourceRange(), "__ct__"),
+                         member, SourceRange());
+      Scope tmp{{"__ct__", ct}};
+      Scope *old = scope_;
+      scope_ = &tmp;
+      value = evalAttribute(attr);
+      scope_ = old;
+    }
+  return true;
+}
+
+KValue KernelIRGen::evalDecorator(const Expr &e) {
+  Scope empty;
+  Scope *old = scope_;
+  scope_ = &empty;
+  KValue v = eval(e);
+  scope_ = old;
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel inspection
+//===----------------------------------------------------------------------===//
+
+// True for `ct.Constant`, `ct.Constant[int]`, `Constant[...]` annotations; `kind` gets the
+// bracketed type name ("int", "float", "bool" or "").
+static bool isConstantAnnotation(const Expr *e, std::string &kind) {
+  if (!e)
+    return false;
+  const Expr *base = e;
+  kind.clear();
+  if (auto *sub = e->dynCast<SubscriptExpr>()) {
+    base = sub->value.get();
+    if (auto *n = sub->index->dynCast<NameExpr>())
+      kind = n->id;
+  }
+  if (auto *attr = base->dynCast<AttributeExpr>())
+    return attr->attr == "Constant";
+  if (auto *name = base->dynCast<NameExpr>())
+    return name->id == "Constant";
+  return false;
+}
+
+static std::optional<ConstantValue> toConstantValue(const KValue &v) {
+  if (v.isBool())
+    return ConstantValue(v.boolValue());
+  if (v.isInt())
+    return ConstantValue(v.intValue());
+  if (v.isFloat())
+    return ConstantValue(v.floatValue());
+  return std::nullopt;
+}
+
+std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &kernel) {
+  collectModuleScope();
+  const FunctionDefStmt *fn = module_.findFunction(kernel);
+  if (!fn)
+    return std::nullopt;
+  KernelInfo info;
+  info.def = fn;
+  for (const ExprPtr &dec : fn->decorators) {
+    KValue d = evalDecorator(dec->isa<CallExpr>() ? *dec->as<CallExpr>().func : *dec);
+    if (d.kind() != KValue::Kind::Builtin)
+      continue;
+    if (d.name() == "ct.kernel")
+      info.isKernel = true;
+    if (d.name() == "ct.autotune" && dec->isa<CallExpr>()) {
+      const CallExpr &call = dec->as<CallExpr>();
+      if (const Keyword *configs = call.findKeyword("configs")) {
+        KValue list = evalDecorator(*configs->value);
+        if (list.isTuple())
+          for (const KValue &cfg : list.elements()) {
+            std::map<std::string, ConstantValue> values;
+            if (cfg.isDict())
+              for (size_t i = 0; i < cfg.keys().size(); ++i)
+                if (auto c = toConstantValue(cfg.elements()[i]))
+                  values[cfg.keys()[i]] = *c;
+            info.configs.push_back(std::move(values));
+          }
+      }
+      if (const Keyword *key = call.findKeyword("key")) {
+        KValue list = evalDecorator(*key->value);
+        if (list.isTuple())
+          for (const KValue &k : list.elements())
+            if (k.isStr())
+              info.autotuneKey.push_back(k.name());
+      }
+    }
+  }
+  for (const Param &p : fn->params) {
+    std::string kind;
+    (isConstantAnnotation(p.annotation.get(), kind) ? info.constantParams : info.runtimeParams)
+        .push_back(p.name);
+  }
+  return info;
+}
+
+//===----------------------------------------------------------------------===//
+// Decorators and parameters
+//===----------------------------------------------------------------------===//
+
+static const char *kKernelOptions[] = {"occupancy", "num_ctas"};
+
+bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
+                                  std::map<std::string, ConstantValue> &configConstants,
+                                  const Specialization &spec) {
+  bool ok = true, isKernel = false;
+  std::map<std::string, int64_t> options;
+  for (const ExprPtr &dec : fn.decorators) {
+    const CallExpr *call = dec->dynCast<CallExpr>();
+    KValue d = evalDecorator(call ? *call->func : *dec);
+    if (d.isError())
+      return false;
+    std::string name = d.kind() == KValue::Kind::Builtin ? d.name() : "";
+    if (name == "ct.kernel") {
+      isKernel = true;
+      static const std::vector<Keyword> noKeywords;
+      for (const Keyword &kw : call ? call->keywords : noKeywords) {
+        KValue v = evalDecorator(*kw.value);
+        if (std::find(std::begin(kKernelOptions), std::end(kKernelOptions), kw.name) ==
+            std::end(kKernelOptions)) {
+          error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy or num_ctas)");
+          ok = false;
+        } else if (!v.isInt()) {
+          error(kw.value->range, "kernel option '" + kw.name + "' must be an integer constant");
+          ok = false;
+        } else {
+          options[kw.name] = v.intValue();
+        }
+      }
+      if (call && !call->args.empty()) {
+        error(call->args[0]->range, "@ct.kernel takes only keyword options");
+        ok = false;
+      }
+    } else if (name == "ct.autotune") {
+      if (!call) {
+        error(dec->range, "@ct.autotune needs configs=[...]");
+        return false;
+      }
+      const Keyword *configs = call->findKeyword("configs");
+      for (const Keyword &kw : call->keywords)
+        if (kw.name != "configs" && kw.name != "key") {
+          error(kw.nameRange, "unknown @ct.autotune argument '" + kw.name + "' (expected configs, key)");
+          ok = false;
+        }
+      if (!configs) {
+        error(dec->range, "@ct.autotune needs configs=[...]");
+        return false;
+      }
+      KValue list = evalDecorator(*configs->value);
+      if (list.isError())
+        return false;
+      if (!list.isTuple() || list.elements().empty()) {
+        error(configs->value->range, "configs must be a non-empty list of dict(...) configurations");
+        return false;
+      }
+      unsigned index = spec.config.value_or(0);
+      if (index >= list.elements().size()) {
+        error(configs->value->range, "configuration " + std::to_string(index) + " was requested but the kernel has " +
+                                         std::to_string(list.elements().size()) + " autotune configs");
+        return false;
+      }
+      SmallVector<Attribute> configAttrs;
+      for (const KValue &cfg : list.elements()) {
+        if (!cfg.isDict()) {
+          error(configs->value->range, "each autotune config must be dict(NAME=VALUE, ...), got " + describe(cfg));
+          return false;
+        }
+        SmallVector<NamedAttribute> entries;
+        for (size_t i = 0; i < cfg.keys().size(); ++i) {
+          const KValue &v = cfg.elements()[i];
+          Attribute a;
+          if (v.isBool()) a = builder_.getBoolAttr(v.boolValue());
+          else if (v.isInt()) a = builder_.getI64IntegerAttr(v.intValue());
+          else if (v.isFloat()) a = builder_.getF64FloatAttr(v.floatValue());
+          if (!a) {
+            error(configs->value->range, "autotune config value for '" + cfg.keys()[i] + "' must be a constant number");
+            return false;
+          }
+          entries.push_back(builder_.getNamedAttr(cfg.keys()[i], a));
+        }
+        configAttrs.push_back(builder_.getDictionaryAttr(entries));
+      }
+      kernel->setAttr("tile.autotune_configs", builder_.getArrayAttr(configAttrs));
+      kernel->setAttr("tile.autotune_config", builder_.getI32IntegerAttr(index));
+      const KValue &chosen = list.elements()[index];
+      for (size_t i = 0; i < chosen.keys().size(); ++i) {
+        const std::string &key = chosen.keys()[i];
+        auto c = toConstantValue(chosen.elements()[i]);
+        bool isOption = std::find(std::begin(kKernelOptions), std::end(kKernelOptions), key) !=
+                        std::end(kKernelOptions);
+        if (isOption && std::holds_alternative<int64_t>(*c))
+          options[key] = std::get<int64_t>(*c);
+        else if (!isOption && !spec.constants.count(key))
+          configConstants[key] = *c;
+      }
+      if (const Keyword *key = call->findKeyword("key")) {
+        KValue keys = evalDecorator(*key->value);
+        SmallVector<Attribute> names;
+        if (keys.isTuple())
+          for (const KValue &k : keys.elements())
+            if (k.isStr())
+              names.push_back(builder_.getStringAttr(k.name()));
+        kernel->setAttr("tile.autotune_key", builder_.getArrayAttr(names));
+      }
+    } else if (name == "ct.function") {
+      error(dec->range, "'" + fn.name + "' is a @ct.function helper, not a kernel; call it from a kernel");
+      return false;
+    } else {
+      error(dec->range, "unsupported decorator on kernel '" + fn.name + "' (expected @ct.kernel or @ct.autotune)");
+      ok = false;
+    }
+  }
+  if (!isKernel) {
+    error(fn.nameRange, "'" + fn.name + "' is not a kernel (decorate it with @ct.kernel)");
+    return false;
+  }
+  for (auto &[name, value] : options) {
+    if (name == "occupancy" && (value < 1 || value > 32)) {
+      error(fn.nameRange, "occupancy " + std::to_string(value) + " is out of range [1, 32]");
+      ok = false;
+    } else if (name == "num_ctas" && (value < 1 || value > 16 || (value & (value - 1)))) {
+      error(fn.nameRange, "num_ctas " + std::to_string(value) + " must be a power of two in [1, 16]");
+      ok = false;
+    } else {
+      kernel->setAttr(name, builder_.getI32IntegerAttr(static_cast<int32_t>(value)));
+    }
+  }
+  return ok;
+}
+
+bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specialization &spec,
+                                   const std::map<std::string, ConstantValue> &configConstants,
+                                   SmallVectorImpl<Type> &argTypes,
+                                   std::vector<std::pair<std::string, KValue>> &constants,
+                                   std::vector<std::pair<std::string, size_t>> &runtimeArgs) {
+  bool ok = true;
+  std::vector<std::string> missingConstants, missingArgs;
+  std::set<std::string> paramNames;
+  for (const Param &p : fn.params) {
+    paramNames.insert(p.name);
+    std::string kind;
+    if (isConstantAnnotation(p.annotation.get(), kind)) {
+      if (spec.args.count(p.name)) {
+        error(p.nameRange, "'" + p.name + "' is a ct.Constant parameter; pass it with --const, not --arg");
+        ok = false;
+        continue;
+      }
+      std::optional<ConstantValue> given;
+      if (auto it = spec.constants.find(p.name); it != spec.constants.end())
+        given = it->second;
+      else if (auto cit = configConstants.find(p.name); cit != configConstants.end())
+        given = cit->second;
+      KValue value;
+      if (given) {
+        if (auto *b = std::get_if<bool>(&*given)) value = KValue::boolean(*b);
+        else if (auto *i = std::get_if<int64_t>(&*given)) value = KValue::integer(*i);
+        else value = KValue::floating(std::get<double>(*given));
+      } else if (p.defaultValue) {
+        value = evalDecorator(*p.defaultValue);
+        if (value.isError()) {
+          ok = false;
+          continue;
+        }
+      } else {
+        missingConstants.push_back(p.name);
+        continue;
+      }
+      // Check and convert to the annotated kind.
+      if (kind == "int" && !value.isInt()) {
+        error(p.range, "constant '" + p.name + "' is declared ct.Constant[int] but was given " + describe(value));
+        ok = false;
+      } else if (kind == "bool" && !value.isBool()) {
+        error(p.range, "constant '" + p.name + "' is declared ct.Constant[bool] but was given " + describe(value));
+        ok = false;
+      } else if (kind == "float" && !value.isFloat()) {
+        if (value.isInt())
+          value = KValue::floating(static_cast<double>(value.intValue()));
+        else {
+          error(p.range, "constant '" + p.name + "' is declared ct.Constant[float] but was given " + describe(value));
+          ok = false;
+        }
+      } else if (!kind.empty() && kind != "int" && kind != "bool" && kind != "float") {
+        error(p.annotation->range, "unsupported constant type '" + kind + "' (expected ct.Constant[int], [float] or [bool])");
+        ok = false;
+      }
+      constants.emplace_back(p.name, value);
+      continue;
+    }
+    if (p.defaultValue) {
+      error(p.defaultValue->range, "only ct.Constant parameters may have default values");
+      ok = false;
+    }
+    if (spec.constants.count(p.name)) {
+      error(p.nameRange, "'" + p.name + "' is not a ct.Constant parameter; pass its type with --arg, not --const");
+      ok = false;
+      continue;
+    }
+    auto it = spec.args.find(p.name);
+    if (it == spec.args.end()) {
+      missingArgs.push_back(p.name);
+      continue;
+    }
+    Type elt = dtypeFromName(it->second.dtype);
+    if (!elt) {
+      error(p.nameRange, "argument '" + p.name + "' has unknown dtype '" + it->second.dtype + "'");
+      ok = false;
+      continue;
+    }
+    // Scalar annotations (`n: int`) must agree with the given type.
+    if (auto *ann = p.annotation ? p.annotation->dynCast<NameExpr>() : nullptr) {
+      bool isInt = isa<IntegerType>(elt) && !elt.isInteger(1);
+      bool mismatch = (ann->id == "int" && (!isInt || it->second.isArray())) ||
+                      (ann->id == "float" && (!isa<FloatType>(elt) || it->second.isArray())) ||
+                      (ann->id == "bool" && (!elt.isInteger(1) || it->second.isArray()));
+      if (mismatch) {
+        error(p.range, "argument '" + p.name + "' is annotated '" + ann->id + "' but was given " +
+                           it->second.dtype + ":" + std::to_string(it->second.rank));
+        ok = false;
+        continue;
+      }
+    }
+    runtimeArgs.emplace_back(p.name, argTypes.size());
+    argTypes.push_back(it->second.isArray() ? Type(mlir::tile::ArrayType::getDynamic(elt, it->second.rank)) : elt);
+  }
+  auto join = [](const std::vector<std::string> &names) {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i)
+      s += (i ? ", " : "") + names[i];
+    return s;
+  };
+  if (!missingConstants.empty()) {
+    error(fn.nameRange, "kernel '" + fn.name + "' needs values for constants: " + join(missingConstants) +
+                            " (pass --const NAME=VALUE)");
+    ok = false;
+  }
+  if (!missingArgs.empty()) {
+    error(fn.nameRange, "kernel '" + fn.name + "' needs types for arguments: " + join(missingArgs) +
+                            " (pass --arg NAME=DTYPE:RANK, rank 0 for a scalar)");
+    ok = false;
+  }
+  for (const auto &[name, _] : spec.constants)
+    if (!paramNames.count(name)) {
+      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with --const)");
+      ok = false;
+    }
+  for (const auto &[name, _] : spec.args)
+    if (!paramNames.count(name)) {
+      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with --arg)");
+      ok = false;
+    }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
+  collectModuleScope();
+  const FunctionDefStmt *fn = module_.findFunction(spec.kernel);
+  if (!fn) {
+    std::string kernels;
+    for (const FunctionDefStmt *f : module_.functions())
+      kernels += (kernels.empty() ? "" : ", ") + f->name;
+    error(module_.range.isValid() ? SourceRange(module_.range.begin) : SourceRange(),
+          "no kernel named '" + spec.kernel + "' in " + (module_.file ? module_.file->name() : "the source") +
+              (kernels.empty() ? " (it defines no functions)" : " (functions: " + kernels + ")"));
+    return nullptr;
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc(fn->range));
+  builder_.setInsertionPointToEnd(module->getBody());
+  auto kernel = mlir::tile::KernelOp::create(builder_, loc(fn->nameRange), fn->name,
+                                       builder_.getFunctionType({}, {}));
+  std::map<std::string, ConstantValue> configConstants;
+  if (!applyDecorators(*fn, kernel, configConstants, spec))
+    return nullptr;
+
+  SmallVector<Type> argTypes;
+  std::vector<std::pair<std::string, KValue>> constants;
+  std::vector<std::pair<std::string, size_t>> runtimeArgs;
+  if (!bindKernelParams(*fn, spec, configConstants, argTypes, constants, runtimeArgs))
+    return nullptr;
+  kernel.setFunctionType(builder_.getFunctionType(argTypes, {}));
+  SmallVector<NamedAttribute> constAttrs;
+  for (auto &[name, value] : constants) {
+    if (value.isBool()) constAttrs.push_back(builder_.getNamedAttr(name, builder_.getBoolAttr(value.boolValue())));
+    else if (value.isInt()) constAttrs.push_back(builder_.getNamedAttr(name, builder_.getI64IntegerAttr(value.intValue())));
+    else if (value.isFloat()) constAttrs.push_back(builder_.getNamedAttr(name, builder_.getF64FloatAttr(value.floatValue())));
+  }
+  if (!constAttrs.empty())
+    kernel.setConstantsAttr(builder_.getDictionaryAttr(constAttrs));
+
+  Block *entry = kernel.addEntryBlock();
+  for (auto &[name, index] : runtimeArgs)
+    entry->getArgument(index).setLoc(loc(fn->findParam(name)->nameRange));
+  Scope scope;
+  std::map<std::string, std::string> undefined;
+  for (auto &[name, value] : constants)
+    scope[name] = value;
+  for (auto &[name, index] : runtimeArgs)
+    scope[name] = KValue::runtime(entry->getArgument(index));
+  scope_ = &scope;
+  undefined_ = &undefined;
+  frames_.push_back({fn, std::nullopt, false});
+  builder_.setInsertionPointToEnd(entry);
+  emitBlock(fn->body);
+  frames_.pop_back();
+  builder_.setInsertionPointToEnd(entry);
+  mlir::tile::ReturnOp::create(builder_, loc(SourceRange(fn->range.end)));
+  scope_ = nullptr;
+  undefined_ = nullptr;
+  if (diags_.hasErrors())
+    return nullptr;
+
+  // Everything was checked while generating; a verifier failure here is a front-end bug, but
+  // it still becomes a diagnostic with the op's source location, never a crash.
+  bool verified = true;
+  {
+    ScopedDiagnosticHandler handler(&context_, [&](mlir::Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        error(sourceRangeOf(diags_.sources(), diag.getLocation()),
+              "internal error: generated IR does not verify: " + diag.str());
+      return success();
+    });
+    verified = succeeded(mlir::verify(*module));
+  }
+  if (!verified)
+    return nullptr;
+  return module;
+}
+
+}  // namespace tile::frontend

@@ -1,0 +1,538 @@
+// Statements: assignment, loops, conditionals, returns from inlined helpers, asserts.
+
+#include "compiler/frontend/IRGen.h"
+
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tile::frontend {
+
+void KernelIRGen::emitBlock(const StmtList &stmts) {
+  for (const StmtPtr &s : stmts) {
+    if (diags_.stopped() || (!frames_.empty() && frames_.back().returned))
+      return;
+    emitStmt(*s);
+  }
+}
+
+void KernelIRGen::emitStmt(const Stmt &s) {
+  switch (s.kind()) {
+  case StmtKind::Assign:
+    return emitAssign(s.as<AssignStmt>());
+  case StmtKind::AugAssign:
+    return emitAugAssign(s.as<AugAssignStmt>());
+  case StmtKind::AnnAssign: {
+    const auto &a = s.as<AnnAssignStmt>();
+    if (a.value)
+      assign(*a.target, eval(*a.value), a.value->range);
+    return;
+  }
+  case StmtKind::Expr: {
+    const Expr &e = *s.as<ExprStmt>().value;
+    if (e.isa<StrLitExpr>())  // docstring
+      return;
+    (void)eval(e);
+    return;
+  }
+  case StmtKind::For:
+    return emitFor(s.as<ForStmt>());
+  case StmtKind::If:
+    return emitIf(s.as<IfStmt>());
+  case StmtKind::Return:
+    return emitReturn(s.as<ReturnStmt>());
+  case StmtKind::Pass:
+    return;
+  case StmtKind::Assert:
+    return emitAssert(s.as<AssertStmt>());
+  case StmtKind::Break:
+    error(s.range, "'break' is not supported in kernels");
+    return;
+  case StmtKind::Continue:
+    error(s.range, "'continue' is not supported in kernels");
+    return;
+  case StmtKind::FunctionDef:
+    error(s.as<FunctionDefStmt>().nameRange, "nested function definitions are not supported in kernels");
+    return;
+  case StmtKind::Import:
+  case StmtKind::ImportFrom:
+    error(s.range, "imports are only allowed at module level");
+    return;
+  }
+}
+
+void KernelIRGen::assign(const Expr &target, const KValue &value, SourceRange valueRange) {
+  if (auto *name = target.dynCast<NameExpr>()) {
+    (*scope_)[name->id] = value;
+    if (undefined_)
+      undefined_->erase(name->id);
+    return;
+  }
+  const ExprList *elts = nullptr;
+  if (auto *t = target.dynCast<TupleExpr>())
+    elts = &t->elts;
+  else if (auto *l = target.dynCast<ListExpr>())
+    elts = &l->elts;
+  if (elts) {
+    if (value.isError()) {
+      for (const ExprPtr &e : *elts)
+        assign(*e, KValue::error(), valueRange);
+      return;
+    }
+    if (!value.isTuple()) {
+      error(valueRange, "cannot unpack " + describe(value) + " into " + std::to_string(elts->size()) + " names");
+      return;
+    }
+    if (value.elements().size() != elts->size()) {
+      error(valueRange, "cannot unpack a tuple of " + std::to_string(value.elements().size()) +
+                            " values into " + std::to_string(elts->size()) + " names");
+      return;
+    }
+    for (size_t i = 0; i < elts->size(); ++i)
+      assign(*(*elts)[i], value.elements()[i], valueRange);
+    return;
+  }
+  if (target.isa<SubscriptExpr>())
+    error(target.range, "tiles are immutable: assignment to an element or slice is not supported");
+  else if (target.isa<AttributeExpr>())
+    error(target.range, "assignment to an attribute is not supported in kernels");
+  else if (!target.isa<ErrorExpr>())
+    error(target.range, "cannot assign to this expression");
+}
+
+void KernelIRGen::emitAssign(const AssignStmt &s) {
+  KValue value = eval(*s.value);
+  for (const ExprPtr &target : s.targets)
+    assign(*target, value, s.value->range);
+}
+
+void KernelIRGen::emitAugAssign(const AugAssignStmt &s) {
+  KValue current = eval(*s.target);
+  KValue rhs = eval(*s.value);
+  KValue result = binary(s.op, {current, s.target->range}, {rhs, s.value->range}, s.opRange);
+  assign(*s.target, result, s.range);
+}
+
+// Names assigned anywhere in `stmts` (loop carried values are among them).
+void KernelIRGen::collectAssignedNames(const StmtList &stmts, std::set<std::string> &names) {
+  std::function<void(const Expr &)> targets = [&](const Expr &t) {
+    if (auto *n = t.dynCast<NameExpr>())
+      names.insert(n->id);
+    else if (auto *tup = t.dynCast<TupleExpr>())
+      for (const ExprPtr &e : tup->elts)
+        targets(*e);
+    else if (auto *l = t.dynCast<ListExpr>())
+      for (const ExprPtr &e : l->elts)
+        targets(*e);
+  };
+  for (const StmtPtr &s : stmts) {
+    if (auto *a = s->dynCast<AssignStmt>())
+      for (const ExprPtr &t : a->targets)
+        targets(*t);
+    else if (auto *a = s->dynCast<AugAssignStmt>())
+      targets(*a->target);
+    else if (auto *a = s->dynCast<AnnAssignStmt>())
+      targets(*a->target);
+    else if (auto *f = s->dynCast<ForStmt>()) {
+      targets(*f->target);
+      collectAssignedNames(f->body, names);
+    } else if (auto *i = s->dynCast<IfStmt>()) {
+      for (const IfBranch &b : i->branches)
+        collectAssignedNames(b.body, names);
+      collectAssignedNames(i->orelse, names);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// for i in range(...)
+//===----------------------------------------------------------------------===//
+
+void KernelIRGen::emitFor(const ForStmt &s) {
+  const auto *call = s.iter->dynCast<CallExpr>();
+  const auto *fname = call ? call->func->dynCast<NameExpr>() : nullptr;
+  bool isRange = fname && fname->id == "range";
+  if (auto *attr = call ? call->func->dynCast<AttributeExpr>() : nullptr)
+    isRange = attr->attr == "range";
+  if (!isRange) {
+    error(s.iter->range, "for loops must iterate over range(...)");
+    return;
+  }
+  if (!call->keywords.empty()) {
+    error(call->keywords[0].range, "range() takes no keyword arguments");
+    return;
+  }
+  if (call->args.empty() || call->args.size() > 3) {
+    error(call->range, "range() takes 1 to 3 arguments, got " + std::to_string(call->args.size()));
+    return;
+  }
+  const auto *targetName = s.target->dynCast<NameExpr>();
+  if (!targetName) {
+    error(s.target->range, "the loop variable of a range() loop must be a single name");
+    return;
+  }
+  std::vector<Arg> bounds;
+  for (const ExprPtr &a : call->args)
+    bounds.push_back({eval(*a), a->range});
+  for (const Arg &b : bounds) {
+    if (b.value.isError())
+      return;
+    bool ok = b.value.isInt() || b.value.isBool() ||
+              (b.value.isScalar() && isa<IntegerType>(b.value.elementType()));
+    if (!ok) {
+      error(b.range, "range() bounds must be integers, got " + describe(b.value));
+      return;
+    }
+  }
+  Arg start = bounds.size() == 1 ? Arg{KValue::integer(0), call->range} : bounds[0];
+  Arg stop = bounds.size() == 1 ? bounds[0] : bounds[1];
+  int64_t step = 1;
+  if (bounds.size() == 3) {
+    if (!bounds[2].value.isInt()) {
+      error(bounds[2].range, "range() step must be a compile-time constant");
+      return;
+    }
+    step = bounds[2].value.intValue();
+    if (step == 0) {
+      error(bounds[2].range, "range() step must not be zero");
+      return;
+    }
+  }
+  // The induction variable is i32 unless a bound is i64.
+  Type ivType = builder_.getI32Type();
+  for (const Arg &b : {start, stop})
+    if (b.value.isRuntime() && b.value.elementType().isInteger(64))
+      ivType = builder_.getI64Type();
+  Location l = loc(s.range);
+  Value lo = coerce(start, ivType, {}, start.range);
+  Value hi = coerce(stop, ivType, {}, stop.range);
+  if (!lo || !hi)
+    return;
+  Value stepValue, reverseStart;
+  bool reversed = step < 0;
+  if (reversed) {
+    // range(a, b, -s) runs i = a - k*s for k in [0, max(0, ceil((a - b) / s))).
+    Value absStep = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, -step));
+    Value zero = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, 0));
+    Value count = arith::CeilDivSIOp::create(builder_, l, arith::SubIOp::create(builder_, l, lo, hi), absStep);
+    reverseStart = lo;
+    lo = zero;
+    hi = arith::MaxSIOp::create(builder_, l, count, zero);
+    stepValue = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, 1));
+  } else {
+    stepValue = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, step));
+  }
+
+  // Loop-carried values: names assigned in the body that already hold a value.
+  std::set<std::string> assigned;
+  collectAssignedNames(s.body, assigned);
+  assigned.erase(targetName->id);
+  std::vector<std::string> carried;
+  SmallVector<Value> inits;
+  for (const std::string &name : assigned) {
+    auto it = scope_->find(name);
+    if (it == scope_->end() || it->second.isError())
+      continue;
+    const KValue &v = it->second;
+    Value init;
+    if (v.isRuntime() && !v.isArray())
+      init = v.value();
+    else if (v.isConstNumber())
+      init = constant(v, defaultType(v), l);
+    else
+      continue;  // compile-time values that are rebound in the body are checked below
+    carried.push_back(name);
+    inits.push_back(init);
+  }
+
+  auto forOp = scf::ForOp::create(builder_, l, lo, hi, stepValue, inits);
+  Block *body = forOp.getBody();
+  OpBuilder::InsertionGuard guard(builder_);
+  builder_.setInsertionPointToStart(body);
+  Scope saved = *scope_;
+  for (size_t i = 0; i < carried.size(); ++i)
+    (*scope_)[carried[i]] = KValue::runtime(body->getArgument(1 + i));
+  Value iv = forOp.getInductionVar();
+  if (reversed) {
+    Value scaled = arith::MulIOp::create(builder_, l, iv,
+                                         arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, -step)));
+    iv = arith::SubIOp::create(builder_, l, reverseStart, scaled);
+  }
+  (*scope_)[targetName->id] = KValue::runtime(iv);
+  ++regionDepth_;
+  emitBlock(s.body);
+  --regionDepth_;
+
+  SmallVector<Value> yields;
+  bool ok = true;
+  for (size_t i = 0; i < carried.size(); ++i) {
+    KValue v = (*scope_)[carried[i]];
+    Type want = inits[i].getType();
+    if (v.isError()) {
+      ok = false;
+      continue;
+    }
+    Value y;
+    if (v.isConstNumber())
+      y = constant(v, want, l);
+    else if (v.isRuntime() && v.value().getType() == want)
+      y = v.value();
+    if (!y) {
+      std::string before;
+      llvm::raw_string_ostream os(before);
+      os << want;
+      error(s.range, "'" + carried[i] + "' changes type inside the loop: " + before + " before the loop, " +
+                         describe(v) + " at the end of the body; convert it with astype() so both agree");
+      ok = false;
+      continue;
+    }
+    yields.push_back(y);
+  }
+  // Compile-time values rebound inside the loop cannot change per iteration.
+  for (const std::string &name : assigned) {
+    auto before = saved.find(name);
+    if (before == saved.end() || std::find(carried.begin(), carried.end(), name) != carried.end())
+      continue;
+    KValue after = (*scope_)[name];
+    bool same = after.kind() == before->second.kind() &&
+                (!after.isRuntime() || after.value() == before->second.value());
+    if (!same && !after.isError()) {
+      error(s.range, "'" + name + "' holds " + describe(before->second) +
+                         " before the loop and is reassigned inside it; only scalars and tiles can be loop-carried");
+      ok = false;
+    }
+  }
+  if (ok)
+    scf::YieldOp::create(builder_, l, yields);
+  else
+    scf::YieldOp::create(builder_, l, inits);
+
+  // After the loop: carried names take the loop's results; names first bound in the body are
+  // not visible (they may not have run).
+  Scope after = saved;
+  for (size_t i = 0; i < carried.size(); ++i)
+    after[carried[i]] = ok ? KValue::runtime(forOp.getResult(i)) : KValue::error();
+  for (const std::string &name : assigned)
+    if (!saved.count(name)) {
+      after.erase(name);
+      if (undefined_)
+        (*undefined_)[name] = "it is assigned only inside the loop body";
+    }
+  if (!saved.count(targetName->id) && undefined_)
+    (*undefined_)[targetName->id] = "it is the loop variable and exists only inside the loop body";
+  *scope_ = std::move(after);
+}
+
+//===----------------------------------------------------------------------===//
+// if / elif / else
+//===----------------------------------------------------------------------===//
+
+void KernelIRGen::emitIf(const IfStmt &s) {
+  for (size_t i = 0; i < s.branches.size(); ++i) {
+    const IfBranch &b = s.branches[i];
+    KValue cond = eval(*b.test);
+    if (cond.isError())
+      return;
+    if (auto truth = constTruth(cond)) {
+      if (*truth) {
+        emitBlock(b.body);
+        return;
+      }
+      continue;
+    }
+    Value c = runtimeCondition({cond, b.test->range});
+    if (!c)
+      return;
+    emitRuntimeIf(s, i, c);
+    return;
+  }
+  emitBlock(s.orelse);
+}
+
+// Emits branch `index` (whose condition is the runtime `cond`) and everything after it as an
+// scf.if; variables assigned in the arms are merged through the if's results.
+void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
+  const IfBranch &b = s.branches[index];
+  Location l = loc(b.keywordRange);
+  auto ifOp = scf::IfOp::create(builder_, l, TypeRange{}, cond, /*withElseRegion=*/true);
+  Scope before = *scope_;
+  auto undefinedBefore = undefined_ ? *undefined_ : std::map<std::string, std::string>{};
+
+  auto runArm = [&](Block *block, auto &&emitArm) {
+    OpBuilder::InsertionGuard guard(builder_);
+    builder_.setInsertionPoint(block->getTerminator());
+    *scope_ = before;
+    ++regionDepth_;
+    emitArm();
+    --regionDepth_;
+    return *scope_;
+  };
+  Scope thenScope = runArm(ifOp.thenBlock(), [&] { emitBlock(b.body); });
+  Scope elseScope = runArm(ifOp.elseBlock(), [&] {
+    if (index + 1 < s.branches.size()) {
+      // elif: the rest of the chain is the else arm.
+      const IfBranch &next = s.branches[index + 1];
+      KValue c = eval(*next.test);
+      if (c.isError())
+        return;
+      if (auto truth = constTruth(c)) {
+        if (*truth) {
+          emitBlock(next.body);
+          return;
+        }
+        // Skip this arm: continue with the rest as if it were absent.
+        for (size_t j = index + 2; j < s.branches.size(); ++j) {
+          KValue cj = eval(*s.branches[j].test);
+          if (cj.isError())
+            return;
+          auto tj = constTruth(cj);
+          if (!tj) {
+            if (Value rc = runtimeCondition({cj, s.branches[j].test->range}))
+              emitRuntimeIf(s, j, rc);
+            return;
+          }
+          if (*tj) {
+            emitBlock(s.branches[j].body);
+            return;
+          }
+        }
+        emitBlock(s.orelse);
+        return;
+      }
+      if (Value rc = runtimeCondition({c, next.test->range}))
+        emitRuntimeIf(s, index + 1, rc);
+      return;
+    }
+    emitBlock(s.orelse);
+  });
+
+  // Merge: a name bound (differently) in either arm and bound in both becomes a result.
+  std::vector<std::string> merged;
+  SmallVector<Value> thenValues, elseValues;
+  Scope result = before;
+  std::set<std::string> names;
+  for (auto &[n, _] : thenScope) names.insert(n);
+  for (auto &[n, _] : elseScope) names.insert(n);
+  for (const std::string &name : names) {
+    auto t = thenScope.find(name), e = elseScope.find(name);
+    bool inThen = t != thenScope.end(), inElse = e != elseScope.end();
+    auto unchanged = [&](const KValue &v) {
+      auto it = before.find(name);
+      if (it == before.end())
+        return false;
+      const KValue &o = it->second;
+      if (o.kind() != v.kind())
+        return false;
+      if (o.isRuntime()) return o.value() == v.value();
+      if (o.isInt() || o.isBool()) return o.intValue() == v.intValue();
+      if (o.isFloat()) return o.floatValue() == v.floatValue();
+      return true;
+    };
+    if (inThen && inElse && unchanged(t->second) && unchanged(e->second))
+      continue;
+    if (!inThen || !inElse) {
+      result.erase(name);
+      if (undefined_)
+        (*undefined_)[name] = "it is assigned only in some branches of the 'if' at line " +
+                              std::to_string(diags_.sources().decompose(b.keywordRange.begin).line);
+      continue;
+    }
+    const KValue &tv = t->second, &ev = e->second;
+    if (tv.isError() || ev.isError()) {
+      result[name] = KValue::error();
+      continue;
+    }
+    // Pick the common type: a runtime side's type, else the default for constants.
+    Type type;
+    if (tv.isRuntime() && !tv.isArray()) type = tv.value().getType();
+    else if (ev.isRuntime() && !ev.isArray()) type = ev.value().getType();
+    else if (tv.isConstNumber() && ev.isConstNumber()) type = defaultType(tv.isFloat() ? tv : ev);
+    if (!type || (tv.isRuntime() && tv.value().getType() != type) ||
+        (ev.isRuntime() && ev.value().getType() != type) || !(tv.isRuntime() || tv.isConstNumber()) ||
+        !(ev.isRuntime() || ev.isConstNumber())) {
+      error(b.keywordRange, "'" + name + "' is " + describe(tv) + " in one branch and " + describe(ev) +
+                                " in the other; both branches must give it the same type");
+      result[name] = KValue::error();
+      continue;
+    }
+    OpBuilder::InsertionGuard guard(builder_);
+    builder_.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    thenValues.push_back(tv.isRuntime() ? tv.value() : constant(tv, type, l));
+    builder_.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    elseValues.push_back(ev.isRuntime() ? ev.value() : constant(ev, type, l));
+    merged.push_back(name);
+  }
+
+  if (!merged.empty()) {
+    // Rebuild the scf.if with results, moving the arms' bodies over.
+    SmallVector<Type> types;
+    for (Value v : thenValues)
+      types.push_back(v.getType());
+    auto newIf = scf::IfOp::create(builder_, l, types, cond, /*withElseRegion=*/true);
+    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+    newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+    newIf.thenBlock()->getTerminator()->setOperands(thenValues);
+    newIf.elseBlock()->getTerminator()->setOperands(elseValues);
+    ifOp.erase();
+    for (size_t i = 0; i < merged.size(); ++i)
+      result[merged[i]] = KValue::runtime(newIf.getResult(i));
+  }
+  *scope_ = std::move(result);
+}
+
+//===----------------------------------------------------------------------===//
+// return, assert
+//===----------------------------------------------------------------------===//
+
+void KernelIRGen::emitReturn(const ReturnStmt &s) {
+  FunctionFrame &frame = frames_.back();
+  if (frames_.size() == 1) {
+    if (s.value)
+      error(s.value->range, "kernels return nothing; write results with ct.store");
+    frame.returned = true;
+    return;
+  }
+  if (regionDepth_ > 0) {
+    error(s.range, "'return' inside a loop or a run-time 'if' is not supported in @ct.function helpers; "
+                   "assign the result to a variable and return it at the end");
+    frame.returned = true;
+    return;
+  }
+  frame.returnValue = s.value ? eval(*s.value) : KValue::none();
+  frame.returned = true;
+}
+
+void KernelIRGen::emitAssert(const AssertStmt &s) {
+  KValue cond = eval(*s.test);
+  if (cond.isError())
+    return;
+  std::string message = "assertion failed";
+  if (s.msg) {
+    KValue m = eval(*s.msg);
+    if (m.isStr())
+      message = m.name();
+    else if (!m.isError()) {
+      error(s.msg->range, "the assert message must be a string literal");
+      return;
+    }
+  }
+  if (auto truth = constTruth(cond)) {
+    if (!*truth)
+      error(s.test->range, "assertion failed at compile time: " + message);
+    return;
+  }
+  Value c;
+  if (cond.isTile() && cond.elementType().isInteger(1))
+    c = cond.value();
+  else
+    c = runtimeCondition({cond, s.test->range});
+  if (!c)
+    return;
+  auto op = mlir::tile::AssertOp::create(builder_, loc(s.range), c, builder_.getStringAttr(message));
+  verifyBuilt(op, s.range, "assert");
+}
+
+}  // namespace tile::frontend

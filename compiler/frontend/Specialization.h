@@ -1,0 +1,50 @@
+// What a kernel is compiled for: the values of its ct.Constant parameters, the types of its
+// other arguments, and (for autotuned kernels) which configuration to take.
+//
+// The command-line spellings (`--const CHUNK=256`, `--arg x=bf16:4`, `--arg eps=f32:0`) are
+// parsed here so tile-cc, tests and the JIT agree on them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace tile::frontend {
+
+/// A compile-time constant: int, float or bool (as Python spells them).
+using ConstantValue = std::variant<int64_t, double, bool>;
+
+/// The type of a non-constant kernel argument: an array of `dtype` and `rank` (rank >= 1), or a
+/// scalar (rank 0). dtype uses cuTile's names: bool_, int8, int16, int32, int64, float16,
+/// bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2 (short forms such as
+/// i32, f32, bf16, f16 are accepted and normalised).
+struct ArgType {
+  std::string dtype;
+  int64_t rank = 0;
+  bool isArray() const { return rank > 0; }
+};
+
+struct Specialization {
+  std::string kernel;
+  std::map<std::string, ConstantValue> constants;
+  std::map<std::string, ArgType> args;
+  /// Index into the kernel's @ct.autotune configs; default 0 when the kernel has configs.
+  std::optional<unsigned> config;
+};
+
+/// The canonical cuTile dtype name for a spelling ("bf16" -> "bfloat16"), or nullopt.
+std::optional<std::string> canonicalDTypeName(const std::string &spelling);
+
+/// Parses "NAME=VALUE" (VALUE: integer, float, True/False). On error returns false and sets
+/// `error`.
+bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value,
+                       std::string &error);
+/// Parses "NAME=DTYPE:RANK". On error returns false and sets `error`.
+bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std::string &error);
+
+/// "256", "0.5", "True".
+std::string formatConstant(const ConstantValue &value);
+
+}  // namespace tile::frontend
