@@ -20,7 +20,7 @@ step() {  # step TITLE COMMAND...: runs one step, logs it, counts failures
 }
 step "machine" nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 step "tile-opt lists the tile dialect" bash -c 'tile-opt --help | grep -q "tile"'
-step "tile-opt on the sample kernel" tile-opt -canonicalize "$root/kernels/examples/scale_rows.mlir"
+step "tile-cc on the sample kernel" bash -c "tile-cc $root/kernels/examples/scale_rows.py --kernel scale_rows --const TM=64 --const TN=32 --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2 | tile-opt -canonicalize"
 step "tile-unittests (all tests, [gpu] included)" tile-unittests
 tail -n 40 "$log"
 echo "gpu-run: $failures step(s) failed"

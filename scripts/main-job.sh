@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job: compile the sample kernel and print its tile IR.
+# The main job: compile the docs/dsl.md example kernel with tile-cc and print its tile IR.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-echo "== tile IR of kernels/examples/scale_rows.mlir (parsed, verified, canonicalized)"
-"$build/bin/tile-opt" -canonicalize "$root/kernels/examples/scale_rows.mlir"
+src="$root/kernels/examples/scale_rows.py"
+echo "== tile-cc $src --kernel scale_rows --const TM=64 --const TN=32 --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2"
+"$build/bin/tile-cc" "$src" --kernel scale_rows --const TM=64 --const TN=32 \
+  --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2

@@ -518,8 +518,9 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
     }
     case BinOpKind::Pow:
       if (b.isInt() && b.intValue() >= 0 && b.intValue() <= 8) {
-        r = constant(KValue::integer(1), x.getType(), l);
-        for (int64_t i = 0; i < b.intValue(); ++i)
+        // Small constant exponents multiply out: x**2 is x*x.
+        r = b.intValue() == 0 ? constant(KValue::integer(1), x.getType(), l) : x;
+        for (int64_t i = 1; i < b.intValue(); ++i)
           r = arith::MulIOp::create(builder_, l, r, x);
       } else {
         r = math::IPowIOp::create(builder_, l, x, y);
@@ -561,6 +562,20 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
         found = true;
     }
     return KValue::boolean(op == CmpOpKind::In ? found : !found);
+  }
+  // Tuples (shapes) compare element by element at compile time.
+  if (a.isTuple() && b.isTuple() && (op == CmpOpKind::Eq || op == CmpOpKind::NotEq)) {
+    bool eq = a.elements().size() == b.elements().size();
+    for (size_t i = 0; eq && i < a.elements().size(); ++i) {
+      KValue e = compare(CmpOpKind::Eq, {a.elements()[i], lhs.range}, {b.elements()[i], rhs.range}, opRange);
+      if (!e.isBool()) {
+        if (!e.isError())
+          error(opRange, "tuples can only be compared when their elements are compile-time values");
+        return KValue::error();
+      }
+      eq = e.boolValue();
+    }
+    return KValue::boolean(op == CmpOpKind::Eq ? eq : !eq);
   }
   // dtypes and strings compare at compile time.
   if ((a.isDType() && b.isDType()) || (a.isStr() && b.isStr())) {

@@ -333,6 +333,8 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
       }
       return KValue::tuple(std::move(dims));
     }
+    if (base.isScalar() && attr == "astype")
+      return KValue::builtin("ct.astype", std::make_shared<KValue>(base));
     if (base.isTile()) {
       if (attr == "T") {
         CallArgs args;
