@@ -17,10 +17,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 
-tools = ["tile-opt", "tile-cc", "FileCheck", "not", "count"]
-llvm_config.add_tool_substitutions(
-    [t for t in tools if t not in ("FileCheck", "not", "count")],
-    [config.tile_tools_dir])
+# Our tools resolve through PATH (set above) rather than substitutions, so option values such
+# as `--emit=tile-opt` are left alone.
 
 if config.tile_have_cuda:
     config.available_features.add("ptxas")

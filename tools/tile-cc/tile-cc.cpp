@@ -11,8 +11,11 @@
 #include "compiler/frontend/ASTPrinter.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
+#include "compiler/pipeline/Pipeline.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -52,6 +55,17 @@ cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), 
                                 cl::init("-"), cl::cat(category));
 cl::opt<bool> listKernels("list-kernels", cl::desc("List the file's kernels and their parameters"),
                           cl::cat(category));
+enum OptLevel { O0, O1, O2, O3 };
+cl::opt<OptLevel> optLevel(cl::desc("Optimization level"), cl::init(O2),
+                           cl::values(clEnumVal(O0, "no optimization"), clEnumVal(O1, "optimize"),
+                                      clEnumVal(O2, "optimize (default)"), clEnumVal(O3, "optimize more")),
+                           cl::cat(category));
+cl::opt<bool> printIRAfterAll("print-ir-after-all", cl::desc("Print the IR after every pass (to stderr)"),
+                              cl::cat(category));
+cl::list<std::string> printIRAfter("print-ir-after", cl::desc("Print the IR after the named pass (to stderr)"),
+                                   cl::value_desc("PASS"), cl::cat(category));
+cl::opt<bool> timing("timing", cl::desc("Report the time each stage and pass takes (to stderr)"),
+                     cl::cat(category));
 cl::opt<unsigned> errorLimit("error-limit", cl::desc("Stop after this many errors (0: no limit)"),
                              cl::init(20), cl::cat(category));
 
@@ -115,7 +129,7 @@ int main(int argc, char **argv) {
     output->keep();
     return finish(diags);
   }
-  if (emit != EmitKind::Tile) {
+  if (emit != EmitKind::Tile && emit != EmitKind::TileOpt) {
     errs() << "tile-cc: error: --emit=" << (emit == EmitKind::TileOpt ? "tile-opt" : emit == EmitKind::GPU ? "gpu"
                                            : emit == EmitKind::LLVM ? "llvm" : emit == EmitKind::PTX ? "ptx" : "cubin")
            << " is not available yet: this build has the front end only (tile IR); code generation "
@@ -158,6 +172,26 @@ int main(int argc, char **argv) {
   auto ir = compileToTileIR(*module, spec, context, diags);
   if (!ir)
     return finish(diags);
+  if (emit == EmitKind::TileOpt) {
+    mlir::PassManager pm(&context);
+    tile::pipeline::buildTileOptPipeline(pm, {static_cast<unsigned>(optLevel.getValue())});
+    if (timing)
+      pm.enableTiming();
+    if (printIRAfterAll || !printIRAfter.empty()) {
+      std::vector<std::string> names(printIRAfter.begin(), printIRAfter.end());
+      context.disableMultithreading();
+      pm.enableIRPrinting(
+          [](mlir::Pass *, mlir::Operation *) { return false; },
+          [names](mlir::Pass *pass, mlir::Operation *) {
+            return names.empty() || std::find(names.begin(), names.end(), pass->getArgument().str()) != names.end();
+          },
+          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+    }
+    if (mlir::failed(pm.run(*ir))) {
+      errs() << "tile-cc: error: the tile pass pipeline failed\n";
+      return 1;
+    }
+  }
   ir->print(output->os());
   output->keep();
   return finish(diags);
