@@ -60,6 +60,8 @@ private:
     std::vector<std::pair<std::string, Arg>> keywords;
     SourceRange callRange;
     std::string callee;
+    /// A method call (t.sum(...)): positional[0] is the tile, which the user did not write.
+    bool hasSelf = false;
   };
   /// Arguments bound to a signature; missing optional parameters are absent.
   struct Bound {

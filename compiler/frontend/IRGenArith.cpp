@@ -9,6 +9,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -46,18 +48,51 @@ static std::string typeString(Type t) {
   return s;
 }
 
+// As Python's repr() writes it: the shortest form that reads back exactly ("16.5", "2.0").
+static std::string formatFloat(double d) {
+  if (std::isnan(d))
+    return "nan";
+  if (std::isinf(d))
+    return d < 0 ? "-inf" : "inf";
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d)
+      break;
+  }
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos)
+    s += ".0";
+  return s;
+}
+
 std::string describe(const KValue &v) {
   switch (v.kind()) {
   case KValue::Kind::Error: return "an invalid value";
   case KValue::Kind::None: return "None";
   case KValue::Kind::Int: return "int " + std::to_string(v.intValue());
-  case KValue::Kind::Float: {
-    std::string s = std::to_string(v.floatValue());
-    return "float " + s;
-  }
+  case KValue::Kind::Float: return "float " + formatFloat(v.floatValue());
   case KValue::Kind::Bool: return std::string("bool ") + (v.boolValue() ? "True" : "False");
   case KValue::Kind::Str: return "string \"" + v.name() + "\"";
-  case KValue::Kind::Tuple: return "a tuple of " + std::to_string(v.elements().size()) + " elements";
+  case KValue::Kind::Tuple: {
+    // Spelled like Python, so two tuples in one message can be told apart: "tuple (16, 32)".
+    std::string s = "tuple (";
+    const std::vector<KValue> &elts = v.elements();
+    for (size_t i = 0; i < elts.size(); ++i) {
+      const KValue &e = elts[i];
+      s += i ? ", " : "";
+      if (i == 8) {
+        s += "...";
+        break;
+      }
+      if (e.isInt()) s += std::to_string(e.intValue());
+      else if (e.isFloat()) s += formatFloat(e.floatValue());
+      else if (e.isBool()) s += e.boolValue() ? "True" : "False";
+      else if (e.isNone()) s += "None";
+      else s += describe(e);
+    }
+    return s + (elts.size() == 1 ? ",)" : ")");
+  }
   case KValue::Kind::Dict: return "a dict";
   case KValue::Kind::DType: return "dtype " + typeString(v.dtypeValue());
   case KValue::Kind::Namespace: return "module " + v.name();

@@ -384,7 +384,11 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
         error(s.range, "the shape must be a tuple of compile-time integers, got " + describe(d));
         return KValue::error();
       }
-      if (d.intValue() == -1 && name == "ct.reshape" && inferred < 0) {
+      if (d.intValue() == -1 && name == "ct.reshape") {
+        if (inferred >= 0) {
+          error(s.range, "the shape can have only one -1 (inferred) dimension");
+          return KValue::error();
+        }
         inferred = static_cast<int>(shape.size());
         shape.push_back(1);
         continue;
@@ -400,6 +404,12 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
       int64_t known = 1;
       for (int64_t d : shape)
         known *= d;
+      if (type.getNumElements() % known != 0) {
+        error(s.range, "the -1 dimension cannot be inferred: " + describe(KValue::runtime(x)) + " has " +
+                           std::to_string(type.getNumElements()) + " elements, which is not a multiple of " +
+                           std::to_string(known));
+        return KValue::error();
+      }
       shape[inferred] = type.getNumElements() / known;
     }
     auto resultType = RankedTensorType::get(shape, type.getElementType());

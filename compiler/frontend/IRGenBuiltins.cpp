@@ -30,9 +30,12 @@ bool KernelIRGen::bind(const CallArgs &args, ArrayRef<const char *> params, Boun
   }
   const std::string &fn = args.callee;
   if (args.positional.size() > names.size()) {
-    error(args.positional[names.size()].range, fn + "() takes at most " + std::to_string(names.size()) +
-                                                   " positional arguments (" +
-                                                   std::to_string(args.positional.size()) + " given)");
+    // Count as the user wrote the call: a method's tile is not among its arguments.
+    size_t implicit = args.hasSelf ? 1 : 0;
+    size_t most = names.size() - implicit, given = args.positional.size() - implicit;
+    error(args.positional[names.size()].range, fn + "() takes at most " + std::to_string(most) +
+                                                   " positional argument" + (most == 1 ? "" : "s") + " (" +
+                                                   std::to_string(given) + " given)");
     return false;
   }
   for (size_t i = 0; i < args.positional.size(); ++i)
@@ -179,7 +182,8 @@ KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, con
   CallArgs args = argsIn;
   if (self) {
     args.positional.insert(args.positional.begin(), {*self, args.callRange});
-    args.callee = name;
+    args.callee = name.substr(3);  // messages name the method as written: "astype()"
+    args.hasSelf = true;
   }
   if (name == "ct.kernel" || name == "ct.function" || name == "ct.autotune") {
     error(args.callRange, name + " is a decorator, not a function to call inside a kernel");
@@ -270,7 +274,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     return KValue::runtime(arith::CeilDivSIOp::create(builder_, l, a, d));
   }
   if (name == "ct.num_tiles") {
-    if (!bind(args, {"array", "axis", "shape"}, b) || !expectArray(*b.get("array"), "the array"))
+    if (!bind(args, {"array", "axis", "shape"}, b) || !expectArray(*b.get("array"), "the 'array' argument"))
       return KValue::error();
     auto array = cast<mlir::tile::ArrayType>(b.get("array")->value.value().getType());
     auto axis = constInt(*b.get("axis"), "axis");
@@ -293,7 +297,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     bool isLoad = name == "ct.load";
     bool ok = isLoad ? bind(args, {"array", "index", "shape", "order?", "padding_mode?", "latency?", "allow_tma?"}, b)
                      : bind(args, {"array", "index", "tile", "order?", "latency?", "allow_tma?"}, b);
-    if (!ok || !expectArray(*b.get("array"), "the array"))
+    if (!ok || !expectArray(*b.get("array"), "the 'array' argument"))
       return KValue::error();
     Value arrayValue = b.get("array")->value.value();
     auto array = cast<mlir::tile::ArrayType>(arrayValue.getType());
@@ -307,7 +311,8 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     }
     if (static_cast<int64_t>(indices.size()) != array.getRank()) {
       error(b.get("index")->range, "the index has " + std::to_string(indices.size()) +
-                                       " entries but the array has rank " + std::to_string(array.getRank()));
+                                       (indices.size() == 1 ? " entry" : " entries") + " but the array has rank " +
+                                       std::to_string(array.getRank()));
       return KValue::error();
     }
     DenseI32ArrayAttr order;
@@ -384,7 +389,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
   bool isGather = name == "ct.gather";
   bool ok = isGather ? bind(args, {"array", "indices", "mask?", "padding_value?"}, b)
                      : bind(args, {"array", "indices", name == "ct.scatter" ? "value" : "update", "mask?"}, b);
-  if (!ok || !expectArray(*b.get("array"), "the array"))
+  if (!ok || !expectArray(*b.get("array"), "the 'array' argument"))
     return KValue::error();
   Value arrayValue = b.get("array")->value.value();
   auto array = cast<mlir::tile::ArrayType>(arrayValue.getType());

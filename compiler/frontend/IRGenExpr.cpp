@@ -290,7 +290,7 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
         return KValue::ns("ct.PaddingMode");
       if (attr == "Constant")
         return KValue::constantAnnotation("");
-      error(e.attrRange, "'ct." + attr + "' is not a supported operation");
+      error(e.attrRange, "'ct." + attr + "' is not a supported operation or dtype");
       return KValue::error();
     }
     if (ns == "ct.PaddingMode") {
@@ -380,7 +380,7 @@ KValue KernelIRGen::evalSubscript(const SubscriptExpr &e) {
     int64_t n = static_cast<int64_t>(base.elements().size()), i = idx.intValue();
     if (i < -n || i >= n) {
       error(indices[0]->range, "tuple index " + std::to_string(i) + " is out of range for a tuple of " +
-                                   std::to_string(n) + " elements");
+                                   std::to_string(n) + (n == 1 ? " element" : " elements"));
       return KValue::error();
     }
     return base.elements()[i < 0 ? i + n : i];

@@ -236,6 +236,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
                                   const Specialization &spec) {
   bool ok = true, isKernel = false;
   std::map<std::string, int64_t> options;
+  std::map<std::string, SourceRange> optionRanges;  // where each option was given
   for (const ExprPtr &dec : fn.decorators) {
     const CallExpr *call = dec->dynCast<CallExpr>();
     KValue d = evalDecorator(call ? *call->func : *dec);
@@ -256,6 +257,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
           ok = false;
         } else {
           options[kw.name] = v.intValue();
+          optionRanges[kw.name] = kw.range;
         }
       }
       if (call && !call->args.empty()) {
@@ -319,8 +321,10 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         auto c = toConstantValue(chosen.elements()[i]);
         bool isOption = std::find(std::begin(kKernelOptions), std::end(kKernelOptions), key) !=
                         std::end(kKernelOptions);
-        if (isOption && std::holds_alternative<int64_t>(*c))
+        if (isOption && std::holds_alternative<int64_t>(*c)) {
           options[key] = std::get<int64_t>(*c);
+          optionRanges[key] = configs->value->range;
+        }
         else if (!isOption && !spec.constants.count(key))
           configConstants[key] = *c;
       }
@@ -346,11 +350,12 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
     return false;
   }
   for (auto &[name, value] : options) {
+    SourceRange where = optionRanges[name];
     if (name == "occupancy" && (value < 1 || value > 32)) {
-      error(fn.nameRange, "occupancy " + std::to_string(value) + " is out of range [1, 32]");
+      error(where, "occupancy " + std::to_string(value) + " is out of range [1, 32]");
       ok = false;
     } else if (name == "num_ctas" && (value < 1 || value > 16 || (value & (value - 1)))) {
-      error(fn.nameRange, "num_ctas " + std::to_string(value) + " must be a power of two in [1, 16]");
+      error(where, "num_ctas " + std::to_string(value) + " must be a power of two in [1, 16]");
       ok = false;
     } else {
       kernel->setAttr(name, builder_.getI32IntegerAttr(static_cast<int32_t>(value)));
@@ -493,7 +498,8 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
     std::string kernels;
     for (const FunctionDefStmt *f : module_.functions())
       kernels += (kernels.empty() ? "" : ", ") + f->name;
-    error(module_.range.isValid() ? SourceRange(module_.range.begin) : SourceRange(),
+    // No location: the start of the file (a comment or an import) is not where the problem is.
+    error(SourceRange(),
           "no kernel named '" + spec.kernel + "' in " + (module_.file ? module_.file->name() : "the source") +
               (kernels.empty() ? " (it defines no functions)" : " (functions: " + kernels + ")"));
     return nullptr;

@@ -116,6 +116,47 @@ void KernelIRGen::emitAugAssign(const AugAssignStmt &s) {
   assign(*s.target, result, s.range);
 }
 
+// True if `a` and `b` are the same value: compile-time values compare by value (tuples element
+// by element), run-time values by identity.
+static bool sameValue(const KValue &a, const KValue &b) {
+  if (a.kind() != b.kind())
+    return false;
+  switch (a.kind()) {
+  case KValue::Kind::Error:
+  case KValue::Kind::None:
+    return true;
+  case KValue::Kind::Int:
+  case KValue::Kind::Bool:
+  case KValue::Kind::Padding:
+    return a.intValue() == b.intValue();
+  case KValue::Kind::Float:
+    return a.floatValue() == b.floatValue();
+  case KValue::Kind::Str:
+  case KValue::Kind::Namespace:
+  case KValue::Kind::ConstantAnnotation:
+    return a.name() == b.name();
+  case KValue::Kind::Builtin:
+    if (a.name() != b.name() || !a.self() != !b.self())
+      return false;
+    return !a.self() || sameValue(*a.self(), *b.self());
+  case KValue::Kind::DType:
+    return a.dtypeValue() == b.dtypeValue();
+  case KValue::Kind::Function:
+    return a.functionDef() == b.functionDef();
+  case KValue::Kind::Runtime:
+    return a.value() == b.value();
+  case KValue::Kind::Tuple:
+  case KValue::Kind::Dict:
+    if (a.elements().size() != b.elements().size() || (a.isDict() && a.keys() != b.keys()))
+      return false;
+    for (size_t i = 0; i < a.elements().size(); ++i)
+      if (!sameValue(a.elements()[i], b.elements()[i]))
+        return false;
+    return true;
+  }
+  return false;
+}
+
 // Names assigned anywhere in `stmts` (loop carried values are among them).
 void KernelIRGen::collectAssignedNames(const StmtList &stmts, std::set<std::string> &names) {
   std::function<void(const Expr &)> targets = [&](const Expr &t) {
@@ -250,6 +291,9 @@ void KernelIRGen::emitFor(const ForStmt &s) {
 
   auto forOp = scf::ForOp::create(builder_, l, lo, hi, stepValue, inits);
   Block *body = forOp.getBody();
+  // Without iter_args the builder adds an empty scf.yield; ours is created after the body.
+  if (!body->empty())
+    body->back().erase();
   OpBuilder::InsertionGuard guard(builder_);
   builder_.setInsertionPointToStart(body);
   Scope saved = *scope_;
@@ -281,11 +325,10 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     else if (v.isRuntime() && v.value().getType() == want)
       y = v.value();
     if (!y) {
-      std::string before;
-      llvm::raw_string_ostream os(before);
-      os << want;
-      error(s.range, "'" + carried[i] + "' changes type inside the loop: " + before + " before the loop, " +
-                         describe(v) + " at the end of the body; convert it with astype() so both agree");
+      // Both sides spelled alike ("tile<16xf32>", "scalar i32"), not one as an MLIR type.
+      error(s.range, "'" + carried[i] + "' changes type inside the loop: " + describe(KValue::runtime(inits[i])) +
+                         " before the loop, " + describe(v) +
+                         " at the end of the body; convert it with astype() so both agree");
       ok = false;
       continue;
     }
@@ -297,9 +340,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     if (before == saved.end() || std::find(carried.begin(), carried.end(), name) != carried.end())
       continue;
     KValue after = (*scope_)[name];
-    bool same = after.kind() == before->second.kind() &&
-                (!after.isRuntime() || after.value() == before->second.value());
-    if (!same && !after.isError()) {
+    if (!sameValue(after, before->second) && !after.isError()) {
       error(s.range, "'" + name + "' holds " + describe(before->second) +
                          " before the loop and is reassigned inside it; only scalars and tiles can be loop-carried");
       ok = false;
@@ -421,15 +462,7 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
     bool inThen = t != thenScope.end(), inElse = e != elseScope.end();
     auto unchanged = [&](const KValue &v) {
       auto it = before.find(name);
-      if (it == before.end())
-        return false;
-      const KValue &o = it->second;
-      if (o.kind() != v.kind())
-        return false;
-      if (o.isRuntime()) return o.value() == v.value();
-      if (o.isInt() || o.isBool()) return o.intValue() == v.intValue();
-      if (o.isFloat()) return o.floatValue() == v.floatValue();
-      return true;
+      return it != before.end() && sameValue(it->second, v);
     };
     if (inThen && inElse && unchanged(t->second) && unchanged(e->second))
       continue;
@@ -453,6 +486,16 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
     if (!type || (tv.isRuntime() && tv.value().getType() != type) ||
         (ev.isRuntime() && ev.value().getType() != type) || !(tv.isRuntime() || tv.isConstNumber()) ||
         !(ev.isRuntime() || ev.isConstNumber())) {
+      if (tv.kind() == ev.kind() && !tv.isRuntime() && !tv.isConstNumber()) {
+        // Compile-time values (tuples, dtypes, ...) cannot follow a run-time choice: the name is
+        // unusable after the 'if', as if it were assigned in one branch only.
+        result.erase(name);
+        if (undefined_)
+          (*undefined_)[name] = "it is given different compile-time values (" + describe(tv) + ", " +
+                                describe(ev) + ") in the branches of the run-time 'if' at line " +
+                                std::to_string(diags_.sources().decompose(b.keywordRange.begin).line);
+        continue;
+      }
       error(b.keywordRange, "'" + name + "' is " + describe(tv) + " in one branch and " + describe(ev) +
                                 " in the other; both branches must give it the same type");
       result[name] = KValue::error();
@@ -492,6 +535,10 @@ void KernelIRGen::emitReturn(const ReturnStmt &s) {
   if (frames_.size() == 1) {
     if (s.value)
       error(s.value->range, "kernels return nothing; write results with ct.store");
+    // Stopping here would silently drop the rest of the kernel on the paths that do not return.
+    else if (regionDepth_ > 0)
+      error(s.range, "'return' inside a loop or a run-time 'if' is not supported in kernels; "
+                     "put the rest of the kernel in the 'else' branch");
     frame.returned = true;
     return;
   }
@@ -501,8 +548,11 @@ void KernelIRGen::emitReturn(const ReturnStmt &s) {
     frame.returned = true;
     return;
   }
-  frame.returnValue = s.value ? eval(*s.value) : KValue::none();
-  frame.returned = true;
+  // Evaluate before touching the frame: a helper call in the value grows frames_, which would
+  // leave `frame` dangling.
+  KValue value = s.value ? eval(*s.value) : KValue::none();
+  frames_.back().returnValue = std::move(value);
+  frames_.back().returned = true;
 }
 
 void KernelIRGen::emitAssert(const AssertStmt &s) {

@@ -316,8 +316,12 @@ std::optional<Token> Lexer::lexToken() {
     return lexNumber();
   if (c == '"' || c == '\'')
     return lexString(pos_, StrPrefixNone);
+  size_t begin = pos_;
   if (std::optional<Token> tok = lexPunctuation())
     return tok;
+  // An unmatched closing bracket was reported and dropped; what follows it is not invalid.
+  if (pos_ != begin)
+    return std::nullopt;
   skipInvalidCharacters();
   return std::nullopt;
 }

@@ -155,17 +155,27 @@ private:
   const Token &tok() { return peek(0); }
   bool at(TokenKind kind) { return tok().kind == kind; }
 
-  Token consume() {
+  /// What callers keep of a consumed token. Deliberately small: the recursive descent keeps
+  /// one per frame, and frame size times nesting depth is the parser's stack use. Literal
+  /// payloads are read from tok() before consuming.
+  struct Lexeme {
+    TokenKind kind;
+    SourceRange range;
+    std::string_view text;
+    bool is(TokenKind k) const { return kind == k; }
+  };
+
+  Lexeme consume() {
     const Token &current = tok();
+    Lexeme lexeme{current.kind, current.range, current.text};
     if (current.is(TokenKind::EndOfFile))
-      return current;  // end of file is never consumed
-    Token t = std::move(lookahead_.front());
+      return lexeme;  // end of file is never consumed
     lookahead_.pop_front();
     ++consumed_;
-    if (t.isNot(TokenKind::Newline) && t.isNot(TokenKind::Indent) &&
-        t.isNot(TokenKind::Dedent))
-      prevEnd_ = t.range.end;
-    return t;
+    if (lexeme.kind != TokenKind::Newline && lexeme.kind != TokenKind::Indent &&
+        lexeme.kind != TokenKind::Dedent)
+      prevEnd_ = lexeme.range.end;
+    return lexeme;
   }
   bool accept(TokenKind kind) {
     if (!at(kind))
@@ -184,8 +194,10 @@ private:
   }
 
   /// "<what>, found <current token>". At the end of a line the error points just past the
-  /// previous token, where the missing piece belongs.
-  DiagBuilder errorExpected(const std::string &what) {
+  /// previous token, where the missing piece belongs. Messages are built only here, out of
+  /// line, so that the recursive parse functions keep small stack frames.
+  [[gnu::noinline]] DiagBuilder errorExpected(std::string_view what,
+                                              const char *quotedSuffix = nullptr) {
     const Token &t = tok();
     if (t.recovered)
       return {};
@@ -194,13 +206,18 @@ private:
          t.is(TokenKind::Dedent)) &&
         prevEnd_.isValid())
       range = SourceRange(prevEnd_);
-    return errorAt(range, what + ", found " + describeToken(t));
+    std::string message(what);
+    if (quotedSuffix)
+      message += std::string(" '") + quotedSuffix + "'";
+    return errorAt(range, message + ", found " + describeToken(t));
   }
 
-  bool expectExpressionStart(const std::string &what) {
+  /// Checks that the current token can start an expression, else reports
+  /// "<what> ['<quotedSuffix>'], found <token>".
+  bool expectExpressionStart(std::string_view what, const char *quotedSuffix = nullptr) {
     if (canStartExpression(tok()))
       return true;
-    errorExpected(what);
+    errorExpected(what, quotedSuffix);
     return false;
   }
 
@@ -242,26 +259,36 @@ private:
   ExprPtr parseTestListStar();
   ExprPtr parseTestOrStar();
   ExprPtr parseTargetList();
+  // The hot path of each precedence level...
   ExprPtr parseTest();
   ExprPtr parseOrTest();
   ExprPtr parseAndTest();
   ExprPtr parseNotTest();
-  ExprPtr parseComparison();
   ExprPtr parseBinary(int minPrecedence);
   ExprPtr parseUnary();
   ExprPtr parsePower();
   ExprPtr parsePrimary();
   ExprPtr parseAtom();
-  ExprPtr parseStrings();
-  ExprPtr parseParenthesized();
-  ExprPtr parseList();
-  ExprPtr parseDictOrSet();
-  ExprPtr parseCall(ExprPtr func);
-  ExprPtr parseSubscript(ExprPtr value);
+  // ... and the out-of-line code for the operators and brackets (see parseTest()).
+  [[gnu::noinline]] ExprPtr parseTestRest(ExprPtr e);
+  [[gnu::noinline]] ExprPtr parseBoolOpRest(ExprPtr first, BoolOpKind op);
+  [[gnu::noinline]] ExprPtr parseNotRest();
+  [[gnu::noinline]] ExprPtr parseComparisonRest(ExprPtr left);
+  [[gnu::noinline]] ExprPtr parseBinaryRest(ExprPtr lhs, int minPrecedence);
+  [[gnu::noinline]] ExprPtr parseUnaryRest();
+  [[gnu::noinline]] ExprPtr parsePowerRest(ExprPtr base);
+  [[gnu::noinline]] ExprPtr parseAwait();
+  [[gnu::noinline]] ExprPtr parseTrailers(ExprPtr e);
+  [[gnu::noinline]] ExprPtr parseStrings();
+  [[gnu::noinline]] ExprPtr parseParenthesized();
+  [[gnu::noinline]] ExprPtr parseList();
+  [[gnu::noinline]] ExprPtr parseDictOrSet();
+  [[gnu::noinline]] ExprPtr parseCall(ExprPtr func);
+  [[gnu::noinline]] ExprPtr parseSubscript(ExprPtr value);
+  [[gnu::noinline]] ExprPtr parseLambda();
+  [[gnu::noinline]] ExprPtr parseYield();
+  [[gnu::noinline]] ExprPtr parseStarred();
   ExprPtr parseSliceItem();
-  ExprPtr parseLambda();
-  ExprPtr parseYield();
-  ExprPtr parseStarred();
   ExprPtr skipToClosing(SourceRange open);
   std::optional<CmpOpKind> peekComparisonOp();
 
@@ -429,7 +456,7 @@ void Parser::parseStatement(StmtList &out) {
 }
 
 void Parser::parseUnexpectedIndent(StmtList &out) {
-  Token indent = consume();
+  Lexeme indent = consume();
   errorAt(SourceRange(indent.range.end), "unexpected indent");
   // Parse the block anyway so errors inside it are found; its statements join the
   // enclosing block.
@@ -456,7 +483,7 @@ void Parser::parseSuite(StmtList &body, const std::string &construct, SourceRang
                                                   " on line " + std::to_string(line));
     return;
   }
-  Token indent = consume();
+  Lexeme indent = consume();
   if (++blockDepth_ > options_.maxBlockDepth) {
     errorAt(SourceRange(indent.range.end), "too many levels of indentation");
     skipBlockRest();
@@ -667,12 +694,12 @@ bool Parser::parseExpressionStatement(StmtList &out) {
   }
 
   if (std::optional<BinOpKind> op = augAssignOp(tok().kind)) {
-    Token opTok = consume();
+    Lexeme opTok = consume();
     if (!first->isa<NameExpr>() && !first->isa<AttributeExpr>() &&
         !first->isa<SubscriptExpr>() && !first->isa<ErrorExpr>())
       errorAt(first->range,
               "'" + describeExpr(*first) + "' is an illegal expression for augmented assignment");
-    if (!expectExpressionStart("expected expression after " + quoted(opTok.kind)))
+    if (!expectExpressionStart("expected expression after", tokenSpelling(opTok.kind)))
       return false;
     ExprPtr value = parseTestListStar();
     if (!value)
@@ -712,7 +739,7 @@ bool Parser::parseDottedName(std::string &name, SourceRange &range, const std::s
     errorExpected(what);
     return false;
   }
-  Token first = consume();
+  Lexeme first = consume();
   name = std::string(first.text);
   range = first.range;
   while (at(TokenKind::Dot)) {
@@ -721,7 +748,7 @@ bool Parser::parseDottedName(std::string &name, SourceRange &range, const std::s
       errorExpected("expected a name after '.'");
       return false;
     }
-    Token part = consume();
+    Lexeme part = consume();
     name += "." + std::string(part.text);
     range.end = part.range.end;
   }
@@ -729,7 +756,7 @@ bool Parser::parseDottedName(std::string &name, SourceRange &range, const std::s
 }
 
 bool Parser::parseImport(StmtList &out) {
-  Token kw = consume();
+  Lexeme kw = consume();
   auto stmt = std::make_unique<ImportStmt>(kw.range);
   do {
     ImportAlias alias;
@@ -740,7 +767,7 @@ bool Parser::parseImport(StmtList &out) {
         errorExpected("expected a name after 'as'");
         return false;
       }
-      Token asName = consume();
+      Lexeme asName = consume();
       alias.asName = std::string(asName.text);
       alias.range.end = asName.range.end;
     }
@@ -756,7 +783,7 @@ bool Parser::parseImportAlias(std::vector<ImportAlias> &names) {
     errorExpected("expected a name to import");
     return false;
   }
-  Token name = consume();
+  Lexeme name = consume();
   ImportAlias alias;
   alias.name = std::string(name.text);
   alias.range = name.range;
@@ -765,7 +792,7 @@ bool Parser::parseImportAlias(std::vector<ImportAlias> &names) {
       errorExpected("expected a name after 'as'");
       return false;
     }
-    Token asName = consume();
+    Lexeme asName = consume();
     alias.asName = std::string(asName.text);
     alias.range.end = asName.range.end;
   }
@@ -774,7 +801,7 @@ bool Parser::parseImportAlias(std::vector<ImportAlias> &names) {
 }
 
 bool Parser::parseFromImport(StmtList &out) {
-  Token kw = consume();
+  Lexeme kw = consume();
   unsigned level = 0;
   while (at(TokenKind::Dot) || at(TokenKind::Ellipsis))
     level += consume().is(TokenKind::Dot) ? 1 : 3;
@@ -795,7 +822,7 @@ bool Parser::parseFromImport(StmtList &out) {
     return true;
   }
   if (at(TokenKind::LParen)) {
-    Token lparen = consume();
+    Lexeme lparen = consume();
     do {
       if (at(TokenKind::RParen))
         break;  // trailing comma
@@ -859,19 +886,19 @@ bool Parser::parseFunctionDef(StmtList &out) {
     errorExpected("expected 'def' after decorator");
     return false;
   }
-  Token def = consume();
+  Lexeme def = consume();
   if (!at(TokenKind::Identifier)) {
     errorExpected("expected function name after 'def'");
     return false;
   }
-  Token name = consume();
+  Lexeme name = consume();
   auto fn = std::make_unique<FunctionDefStmt>(def.range, std::string(name.text), name.range);
   fn->decorators = std::move(decorators);
   if (!at(TokenKind::LParen)) {
     errorExpected("expected '(' after function name");
     return false;
   }
-  Token lparen = consume();
+  Lexeme lparen = consume();
   if (!parseParameters(*fn, lparen.range))
     return false;
   if (accept(TokenKind::Arrow)) {
@@ -897,7 +924,7 @@ bool Parser::parseParameters(FunctionDefStmt &fn, SourceRange lparen) {
   bool sawDefault = false;
   while (!at(TokenKind::RParen)) {
     if (at(TokenKind::Star) || at(TokenKind::StarStar) || at(TokenKind::Slash)) {
-      Token marker = consume();
+      Lexeme marker = consume();
       SourceRange range = marker.range;
       bool named = at(TokenKind::Identifier);
       if (named)
@@ -918,7 +945,7 @@ bool Parser::parseParameters(FunctionDefStmt &fn, SourceRange lparen) {
         errorExpected("expected parameter name");
         return false;
       }
-      Token name = consume();
+      Lexeme name = consume();
       Param param;
       param.name = std::string(name.text);
       param.nameRange = name.range;
@@ -959,11 +986,11 @@ bool Parser::parseIf(StmtList &out) {
   auto stmt = std::make_unique<IfStmt>(tok().range);
   const SourceLoc begin = tok().range.begin;
   do {
-    Token kw = consume();  // `if` or `elif`
+    Lexeme kw = consume();  // `if` or `elif`
     const std::string name = quoted(kw.kind);
     IfBranch branch;
     branch.keywordRange = kw.range;
-    if (!expectExpressionStart("expected condition after " + name))
+    if (!expectExpressionStart("expected condition after", tokenSpelling(kw.kind)))
       return false;
     branch.test = parseTest();
     if (!branch.test)
@@ -977,7 +1004,7 @@ bool Parser::parseIf(StmtList &out) {
     stmt->branches.push_back(std::move(branch));
   } while (at(TokenKind::kw_elif));
   if (at(TokenKind::kw_else)) {
-    Token kw = consume();
+    Lexeme kw = consume();
     stmt->elseRange = kw.range;
     if (!at(TokenKind::Colon)) {
       errorExpected("expected ':' after 'else'");
@@ -992,7 +1019,7 @@ bool Parser::parseIf(StmtList &out) {
 }
 
 bool Parser::parseFor(StmtList &out) {
-  Token kw = consume();
+  Lexeme kw = consume();
   if (!expectExpressionStart("expected loop variable after 'for'"))
     return false;
   ExprPtr target = parseTargetList();
@@ -1018,7 +1045,7 @@ bool Parser::parseFor(StmtList &out) {
   parseSuite(stmt->body, "'for' statement", kw.range);
   stmt->range = SourceRange(kw.range.begin, prevEnd_);
   if (at(TokenKind::kw_else)) {
-    Token elseKw = consume();
+    Lexeme elseKw = consume();
     errorAt(elseKw.range, "`else` clauses on `for` loops are not supported");
     if (!at(TokenKind::Colon)) {
       errorExpected("expected ':' after 'else'");
@@ -1033,7 +1060,7 @@ bool Parser::parseFor(StmtList &out) {
 }
 
 bool Parser::parseWhile() {
-  Token kw = consume();
+  Lexeme kw = consume();
   errorAt(kw.range, "`while` loops are not supported in kernels");
   // Parse it anyway so that errors inside the loop are reported too.
   if (!expectExpressionStart("expected condition after 'while'"))
@@ -1048,7 +1075,7 @@ bool Parser::parseWhile() {
   StmtList dropped;
   parseSuite(dropped, "'while' statement", kw.range);
   if (at(TokenKind::kw_else)) {
-    Token elseKw = consume();
+    Lexeme elseKw = consume();
     if (!at(TokenKind::Colon)) {
       errorExpected("expected ':' after 'else'");
       return false;
@@ -1093,7 +1120,7 @@ ExprPtr Parser::parseTestListStar() {
 }
 
 ExprPtr Parser::parseStarred() {
-  Token star = consume();
+  Lexeme star = consume();
   errorAt(star.range, "starred expressions are not supported");
   if (!expectExpressionStart("expected expression after '*'"))
     return nullptr;
@@ -1134,6 +1161,11 @@ ExprPtr Parser::parseTargetList() {
   return std::make_unique<TupleExpr>(SourceRange(begin, prevEnd_), std::move(elts), false);
 }
 
+// The expression grammar, one function per precedence level. Each level's common path
+// (no operator of that level follows) stays in a small function; the code that handles the
+// operator lives in a *Rest function that is never inlined. So the frames that stay on the
+// stack for every level of nesting are small, which keeps deep but legal nesting cheap.
+
 // test: or_test ['if' or_test 'else' test] | lambda; also catches `:=`.
 ExprPtr Parser::parseTest() {
   NestGuard guard(*this);
@@ -1142,8 +1174,12 @@ ExprPtr Parser::parseTest() {
   if (at(TokenKind::kw_lambda))
     return parseLambda();
   ExprPtr e = parseOrTest();
-  if (!e)
-    return nullptr;
+  if (e && (at(TokenKind::kw_if) || at(TokenKind::ColonEqual)))
+    return parseTestRest(std::move(e));
+  return e;
+}
+
+ExprPtr Parser::parseTestRest(ExprPtr e) {
   if (at(TokenKind::kw_if)) {
     consume();
     if (!expectExpressionStart("expected condition after 'if'"))
@@ -1165,7 +1201,7 @@ ExprPtr Parser::parseTest() {
     e = std::make_unique<IfExpExpr>(range, std::move(test), std::move(e), std::move(orelse));
   }
   if (at(TokenKind::ColonEqual)) {
-    Token op = consume();
+    Lexeme op = consume();
     errorAt(op.range, "walrus operator `:=` is not supported");
     if (!expectExpressionStart("expected expression after ':='"))
       return nullptr;
@@ -1179,47 +1215,50 @@ ExprPtr Parser::parseTest() {
 
 ExprPtr Parser::parseOrTest() {
   ExprPtr first = parseAndTest();
-  if (!first || !at(TokenKind::kw_or))
-    return first;
-  ExprList values;
-  values.push_back(std::move(first));
-  while (accept(TokenKind::kw_or)) {
-    if (!expectExpressionStart("expected expression after 'or'"))
-      return nullptr;
-    ExprPtr e = parseAndTest();
-    if (!e)
-      return nullptr;
-    values.push_back(std::move(e));
-  }
-  SourceRange range(values.front()->range.begin, values.back()->range.end);
-  return std::make_unique<BoolOpExpr>(range, BoolOpKind::Or, std::move(values));
+  if (first && at(TokenKind::kw_or))
+    return parseBoolOpRest(std::move(first), BoolOpKind::Or);
+  return first;
 }
 
 ExprPtr Parser::parseAndTest() {
   ExprPtr first = parseNotTest();
-  if (!first || !at(TokenKind::kw_and))
-    return first;
+  if (first && at(TokenKind::kw_and))
+    return parseBoolOpRest(std::move(first), BoolOpKind::And);
+  return first;
+}
+
+// A run of the same boolean operator becomes one node: `a or b or c`.
+ExprPtr Parser::parseBoolOpRest(ExprPtr first, BoolOpKind op) {
+  const TokenKind keyword = op == BoolOpKind::Or ? TokenKind::kw_or : TokenKind::kw_and;
   ExprList values;
   values.push_back(std::move(first));
-  while (accept(TokenKind::kw_and)) {
-    if (!expectExpressionStart("expected expression after 'and'"))
+  while (accept(keyword)) {
+    if (!expectExpressionStart("expected expression after", tokenSpelling(keyword)))
       return nullptr;
-    ExprPtr e = parseNotTest();
+    ExprPtr e = op == BoolOpKind::Or ? parseAndTest() : parseNotTest();
     if (!e)
       return nullptr;
     values.push_back(std::move(e));
   }
   SourceRange range(values.front()->range.begin, values.back()->range.end);
-  return std::make_unique<BoolOpExpr>(range, BoolOpKind::And, std::move(values));
+  return std::make_unique<BoolOpExpr>(range, op, std::move(values));
 }
 
+// not_test: 'not' not_test | comparison
 ExprPtr Parser::parseNotTest() {
-  if (!at(TokenKind::kw_not))
-    return parseComparison();
+  if (at(TokenKind::kw_not))
+    return parseNotRest();
+  ExprPtr left = parseBinary(kLowestBinaryPrecedence);
+  if (left && peekComparisonOp())
+    return parseComparisonRest(std::move(left));
+  return left;
+}
+
+ExprPtr Parser::parseNotRest() {
   NestGuard guard(*this);
   if (!guard.ok())
     return nullptr;
-  Token op = consume();
+  Lexeme op = consume();
   if (!expectExpressionStart("expected expression after 'not'"))
     return nullptr;
   ExprPtr operand = parseNotTest();
@@ -1249,19 +1288,14 @@ std::optional<CmpOpKind> Parser::peekComparisonOp() {
   }
 }
 
-ExprPtr Parser::parseComparison() {
-  ExprPtr left = parseBinary(kLowestBinaryPrecedence);
-  if (!left)
-    return nullptr;
-  std::optional<CmpOpKind> op = peekComparisonOp();
-  if (!op)
-    return left;
+// A chain `a < b <= c` stays one node.
+ExprPtr Parser::parseComparisonRest(ExprPtr left) {
   auto cmp = std::make_unique<CompareExpr>(left->range, std::move(left));
-  for (; op; op = peekComparisonOp()) {
+  for (std::optional<CmpOpKind> op = peekComparisonOp(); op; op = peekComparisonOp()) {
     SourceRange opRange = consume().range;
     if (*op == CmpOpKind::IsNot || *op == CmpOpKind::NotIn)
       opRange.end = consume().range.end;
-    if (!expectExpressionStart(std::string("expected expression after '") + spelling(*op) + "'"))
+    if (!expectExpressionStart("expected expression after", spelling(*op)))
       return nullptr;
     ExprPtr rhs = parseBinary(kLowestBinaryPrecedence);
     if (!rhs)
@@ -1279,15 +1313,22 @@ ExprPtr Parser::parseBinary(int minPrecedence) {
   ExprPtr lhs = parseUnary();
   if (!lhs)
     return nullptr;
+  int precedence = binaryOpInfo(tok().kind).precedence;
+  if (precedence != 0 && precedence >= minPrecedence)
+    return parseBinaryRest(std::move(lhs), minPrecedence);
+  return lhs;
+}
+
+ExprPtr Parser::parseBinaryRest(ExprPtr lhs, int minPrecedence) {
   ChainGuard chain(*this);
   for (;;) {
     BinaryOpInfo info = binaryOpInfo(tok().kind);
     if (info.precedence == 0 || info.precedence < minPrecedence)
       return lhs;
-    Token op = consume();
+    Lexeme op = consume();
     if (!chain.step())
       return nullptr;
-    if (!expectExpressionStart("expected expression after " + quoted(op.kind)))
+    if (!expectExpressionStart("expected expression after", tokenSpelling(op.kind)))
       return nullptr;
     ExprPtr rhs = parseBinary(info.precedence + 1);
     if (!rhs)
@@ -1297,19 +1338,27 @@ ExprPtr Parser::parseBinary(int minPrecedence) {
   }
 }
 
+// factor: ('-' | '+' | '~') factor | power
 ExprPtr Parser::parseUnary() {
-  UnaryOpKind op;
   switch (tok().kind) {
-  case TokenKind::Minus: op = UnaryOpKind::Neg; break;
-  case TokenKind::Plus: op = UnaryOpKind::Pos; break;
-  case TokenKind::Tilde: op = UnaryOpKind::Invert; break;
-  default: return parsePower();
+  case TokenKind::Minus:
+  case TokenKind::Plus:
+  case TokenKind::Tilde:
+    return parseUnaryRest();
+  default:
+    return parsePower();
   }
+}
+
+ExprPtr Parser::parseUnaryRest() {
   NestGuard guard(*this);
   if (!guard.ok())
     return nullptr;
-  Token opTok = consume();
-  if (!expectExpressionStart("expected expression after " + quoted(opTok.kind)))
+  Lexeme opTok = consume();
+  const UnaryOpKind op = opTok.is(TokenKind::Minus)  ? UnaryOpKind::Neg
+                         : opTok.is(TokenKind::Plus) ? UnaryOpKind::Pos
+                                                     : UnaryOpKind::Invert;
+  if (!expectExpressionStart("expected expression after", tokenSpelling(opTok.kind)))
     return nullptr;
   ExprPtr operand = parseUnary();
   if (!operand)
@@ -1321,26 +1370,19 @@ ExprPtr Parser::parseUnary() {
 // power: ['await'] primary ['**' factor]. The right operand is a unary expression, so `**`
 // is right-associative and `-2**2` is `-(2**2)` while `2**-1` is `2**(-1)`.
 ExprPtr Parser::parsePower() {
-  if (at(TokenKind::kw_await)) {
-    NestGuard guard(*this);
-    if (!guard.ok())
-      return nullptr;
-    Token kw = consume();
-    errorAt(kw.range, "`await` expressions are not supported");
-    if (!expectExpressionStart("expected expression after 'await'"))
-      return nullptr;
-    ExprPtr operand = parsePower();
-    if (!operand)
-      return nullptr;
-    return std::make_unique<ErrorExpr>(SourceRange(kw.range.begin, operand->range.end));
-  }
+  if (at(TokenKind::kw_await))
+    return parseAwait();
   ExprPtr base = parsePrimary();
-  if (!base || !at(TokenKind::StarStar))
-    return base;
+  if (base && at(TokenKind::StarStar))
+    return parsePowerRest(std::move(base));
+  return base;
+}
+
+ExprPtr Parser::parsePowerRest(ExprPtr base) {
   NestGuard guard(*this);
   if (!guard.ok())
     return nullptr;
-  Token op = consume();
+  Lexeme op = consume();
   if (!expectExpressionStart("expected expression after '**'"))
     return nullptr;
   ExprPtr exponent = parseUnary();
@@ -1351,11 +1393,29 @@ ExprPtr Parser::parsePower() {
                                      std::move(exponent));
 }
 
+ExprPtr Parser::parseAwait() {
+  NestGuard guard(*this);
+  if (!guard.ok())
+    return nullptr;
+  Lexeme kw = consume();
+  errorAt(kw.range, "`await` expressions are not supported");
+  if (!expectExpressionStart("expected expression after 'await'"))
+    return nullptr;
+  ExprPtr operand = parsePower();
+  if (!operand)
+    return nullptr;
+  return std::make_unique<ErrorExpr>(SourceRange(kw.range.begin, operand->range.end));
+}
+
 // primary: atom ('.' NAME | '(' args ')' | '[' subscript ']')*
 ExprPtr Parser::parsePrimary() {
   ExprPtr e = parseAtom();
-  if (!e)
-    return nullptr;
+  if (e && (at(TokenKind::Dot) || at(TokenKind::LParen) || at(TokenKind::LSquare)))
+    return parseTrailers(std::move(e));
+  return e;
+}
+
+ExprPtr Parser::parseTrailers(ExprPtr e) {
   ChainGuard chain(*this);
   for (;;) {
     if (at(TokenKind::Dot)) {
@@ -1366,7 +1426,7 @@ ExprPtr Parser::parsePrimary() {
         errorExpected("expected attribute name after '.'");
         return nullptr;
       }
-      Token name = consume();
+      Lexeme name = consume();
       SourceRange range(e->range.begin, name.range.end);
       e = std::make_unique<AttributeExpr>(range, std::move(e), std::string(name.text),
                                           name.range);
@@ -1392,26 +1452,28 @@ ExprPtr Parser::parseAtom() {
   const Token &t = tok();
   switch (t.kind) {
   case TokenKind::Identifier: {
-    Token name = consume();
+    Lexeme name = consume();
     return std::make_unique<NameExpr>(name.range, std::string(name.text));
   }
   case TokenKind::Integer: {
-    Token lit = consume();
-    if (lit.intOverflow || lit.intValue > static_cast<uint64_t>(INT64_MAX)) {
+    const bool tooLarge = t.intOverflow || t.intValue > static_cast<uint64_t>(INT64_MAX);
+    const auto value = static_cast<int64_t>(t.intValue);
+    Lexeme lit = consume();
+    if (tooLarge) {
       errorAt(lit.range, "integer literal is too large for a 64-bit signed integer");
       return std::make_unique<ErrorExpr>(lit.range);
     }
-    return std::make_unique<IntLitExpr>(lit.range, static_cast<int64_t>(lit.intValue));
+    return std::make_unique<IntLitExpr>(lit.range, value);
   }
   case TokenKind::Float: {
-    Token lit = consume();
-    return std::make_unique<FloatLitExpr>(lit.range, lit.floatValue);
+    const double value = t.floatValue;
+    return std::make_unique<FloatLitExpr>(consume().range, value);
   }
   case TokenKind::String:
     return parseStrings();
   case TokenKind::kw_True:
   case TokenKind::kw_False: {
-    Token lit = consume();
+    Lexeme lit = consume();
     return std::make_unique<BoolLitExpr>(lit.range, lit.is(TokenKind::kw_True));
   }
   case TokenKind::kw_None:
@@ -1440,15 +1502,16 @@ ExprPtr Parser::parseStrings() {
   std::string value;
   bool bad = false;
   while (at(TokenKind::String)) {
-    Token s = consume();
-    if (s.strPrefix & StrPrefixFormat) {
+    const uint8_t prefix = tok().strPrefix;
+    value += tok().strValue;
+    Lexeme s = consume();
+    if (prefix & StrPrefixFormat) {
       errorAt(s.range, "f-strings are not supported");
       bad = true;
-    } else if (s.strPrefix & StrPrefixBytes) {
+    } else if (prefix & StrPrefixBytes) {
       errorAt(s.range, "bytes literals are not supported");
       bad = true;
     }
-    value += s.strValue;
     range.end = s.range.end;
   }
   if (bad)
@@ -1471,9 +1534,9 @@ ExprPtr Parser::skipToClosing(SourceRange open) {
 }
 
 ExprPtr Parser::parseParenthesized() {
-  Token lparen = consume();
+  Lexeme lparen = consume();
   if (at(TokenKind::RParen)) {
-    Token rparen = consume();
+    Lexeme rparen = consume();
     return std::make_unique<TupleExpr>(SourceRange(lparen.range.begin, rparen.range.end),
                                        ExprList(), true);
   }
@@ -1504,7 +1567,7 @@ ExprPtr Parser::parseParenthesized() {
     errorExpected("expected ',' or ')'").note(lparen.range, "to match this '('");
     return nullptr;
   }
-  Token rparen = consume();
+  Lexeme rparen = consume();
   SourceRange range(lparen.range.begin, rparen.range.end);
   if (isTuple)
     return std::make_unique<TupleExpr>(range, std::move(elts), true);
@@ -1513,7 +1576,7 @@ ExprPtr Parser::parseParenthesized() {
 }
 
 ExprPtr Parser::parseList() {
-  Token lsquare = consume();
+  Lexeme lsquare = consume();
   ExprList elts;
   if (!at(TokenKind::RSquare)) {
     if (!expectExpressionStart("expected expression or ']'"))
@@ -1539,15 +1602,15 @@ ExprPtr Parser::parseList() {
     errorExpected("expected ',' or ']' in list").note(lsquare.range, "to match this '['");
     return nullptr;
   }
-  Token rsquare = consume();
+  Lexeme rsquare = consume();
   return std::make_unique<ListExpr>(SourceRange(lsquare.range.begin, rsquare.range.end),
                                     std::move(elts));
 }
 
 ExprPtr Parser::parseDictOrSet() {
-  Token lbrace = consume();
+  Lexeme lbrace = consume();
   if (at(TokenKind::RBrace)) {
-    Token rbrace = consume();
+    Lexeme rbrace = consume();
     return std::make_unique<DictExpr>(SourceRange(lbrace.range.begin, rbrace.range.end),
                                       ExprList(), ExprList());
   }
@@ -1563,11 +1626,14 @@ ExprPtr Parser::parseDictOrSet() {
   if (!first)
     return nullptr;
 
-  if (!at(TokenKind::Colon)) {  // a set
+  if (!at(TokenKind::Colon)) {  // a set, or a dict missing its ':'
     if (at(TokenKind::kw_for) || at(TokenKind::kw_async)) {
       errorAt(tok().range, "set comprehensions are not supported");
-    } else {
+    } else if (at(TokenKind::Comma) || at(TokenKind::RBrace)) {
       errorAt(lbrace.range, "set literals are not supported");
+    } else {
+      errorExpected("expected ':' after dict key");
+      return nullptr;
     }
     return skipToClosing(lbrace.range);
   }
@@ -1612,29 +1678,29 @@ ExprPtr Parser::parseDictOrSet() {
     errorExpected("expected ',' or '}' in dict literal").note(lbrace.range, "to match this '{'");
     return nullptr;
   }
-  Token rbrace = consume();
+  Lexeme rbrace = consume();
   return std::make_unique<DictExpr>(SourceRange(lbrace.range.begin, rbrace.range.end),
                                     std::move(keys), std::move(values));
 }
 
 ExprPtr Parser::parseCall(ExprPtr func) {
-  Token lparen = consume();
+  Lexeme lparen = consume();
   const SourceLoc begin = func->range.begin;
   auto call = std::make_unique<CallExpr>(SourceRange(begin, lparen.range.end), std::move(func));
   bool sawKeyword = false;
   bool bad = false;
   while (!at(TokenKind::RParen)) {
     if (at(TokenKind::Star) || at(TokenKind::StarStar)) {
-      Token star = consume();
+      Lexeme star = consume();
       errorAt(star.range, star.is(TokenKind::Star)
                               ? "starred arguments are not supported"
                               : "keyword argument unpacking (`**`) is not supported");
       bad = true;
-      if (!expectExpressionStart("expected expression after " + quoted(star.kind)) ||
+      if (!expectExpressionStart("expected expression after", tokenSpelling(star.kind)) ||
           !parseTest())
         return nullptr;
     } else if (at(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
-      Token name = consume();
+      Lexeme name = consume();
       consume();  // '='
       if (!expectExpressionStart("expected expression after '='"))
         return nullptr;
@@ -1677,7 +1743,7 @@ ExprPtr Parser::parseCall(ExprPtr func) {
     errorExpected("expected ',' or ')' after argument").note(lparen.range, "to match this '('");
     return nullptr;
   }
-  Token rparen = consume();
+  Lexeme rparen = consume();
   call->range = SourceRange(begin, rparen.range.end);
   if (bad)
     return std::make_unique<ErrorExpr>(call->range);
@@ -1713,7 +1779,7 @@ ExprPtr Parser::parseSliceItem() {
 }
 
 ExprPtr Parser::parseSubscript(ExprPtr value) {
-  Token lsquare = consume();
+  Lexeme lsquare = consume();
   const SourceLoc indexBegin = tok().range.begin;
   ExprList items;
   bool trailingComma = false;
@@ -1734,7 +1800,7 @@ ExprPtr Parser::parseSubscript(ExprPtr value) {
     return nullptr;
   }
   SourceRange indexRange(indexBegin, prevEnd_);
-  Token rsquare = consume();
+  Lexeme rsquare = consume();
   ExprPtr index;
   if (items.size() == 1 && !trailingComma)
     index = std::move(items.front());
@@ -1745,7 +1811,7 @@ ExprPtr Parser::parseSubscript(ExprPtr value) {
 }
 
 ExprPtr Parser::parseLambda() {
-  Token kw = consume();
+  Lexeme kw = consume();
   errorAt(kw.range, "`lambda` expressions are not supported");
   // Skip the parameters up to the ':' that starts the body, then parse the body so that
   // parsing resumes after it.
@@ -1768,7 +1834,7 @@ ExprPtr Parser::parseLambda() {
 }
 
 ExprPtr Parser::parseYield() {
-  Token kw = consume();
+  Lexeme kw = consume();
   errorAt(kw.range, "`yield` expressions are not supported");
   accept(TokenKind::kw_from);
   if (!canStartExpression(tok()))

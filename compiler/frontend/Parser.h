@@ -22,8 +22,9 @@ struct ParseOptions {
   /// ("expression nested too deeply").
   unsigned maxNestingDepth = 200;
   /// Depth of an expression tree, where each link of an operator or `.`/call/subscript chain
-  /// also counts (`a+b+c` is two deep); bounds the recursion of everything that walks the AST.
-  unsigned maxExpressionDepth = 1000;
+  /// also counts (`a+b+c` is two deep, as is `a.b.c`); bounds the recursion of everything
+  /// that later walks the AST (printing, sema, IR generation, destruction).
+  unsigned maxExpressionDepth = 256;
   /// Nested indented blocks ("too many levels of indentation").
   unsigned maxBlockDepth = 100;
 };

@@ -22,7 +22,7 @@ const ErrorCase kErrorCases[] = {
     {"y = lambda a: a\n", "t.py:1:5: error: `lambda` expressions are not supported"},
     {"with open(f) as g:\n    pass\n", "t.py:1:1: error: `with` statements are not supported"},
     {"x = [i for i in y]\n", "t.py:1:8: error: list comprehensions are not supported"},
-    {"x = {k: v for k in y}\n", "t.py:1:12: error: dict comprehensions are not supported"},
+    {"x = {k: v for k in y}\n", "t.py:1:11: error: dict comprehensions are not supported"},
     {"x = {1, 2}\n", "t.py:1:5: error: set literals are not supported"},
     {"x = {**a}\n", "t.py:1:6: error: dictionary unpacking (`**`) is not supported"},
     {"x = (i for i in y)\n", "t.py:1:8: error: generator expressions are not supported"},
@@ -93,7 +93,7 @@ const ErrorCase kErrorCases[] = {
     // Layout.
     {"for i in range(3):\nx = 1\n",
      "t.py:2:1: error: expected an indented block after 'for' statement on line 1"},
-    {"def f():\n\n# comment\n", "t.py:3:10: error: expected an indented block after function "
+    {"def f():\n\n# comment\n", "t.py:4:1: error: expected an indented block after function "
                                 "definition on line 1"},
     {"if x:\n  pass\nelse:\ny = 1\n",
      "t.py:4:1: error: expected an indented block after 'else' statement on line 3"},
@@ -185,7 +185,7 @@ TEST_CASE("parser errors: recovery reports several errors in one run",
         "t.py:10:19: error: invalid character '$' (U+0024)\n"
         "t.py:11:5: error: `while` loops are not supported in kernels\n"
         "t.py:12:13: error: expected expression after '+=', found end of line\n"
-        "t.py:14:15: error: list comprehensions are not supported\n"
+        "t.py:14:16: error: list comprehensions are not supported\n"
         "t.py:15:5: error: `else` clauses on `for` loops are not supported\n"
         "t.py:17:16: error: expected expression after '**', found end of line\n");
   // Everything that could be parsed is in the module.
@@ -230,16 +230,17 @@ TEST_CASE("parser errors: nesting limits", "[frontend][parser][errors]") {
   Parsed ok("x = ((((((((1))))))))\n", 20, small);
   CHECK(ok.errors().empty());
   Parsed deep("x = (((((((((((1)))))))))))\n", 20, small);
-  CHECK(deep.headlines() == "t.py:1:14: error: expression nested too deeply\n");
+  CHECK(deep.headlines() == "t.py:1:15: error: expression nested too deeply\n");
   Parsed chain("x = 1" + std::string(30, '+') + "1\n", 20, small);
-  CHECK(chain.firstError() == "t.py:1:7: error: expected expression after '+', found '+'");
+  // `1+++...` is a binary plus followed by nested unary pluses.
+  CHECK(chain.firstError() == "t.py:1:16: error: expression nested too deeply");
   std::string sum = "x = 1";
   for (int i = 0; i < 30; ++i)
     sum += " + 1";
   Parsed longSum(sum + "\n", 20, small);
-  CHECK(longSum.headlines() == "t.py:1:81: error: expression nested too deeply\n");
+  CHECK(longSum.headlines() == "t.py:1:85: error: expression nested too deeply\n");
   Parsed blocks("if a:\n if b:\n  if c:\n   if d:\n    x = 1\ny = 2\n", 20, small);
-  CHECK(blocks.headlines() == "t.py:4:4: error: too many levels of indentation\n");
+  CHECK(blocks.headlines() == "t.py:5:5: error: too many levels of indentation\n");
   REQUIRE(blocks.module->body.size() == 2);
   CHECK(blocks.module->body[1]->isa<AssignStmt>());
 }

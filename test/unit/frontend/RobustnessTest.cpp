@@ -64,9 +64,9 @@ struct Timer {
 
 TEST_CASE("robustness: the reference kernel parses cleanly", "[frontend][robustness]") {
   Parsed p(kKernel);
-  CHECK(p.errors() == "t.py:23:27: error: keyword-only parameter marker `*` is not supported\n"
+  CHECK(p.errors() == "t.py:24:23: error: keyword-only parameter marker `*` is not supported\n"
                       "def helper(a, b=0x1F, *, c=1e-3) -> int:\n"
-                      "                          ^\n");
+                      "                      ^\n");
   CHECK(p.module->functions().size() == 2);
 }
 
@@ -106,10 +106,10 @@ TEST_CASE("robustness: random bytes", "[frontend][robustness]") {
     std::string text(rng() % 200, '\0');
     for (char &c : text)
       c = static_cast<char>(rng() & 0xFF);
-    // An invalid byte guarantees the input is wrong, wherever it lands.
-    text.insert(text.begin() + static_cast<long>(rng() % (text.size() + 1)), '\x01');
     INFO("input " << i);
-    CHECK(parseAndRender(text));
+    parseAndRender(text);
+    // A leading invalid byte (not inside a comment or string) makes any input wrong.
+    CHECK(parseAndRender("\x01" + text));
   }
   CHECK(timer.seconds() < 60);
 }
@@ -197,7 +197,7 @@ TEST_CASE("robustness: pathological nesting is diagnosed, not crashed on",
     blocks += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
   blocks += std::string(1000, ' ') + "pass\ny = 1\n";
   Parsed p(blocks);
-  CHECK(p.headlines() == "t.py:101:101: error: too many levels of indentation\n");
+  CHECK(p.headlines() == "t.py:102:102: error: too many levels of indentation\n");
   REQUIRE(p.module->body.size() == 2);
   CHECK(p.module->body[1]->isa<AssignStmt>());
 
