@@ -619,28 +619,19 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
     if (op == CmpOpKind::NotEq) return KValue::boolean(!eq);
   }
   if (a.isConstNumber() && b.isConstNumber()) {
-    bool r;
-    if (!a.isFloat() && !b.isFloat()) {
-      int64_t x = a.intValue(), y = b.intValue();
+    // Ints compare exactly (no rounding through double); anything with a float as doubles.
+    auto cmp = [op](auto x, auto y) {
       switch (op) {
-      case CmpOpKind::Eq: r = x == y; break;
-      case CmpOpKind::NotEq: r = x != y; break;
-      case CmpOpKind::Lt: r = x < y; break;
-      case CmpOpKind::LtE: r = x <= y; break;
-      case CmpOpKind::Gt: r = x > y; break;
-      default: r = x >= y; break;
+      case CmpOpKind::Eq: return x == y;
+      case CmpOpKind::NotEq: return x != y;
+      case CmpOpKind::Lt: return x < y;
+      case CmpOpKind::LtE: return x <= y;
+      case CmpOpKind::Gt: return x > y;
+      default: return x >= y;
       }
-    } else {
-      double x = a.numberAsDouble(), y = b.numberAsDouble();
-      switch (op) {
-      case CmpOpKind::Eq: r = x == y; break;
-      case CmpOpKind::NotEq: r = x != y; break;
-      case CmpOpKind::Lt: r = x < y; break;
-      case CmpOpKind::LtE: r = x <= y; break;
-      case CmpOpKind::Gt: r = x > y; break;
-      default: r = x >= y; break;
-      }
-    }
+    };
+    bool r = (!a.isFloat() && !b.isFloat()) ? cmp(a.intValue(), b.intValue())
+                                            : cmp(a.numberAsDouble(), b.numberAsDouble());
     return KValue::boolean(r);
   }
   for (const Arg *x : {&lhs, &rhs})
