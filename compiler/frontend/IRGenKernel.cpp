@@ -530,7 +530,9 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
 
   Block *entry = kernel.addEntryBlock();
   for (auto &[name, index] : runtimeArgs)
-    entry->getArgument(index).setLoc(loc(fn->findParam(name)->nameRange));
+    // A NameLoc carries the parameter name to the launch metadata (and runtime messages).
+    entry->getArgument(index).setLoc(
+        NameLoc::get(builder_.getStringAttr(name), loc(fn->findParam(name)->nameRange)));
   Scope scope;
   std::map<std::string, std::string> undefined;
   for (auto &[name, value] : constants)

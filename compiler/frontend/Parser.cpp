@@ -221,6 +221,15 @@ private:
     return false;
   }
 
+  /// `if x = 1:` is a common slip; say what was probably meant.
+  void expectedColonAfterCondition(const std::string &keyword) {
+    std::string what = "expected ':' after " + keyword + " condition";
+    if (at(TokenKind::Equal))
+      errorAt(tok().range, what + ", found '='; use '==' to compare");
+    else
+      errorExpected(what);
+  }
+
   void reportTooDeep(const char *message) {
     if (!tooDeepReported_)
       errorAt(tok().range, message);
@@ -996,7 +1005,7 @@ bool Parser::parseIf(StmtList &out) {
     if (!branch.test)
       return false;
     if (!at(TokenKind::Colon)) {
-      errorExpected("expected ':' after " + name + " condition");
+      expectedColonAfterCondition(name);
       return false;
     }
     consume();
@@ -1068,7 +1077,7 @@ bool Parser::parseWhile() {
   if (!parseTest())
     return false;
   if (!at(TokenKind::Colon)) {
-    errorExpected("expected ':' after 'while' condition");
+    expectedColonAfterCondition("'while'");
     return false;
   }
   consume();

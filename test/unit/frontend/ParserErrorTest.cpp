@@ -57,6 +57,8 @@ const ErrorCase kErrorCases[] = {
     {"def f(x) -> int\n    return x\n",
      "t.py:1:16: error: expected ':' after return annotation, found end of line"},
     {"if x\n    pass\n", "t.py:1:5: error: expected ':' after 'if' condition, found end of line"},
+    {"if x = 1:\n    pass\n",
+     "t.py:1:6: error: expected ':' after 'if' condition, found '='; use '==' to compare"},
     {"if x:\n    pass\nelif y\n    pass\n",
      "t.py:3:7: error: expected ':' after 'elif' condition, found end of line"},
     {"for i in range(3)\n    pass\n",
