@@ -11,6 +11,37 @@
 
 namespace tile::frontend {
 
+SourceRange sourceRangeOf(const SourceManager &sources, mlir::Location loc) {
+  auto fileLoc = mlir::dyn_cast<mlir::FileLineColLoc>(loc);
+  if (auto named = mlir::dyn_cast<mlir::NameLoc>(loc))
+    fileLoc = mlir::dyn_cast<mlir::FileLineColLoc>(named.getChildLoc());
+  if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location inner : fused.getLocations())
+      if ((fileLoc = mlir::dyn_cast<mlir::FileLineColLoc>(inner)))
+        break;
+  if (!fileLoc || fileLoc.getLine() == 0)
+    return {};
+  for (const auto &file : sources.files())
+    if (file->name() == fileLoc.getFilename().getValue() && fileLoc.getLine() <= file->numLines()) {
+      uint32_t offset = file->lineStartOffset(fileLoc.getLine()) + fileLoc.getColumn() - 1;
+      return SourceRange(file->locForOffset(std::min(offset, file->size())));
+    }
+  return {};
+}
+
+MLIRDiagnosticBridge::MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags)
+    : context_(context) {
+  handler_ = context.getDiagEngine().registerHandler([&diags](mlir::Diagnostic &diag) {
+    Severity severity = diag.getSeverity() == mlir::DiagnosticSeverity::Error     ? Severity::Error
+                        : diag.getSeverity() == mlir::DiagnosticSeverity::Warning ? Severity::Warning
+                                                                                 : Severity::Note;
+    diags.report(severity, sourceRangeOf(diags.sources(), diag.getLocation()), diag.str());
+    return mlir::success();
+  });
+}
+
+MLIRDiagnosticBridge::~MLIRDiagnosticBridge() { context_.getDiagEngine().eraseHandler(handler_); }
+
 void loadFrontendDialects(mlir::MLIRContext &context) {
   context.loadDialect<mlir::tile::TileDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
                       mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();

@@ -35,6 +35,22 @@ mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const SourceFile &file, const 
 mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Specialization &spec,
                                                   mlir::MLIRContext &context, DiagnosticEngine &diags);
 
+/// The kernel-source position of an MLIR location (a FileLineColLoc, possibly fused or
+/// named); invalid when it points nowhere in `sources`.
+SourceRange sourceRangeOf(const SourceManager &sources, mlir::Location loc);
+
+/// Routes MLIR diagnostics (from passes after the front end) to `diags` with source
+/// positions, for as long as it lives.
+class MLIRDiagnosticBridge {
+public:
+  MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags);
+  ~MLIRDiagnosticBridge();
+
+private:
+  mlir::MLIRContext &context_;
+  uint64_t handler_;
+};
+
 /// What a kernel declares: its parameters and autotune configurations.
 struct KernelSignature {
   std::string name;

@@ -2,6 +2,8 @@
 
 #include "compiler/frontend/IRGen.h"
 
+#include "compiler/frontend/Frontend.h"
+
 #include "dialect/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,24 +28,6 @@ Location KernelIRGen::loc(SourceRange range) {
 
 DiagBuilder KernelIRGen::error(SourceRange range, std::string message) {
   return diags_.error(range, std::move(message));
-}
-
-// Converts an MLIR diagnostic's location back into the kernel source.
-static SourceRange sourceRangeOf(const SourceManager &sources, Location loc) {
-  auto fileLoc = dyn_cast<FileLineColLoc>(loc);
-  if (!fileLoc)
-    if (auto fused = dyn_cast<FusedLoc>(loc))
-      for (Location inner : fused.getLocations())
-        if ((fileLoc = dyn_cast<FileLineColLoc>(inner)))
-          break;
-  if (!fileLoc || fileLoc.getLine() == 0)
-    return {};
-  for (const auto &file : sources.files())
-    if (file->name() == fileLoc.getFilename().getValue() && fileLoc.getLine() <= file->numLines()) {
-      uint32_t offset = file->lineStartOffset(fileLoc.getLine()) + fileLoc.getColumn() - 1;
-      return SourceRange(file->locForOffset(std::min(offset, file->size())));
-    }
-  return {};
 }
 
 // Verifier messages start with "'tile.mma' op "; the front end names the source construct.

@@ -1,6 +1,9 @@
 #include "compiler/pipeline/Pipeline.h"
 
+#include "compiler/codegen/Passes.h"
 #include "dialect/TileDialect.h"
+
+#include "mlir/Conversion/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -15,7 +18,30 @@ void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   pm.addPass(mlir::createSymbolDCEPass());
 }
 
+void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
+  buildTileOptPipeline(pm, options);
+  pm.addPass(codegen::createTileLowerToLLVM({options.numThreads}));
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void buildLLVMDialectPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
+  buildGpuPipeline(pm, options);
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::createConvertMathToLLVMPass());
+  pm.addPass(mlir::createArithToLLVMConversionPass());
+  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+}
+
 void registerPipelines() {
+  codegen::registerCodegenPasses();
+  mlir::PassPipelineRegistration<>(
+      "tile-gpu-pipeline", "Tile passes, then lowering to per-thread code (tile-cc --emit=gpu)",
+      [](mlir::OpPassManager &pm) { buildGpuPipeline(pm, PipelineOptions{}); });
+  mlir::PassPipelineRegistration<>(
+      "tile-llvm-pipeline", "Everything up to the LLVM dialect (what tile-cc translates to LLVM IR)",
+      [](mlir::OpPassManager &pm) { buildLLVMDialectPipeline(pm, PipelineOptions{}); });
   mlir::PassPipelineRegistration<>(
       "tile-opt-pipeline", "The target-independent tile passes (what tile-cc --emit=tile-opt runs)",
       [](mlir::OpPassManager &pm) { buildTileOptPipeline(pm, PipelineOptions{}); });

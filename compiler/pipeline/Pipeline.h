@@ -2,8 +2,9 @@
 //
 // Stages (what `tile-cc --emit=STAGE` stops after):
 //   tile      the front end's specialized tile IR
-//   tile-opt  after the target-independent tile passes built here
-// Later stages (layouts, NVVM, PTX, cubin) append to this file as they land.
+//   tile-opt  after the target-independent tile passes
+//   gpu       after lowering kernels to per-thread code (llvm/nvvm/scf/arith on scalars)
+//   llvm      the LLVM dialect only (then LLVM IR, PTX and cubin come from compiler/target)
 #pragma once
 
 #include "mlir/Pass/PassManager.h"
@@ -13,14 +14,23 @@ namespace tile::pipeline {
 struct PipelineOptions {
   /// 0 runs no optimizations; 1-3 run the tile passes.
   unsigned optLevel = 2;
+  /// Threads per block for code generation.
+  int64_t numThreads = 128;
 };
 
 /// Target-independent tile passes: canonicalization (the dialect's folders), CSE, and dead
 /// symbol elimination.
 void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
+/// Lowers kernels to per-thread code (the `gpu` stage).
+void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Finishes the conversion to the LLVM dialect (the input of LLVM IR translation).
+void buildLLVMDialectPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
 /// Registers the named pipelines with the pass registry (for tile-opt):
-/// `-tile-opt-pipeline`.
+/// `-tile-opt-pipeline`, `-tile-gpu-pipeline`, `-tile-llvm-pipeline` (the last two also run
+/// the stages before them).
 void registerPipelines();
 
 }  // namespace tile::pipeline

@@ -7,12 +7,12 @@
 # RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=ast | FileCheck %s --check-prefix=AST
 # RUN: tile-cc %s --kernel k --arg x=f32:1 -o %t.mlir && tile-opt %t.mlir | FileCheck %s --check-prefix=TILE
 # RUN: tile-cc --version | FileCheck %s --check-prefix=VERSION
-# RUN: not tile-cc %s --kernel k --arg x=f32:1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOPTX
+# RUN: not tile-cc %s --kernel k --arg x=f32:1 --emit=ptx --arch sm_42 2>&1 | FileCheck %s --check-prefix=BADARCH
 # RUN: not tile-cc %s --kernel k --arg x=f32 2>&1 | FileCheck %s --check-prefix=BADARG
 # RUN: not tile-cc %s --kernel k --const 3 2>&1 | FileCheck %s --check-prefix=BADCONST
 # RUN: not tile-cc %s --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 # RUN: not tile-cc %S/does-not-exist.py --kernel k 2>&1 | FileCheck %s --check-prefix=NOFILE
-# RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=ptx; test $? -eq 2
+# RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=ptx --arch sm_42; test $? -eq 2
 # RUN: tile-cc %S/does-not-exist.py --kernel k; test $? -eq 3
 # RUN: tile-cc %s --kernel k; test $? -eq 1
 import cuda.tile as ct
@@ -37,7 +37,7 @@ def k(x):
 # TIMING: Canonicalizer
 # AST: FunctionDef 'k'
 # VERSION: tile-cc 0.1.0
-# NOPTX: tile-cc: error: --emit=ptx is not available yet
+# BADARCH: tile-cc: error: --arch: unsupported target 'sm_42' (expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a)
 # BADARG: tile-cc: error: --arg argument 'x': expected DTYPE:RANK (rank 0 for a scalar), got 'f32'
 # BADCONST: tile-cc: error: --const expected NAME=VALUE, got '3'
 # NOKERNEL: tile-cc: error: no kernel selected; pass --kernel NAME (functions: k)

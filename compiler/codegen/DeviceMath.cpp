@@ -1,0 +1,60 @@
+#include "compiler/codegen/DeviceMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+static Value intrinsic(OpBuilder &b, Location loc, StringRef name, Value x) {
+  return LLVM::CallIntrinsicOp::create(b, loc, x.getType(), b.getStringAttr(name), ValueRange{x}).getResult(0);
+}
+
+static Value f32(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(static_cast<float>(v)));
+}
+
+FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operands) {
+  if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp, math::TanhOp,
+           math::RsqrtOp, math::PowFOp>(op))
+    return Value();
+  Location loc = op->getLoc();
+  Type type = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!isa<FloatType>(type) || type.isF64())
+    return op->emitError("code generation supports '") << op->getName() << "' on f16, bf16 and f32, not " << type;
+  SmallVector<Value> xs;
+  for (Value v : operands)
+    xs.push_back(type.isF32() ? v : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
+  Value x = xs[0], r;
+  auto ex2 = [&](Value v) { return intrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", v); };
+  auto lg2 = [&](Value v) { return intrinsic(b, loc, "llvm.nvvm.lg2.approx.f", v); };
+  constexpr double kLog2E = 1.4426950408889634, kLn2 = 0.6931471805599453;
+  if (isa<math::Exp2Op>(op))
+    r = ex2(x);
+  else if (isa<math::ExpOp>(op))
+    r = ex2(arith::MulFOp::create(b, loc, x, f32(b, loc, kLog2E)));
+  else if (isa<math::Log2Op>(op))
+    r = lg2(x);
+  else if (isa<math::LogOp>(op))
+    r = arith::MulFOp::create(b, loc, lg2(x), f32(b, loc, kLn2));
+  else if (isa<math::SinOp>(op))
+    r = intrinsic(b, loc, "llvm.nvvm.sin.approx.f", x);
+  else if (isa<math::CosOp>(op))
+    r = intrinsic(b, loc, "llvm.nvvm.cos.approx.f", x);
+  else if (isa<math::RsqrtOp>(op))
+    r = intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", x);
+  else if (isa<math::PowFOp>(op))
+    r = ex2(arith::MulFOp::create(b, loc, xs[1], lg2(x)));
+  else {
+    // tanh(x) = 1 - 2 / (exp(2x) + 1): saturates correctly at both ends.
+    Value e = ex2(arith::MulFOp::create(b, loc, x, f32(b, loc, 2 * kLog2E)));
+    Value q = arith::DivFOp::create(b, loc, f32(b, loc, 2.0), arith::AddFOp::create(b, loc, e, f32(b, loc, 1.0)));
+    r = arith::SubFOp::create(b, loc, f32(b, loc, 1.0), q);
+  }
+  return type.isF32() ? r : Value(arith::TruncFOp::create(b, loc, type, r));
+}
+
+}  // namespace tile::codegen

@@ -1,0 +1,445 @@
+// The driver of kernel lowering: the kernel ABI, scalars, element-wise ops, control flow and
+// the helpers the other KernelLowering*.cpp files share.
+
+#include "compiler/codegen/KernelLowering.h"
+
+#include "compiler/codegen/DeviceMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+KernelLowering::KernelLowering(mlir::tile::KernelOp kernel, int64_t numThreads)
+    : kernel_(kernel), b_(kernel.getContext()), loc_(kernel.getLoc()), numThreads_(numThreads) {}
+
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::i32(int64_t v) { return arith::ConstantIntOp::create(b_, loc_, v, 32); }
+Value KernelLowering::i64(int64_t v) { return arith::ConstantIntOp::create(b_, loc_, v, 64); }
+Value KernelLowering::toI64(Value v) {
+  if (v.getType().isInteger(64))
+    return v;
+  if (v.getType().isIndex())
+    return arith::IndexCastOp::create(b_, loc_, b_.getI64Type(), v);
+  return arith::ExtSIOp::create(b_, loc_, b_.getI64Type(), v);
+}
+Value KernelLowering::boolAnd(Value a, Value c) {
+  if (!a)
+    return c;
+  return arith::AndIOp::create(b_, loc_, a, c);
+}
+
+int64_t KernelLowering::byteSize(Type type) {
+  if (type.isInteger(1))
+    return 1;  // booleans are stored as bytes
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+Value KernelLowering::zeroOf(Type type) {
+  if (isa<FloatType>(type))
+    return arith::ConstantOp::create(b_, loc_, type, b_.getFloatAttr(type, 0.0));
+  return arith::ConstantOp::create(b_, loc_, type, b_.getIntegerAttr(type, 0));
+}
+
+TileLayout KernelLowering::layoutOf(Type tensorType) const {
+  return TileLayout(cast<RankedTensorType>(tensorType).getShape(), numThreads_);
+}
+
+Value KernelLowering::linearIndex(const TileLayout &layout, int64_t r) {
+  if (layout.replicated)
+    return arith::RemUIOp::create(b_, loc_, tid_, i32(layout.numElements));
+  int64_t v = layout.vector, t = layout.numThreads;
+  // e = ((r / V) * T + tid) * V + r % V
+  Value run = arith::AddIOp::create(b_, loc_, i32((r / v) * t), tid_);
+  return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, run, i32(v)), i32(r % v));
+}
+
+SmallVector<Value> KernelLowering::delinearize(Value linear, ArrayRef<int64_t> shape) {
+  SmallVector<Value> idx(shape.size());
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    Value q = stride == 1 ? linear : arith::DivUIOp::create(b_, loc_, linear, i32(stride));
+    idx[d] = arith::RemUIOp::create(b_, loc_, q, i32(shape[d]));
+    stride *= shape[d];
+  }
+  return idx;
+}
+
+Value KernelLowering::owns(const TileLayout &layout, int64_t) {
+  if (!layout.replicated)
+    return {};
+  return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, tid_, i32(layout.numElements));
+}
+
+Value KernelLowering::ifValue(Value cond, Type type, const std::function<Value()> &then,
+                              const std::function<Value()> &otherwise) {
+  if (!cond)
+    return then();
+  auto ifOp = scf::IfOp::create(b_, loc_, TypeRange{type}, cond, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b_);
+    b_.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b_, loc_, then());
+    b_.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b_, loc_, otherwise());
+  }
+  return ifOp.getResult(0);
+}
+
+void KernelLowering::ifThen(Value cond, const std::function<void()> &then) {
+  if (!cond) {
+    then();
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b_, loc_, TypeRange{}, cond, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b_);
+  b_.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  then();
+}
+
+Value KernelLowering::elementPointer(const Array &array, ArrayRef<Value> indices) {
+  Value offset;
+  for (auto [i, idx] : llvm::enumerate(indices)) {
+    Value term = arith::MulIOp::create(b_, loc_, idx, array.strides[i]);
+    offset = offset ? Value(arith::AddIOp::create(b_, loc_, offset, term)) : term;
+  }
+  Type storage = array.elementType.isInteger(1) ? Type(b_.getI8Type()) : array.elementType;
+  if (!offset)
+    return array.ptr;
+  return LLVM::GEPOp::create(b_, loc_, array.ptr.getType(), storage, array.ptr, ValueRange{offset});
+}
+
+Value KernelLowering::loadElement(Type type, Value ptr) {
+  if (type.isInteger(1)) {
+    Value byte = LLVM::LoadOp::create(b_, loc_, b_.getI8Type(), ptr);
+    return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, byte, arith::ConstantIntOp::create(b_, loc_, 0, 8));
+  }
+  return LLVM::LoadOp::create(b_, loc_, type, ptr);
+}
+
+void KernelLowering::storeElement(Value value, Value ptr) {
+  if (value.getType().isInteger(1))
+    value = arith::ExtUIOp::create(b_, loc_, b_.getI8Type(), value);
+  LLVM::StoreOp::create(b_, loc_, value, ptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+void KernelLowering::reserveShared(int64_t bytes) { sharedBytes_ = std::max(sharedBytes_, bytes); }
+
+Value KernelLowering::sharedBase() {
+  return LLVM::AddressOfOp::create(b_, loc_, smem_);
+}
+
+void KernelLowering::barrier() { NVVM::Barrier0Op::create(b_, loc_); }
+
+void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type,
+                                 int64_t byteOffset) {
+  reserveShared(byteOffset + layout.numElements * byteSize(type));
+  Value base = sharedBase();
+  Type storage = type.isInteger(1) ? Type(b_.getI8Type()) : type;
+  for (auto [r, v] : llvm::enumerate(values)) {
+    Value e = linearIndex(layout, r);
+    Value at = arith::AddIOp::create(b_, loc_, e, i32(byteOffset / byteSize(type)));
+    Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
+    // Replicas hold the owner's value; only the owner writes.
+    ifThen(owns(layout, r), [&] { storeElement(v, ptr); });
+  }
+}
+
+Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
+  Value base = sharedBase();
+  Type storage = type.isInteger(1) ? Type(b_.getI8Type()) : type;
+  Value at = arith::AddIOp::create(b_, loc_, linear, i32(byteOffset / byteSize(type)));
+  Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
+  return loadElement(type, ptr);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+static std::string argName(BlockArgument arg) {
+  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+    return name.getName().str();
+  return "arg" + std::to_string(arg.getArgNumber());
+}
+
+FailureOr<KernelLaunchInfo> KernelLowering::run() {
+  MLIRContext *ctx = kernel_.getContext();
+  auto module = kernel_->getParentOfType<ModuleOp>();
+  b_.setInsertionPoint(kernel_);
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+
+  // The dynamic shared memory every data movement uses (sized in the metadata).
+  std::string smemName = "__tile_smem";
+  smem_ = module.lookupSymbol<LLVM::GlobalOp>(smemName);
+  if (!smem_) {
+    OpBuilder::InsertionGuard guard(b_);
+    b_.setInsertionPointToStart(module.getBody());
+    smem_ = LLVM::GlobalOp::create(b_, loc_, LLVM::LLVMArrayType::get(b_.getI8Type(), 0), /*isConstant=*/false,
+                                   LLVM::Linkage::External, smemName, Attribute(), /*alignment=*/16,
+                                   /*addrSpace=*/3);
+  }
+
+  // ABI: an array is (pointer, shape[rank] i64, strides[rank] i64); a bool scalar is i8.
+  SmallVector<Type> params;
+  for (Type t : kernel_.getArgumentTypes()) {
+    if (auto array = dyn_cast<mlir::tile::ArrayType>(t)) {
+      params.push_back(globalPtr);
+      params.append(2 * array.getRank(), b_.getI64Type());
+    } else {
+      params.push_back(t.isInteger(1) ? Type(b_.getI8Type()) : t);
+    }
+  }
+  std::string symbol = kernel_.getSymName().str();
+  auto fn = LLVM::LLVMFuncOp::create(b_, kernel_.getLoc(), symbol + "__tile",
+                                     LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
+  fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  fn->setAttr("nvvm.maxntid", b_.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads_), 1, 1}));
+  Block *entry = fn.addEntryBlock(b_);
+  b_.setInsertionPointToStart(entry);
+  tid_ = NVVM::ThreadIdXOp::create(b_, loc_, b_.getI32Type());
+
+  Block &body = kernel_.getBody().front();
+  unsigned next = 0;
+  for (BlockArgument arg : body.getArguments()) {
+    if (auto array = dyn_cast<mlir::tile::ArrayType>(arg.getType())) {
+      Array a;
+      a.ptr = entry->getArgument(next++);
+      a.elementType = array.getElementType();
+      for (int64_t d = 0; d < array.getRank(); ++d)
+        a.shape.push_back(entry->getArgument(next++));
+      for (int64_t d = 0; d < array.getRank(); ++d)
+        a.strides.push_back(entry->getArgument(next++));
+      arrays_[arg] = a;
+      (void)argName(arg);
+    } else {
+      Value v = entry->getArgument(next++);
+      if (arg.getType().isInteger(1))
+        v = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, v, arith::ConstantIntOp::create(b_, loc_, 0, 8));
+      scalars_[arg] = v;
+    }
+  }
+  if (failed(lowerRegion(kernel_.getBody())))
+    return failure();
+  LLVM::ReturnOp::create(b_, loc_, ValueRange{});
+  KernelLaunchInfo info;
+  info.symbol = symbol + "__tile";
+  info.numThreads = numThreads_;
+  info.sharedMemoryBytes = (sharedBytes_ + 15) / 16 * 16;
+  return info;
+}
+
+LogicalResult KernelLowering::lowerRegion(Region &region) {
+  for (Operation &op : region.front().without_terminator()) {
+    loc_ = op.getLoc();
+    if (failed(lowerOp(&op)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Op dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerOp(Operation *op) {
+  if (auto bid = dyn_cast<mlir::tile::BlockIdOp>(op)) {
+    Value v = bid.getAxis() == 0   ? Value(NVVM::BlockIdXOp::create(b_, loc_, b_.getI32Type()))
+              : bid.getAxis() == 1 ? Value(NVVM::BlockIdYOp::create(b_, loc_, b_.getI32Type()))
+                                   : Value(NVVM::BlockIdZOp::create(b_, loc_, b_.getI32Type()));
+    scalars_[bid] = v;
+    return success();
+  }
+  if (auto nb = dyn_cast<mlir::tile::NumBlocksOp>(op)) {
+    Value v = nb.getAxis() == 0   ? Value(NVVM::GridDimXOp::create(b_, loc_, b_.getI32Type()))
+              : nb.getAxis() == 1 ? Value(NVVM::GridDimYOp::create(b_, loc_, b_.getI32Type()))
+                                  : Value(NVVM::GridDimZOp::create(b_, loc_, b_.getI32Type()));
+    scalars_[nb] = v;
+    return success();
+  }
+  if (auto dim = dyn_cast<mlir::tile::DimOp>(op)) {
+    scalars_[dim] = arrays_[dim.getArray()].shape[dim.getAxis()];
+    return success();
+  }
+  if (auto load = dyn_cast<mlir::tile::LoadOp>(op))
+    return lowerLoad(load);
+  if (auto store = dyn_cast<mlir::tile::StoreOp>(op))
+    return lowerStore(store);
+  if (isa<mlir::tile::GatherOp, mlir::tile::ScatterOp, mlir::tile::AtomicAddOp>(op))
+    return lowerElementAccess(op);
+  if (auto reduce = dyn_cast<mlir::tile::ReduceOp>(op))
+    return lowerReduce(reduce);
+  if (auto scan = dyn_cast<mlir::tile::ScanOp>(op))
+    return lowerScan(scan);
+  if (auto mma = dyn_cast<mlir::tile::MmaOp>(op))
+    return lowerMma(mma);
+  if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp, mlir::tile::PermuteOp, mlir::tile::CatOp,
+          mlir::tile::ExtractOp>(op))
+    return lowerShapeOp(op);
+  if (auto print = dyn_cast<mlir::tile::PrintOp>(op))
+    return lowerPrint(print);
+  if (auto assertOp = dyn_cast<mlir::tile::AssertOp>(op))
+    return lowerAssert(assertOp);
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return lowerFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return lowerIf(ifOp);
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+    // 0-d tiles are replicated: every thread holds the value.
+    scalars_[extract] = tiles_[extract.getTensor()][0];
+    return success();
+  }
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return lowerElementwise(op);
+  return op->emitError("code generation does not support '") << op->getName() << "' yet";
+}
+
+// Element types the NVPTX path handles.
+static bool isSupportedElementType(Type t) {
+  return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) ||
+         t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+}
+
+LogicalResult KernelLowering::lowerElementwise(Operation *op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (!isSupportedElementType(getElementTypeOrSelf(t)))
+      return op->emitError("code generation does not support element type ")
+             << getElementTypeOrSelf(t) << " yet";
+  bool isTile = llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    if (!isTile) {
+      scalars_[constant] = arith::ConstantOp::create(b_, loc_, constant.getType(), constant.getValue());
+      return success();
+    }
+    auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
+    if (!dense)
+      return op->emitError("code generation supports only splat constant tiles");
+    auto type = cast<RankedTensorType>(constant.getType());
+    Value scalar = arith::ConstantOp::create(b_, loc_, type.getElementType(),
+                                             cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    tiles_[constant] = Elements(layoutOf(type).perThread, scalar);
+    return success();
+  }
+  auto scalarOf = [](Type t) { return getElementTypeOrSelf(t); };
+  SmallVector<Type> resultTypes;
+  for (Type t : op->getResultTypes())
+    resultTypes.push_back(scalarOf(t));
+  int64_t count = isTile ? layoutOf(op->getResult(0).getType()).perThread : 1;
+  SmallVector<Elements> results(op->getNumResults());
+  for (int64_t r = 0; r < count; ++r) {
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(isa<RankedTensorType>(v.getType()) ? tiles_[v][r] : scalars_.lookup(v));
+    FailureOr<Value> special = lowerDeviceMath(b_, op, operands);
+    if (failed(special))
+      return failure();
+    if (*special) {
+      results[0].push_back(*special);
+      continue;
+    }
+    OperationState state(loc_, op->getName(), operands, resultTypes, op->getAttrs());
+    Operation *clone = b_.create(state);
+    for (unsigned i = 0; i < clone->getNumResults(); ++i)
+      results[i].push_back(clone->getResult(i));
+  }
+  for (unsigned i = 0; i < op->getNumResults(); ++i) {
+    if (isTile)
+      tiles_[op->getResult(i)] = results[i];
+    else
+      scalars_[op->getResult(i)] = results[i][0];
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow: tiles flow through scf as their per-thread elements
+//===----------------------------------------------------------------------===//
+
+// Flattens values (tiles become their elements) for scf operands and results.
+static void flatten(KernelLowering &l, ValueRange values, SmallVectorImpl<Value> &out) {
+  for (Value v : values) {
+    if (isa<RankedTensorType>(v.getType()))
+      llvm::append_range(out, l.tiles_[v]);
+    else
+      out.push_back(l.scalars_.lookup(v));
+  }
+}
+
+// Binds `values` to consecutive entries of `flat` starting at `pos`.
+static void unflatten(KernelLowering &l, ValueRange values, ValueRange flat, size_t pos) {
+  for (Value v : values) {
+    if (isa<RankedTensorType>(v.getType())) {
+      int64_t n = l.layoutOf(v.getType()).perThread;
+      l.tiles_[v] = KernelLowering::Elements(flat.begin() + pos, flat.begin() + pos + n);
+      pos += n;
+    } else {
+      l.scalars_[v] = flat[pos++];
+    }
+  }
+}
+
+LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+  SmallVector<Value> inits;
+  flatten(*this, op.getInitArgs(), inits);
+  auto newFor = scf::ForOp::create(b_, loc_, scalars_.lookup(op.getLowerBound()),
+                                   scalars_.lookup(op.getUpperBound()), scalars_.lookup(op.getStep()), inits);
+  {
+    OpBuilder::InsertionGuard guard(b_);
+    Block *body = newFor.getBody();
+    if (!body->empty() && isa<scf::YieldOp>(body->back()))
+      body->back().erase();
+    b_.setInsertionPointToEnd(body);
+    scalars_[op.getInductionVar()] = newFor.getInductionVar();
+    unflatten(*this, op.getRegionIterArgs(), newFor.getRegionIterArgs(), 0);
+    if (failed(lowerRegion(op.getRegion())))
+      return failure();
+    SmallVector<Value> yields;
+    flatten(*this, op.getBody()->getTerminator()->getOperands(), yields);
+    scf::YieldOp::create(b_, loc_, yields);
+  }
+  unflatten(*this, op.getResults(), newFor.getResults(), 0);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
+  SmallVector<Type> types;
+  for (Type t : op.getResultTypes()) {
+    if (isa<RankedTensorType>(t))
+      types.append(layoutOf(t).perThread, getElementTypeOrSelf(t));
+    else
+      types.push_back(t);
+  }
+  auto newIf = scf::IfOp::create(b_, loc_, types, scalars_.lookup(op.getCondition()), /*withElseRegion=*/true);
+  for (auto [from, to] : {std::pair{&op.getThenRegion(), &newIf.getThenRegion()},
+                          std::pair{&op.getElseRegion(), &newIf.getElseRegion()}}) {
+    OpBuilder::InsertionGuard guard(b_);
+    Block *block = &to->front();
+    if (!block->empty())
+      block->back().erase();
+    b_.setInsertionPointToEnd(block);
+    SmallVector<Value> yields;
+    if (!from->empty()) {
+      if (failed(lowerRegion(*from)))
+        return failure();
+      flatten(*this, from->front().getTerminator()->getOperands(), yields);
+    }
+    scf::YieldOp::create(b_, loc_, yields);
+  }
+  unflatten(*this, op.getResults(), newIf.getResults(), 0);
+  return success();
+}
+
+}  // namespace tile::codegen

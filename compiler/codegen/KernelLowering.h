@@ -1,0 +1,110 @@
+// Lowers one tile.kernel to an llvm.func for NVPTX: every tile value becomes the elements its
+// thread holds under the canonical layout (TileLayout.h), scalars stay scalars (they are
+// uniform across the block), arrays become (pointer, shape, strides) from the kernel ABI.
+//
+// The result uses the llvm, nvvm, arith, math and scf dialects on scalars; the standard
+// conversions (scf-to-cf, arith/math/cf-to-llvm) finish the job.
+#pragma once
+
+#include "compiler/codegen/TileLayout.h"
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+#include <string>
+
+namespace tile::codegen {
+
+/// The launch facts lowering decides, for the kernel metadata.
+struct KernelLaunchInfo {
+  std::string symbol;
+  int64_t numThreads = 0;
+  int64_t sharedMemoryBytes = 0;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(mlir::tile::KernelOp kernel, int64_t numThreads);
+
+  /// Builds the llvm.func next to the kernel; reports unsupported ops as errors at their
+  /// locations and fails.
+  mlir::FailureOr<KernelLaunchInfo> run();
+
+  // Shared by the lowering files.
+  struct Array {
+    mlir::Value ptr;  // !llvm.ptr<1>
+    llvm::SmallVector<mlir::Value> shape, strides;  // i64
+    mlir::Type elementType;
+  };
+  using Elements = llvm::SmallVector<mlir::Value>;
+
+private:
+  mlir::LogicalResult lowerRegion(mlir::Region &region);
+  mlir::LogicalResult lowerOp(mlir::Operation *op);
+  mlir::LogicalResult lowerElementwise(mlir::Operation *op);
+  mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
+  mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
+  // Memory (KernelLoweringMemory.cpp).
+  mlir::LogicalResult lowerLoad(mlir::tile::LoadOp op);
+  mlir::LogicalResult lowerStore(mlir::tile::StoreOp op);
+  mlir::LogicalResult lowerElementAccess(mlir::Operation *op);
+  // Data movement through shared memory (KernelLoweringData.cpp).
+  mlir::LogicalResult lowerShapeOp(mlir::Operation *op);
+  mlir::LogicalResult lowerReduce(mlir::tile::ReduceOp op);
+  mlir::LogicalResult lowerScan(mlir::tile::ScanOp op);
+  mlir::LogicalResult lowerMma(mlir::tile::MmaOp op);
+  // Debugging (KernelLoweringDebug.cpp).
+  mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);
+  mlir::LogicalResult lowerAssert(mlir::tile::AssertOp op);
+
+public:
+  // Helpers.
+  TileLayout layoutOf(mlir::Type tensorType) const;
+  /// The linear element index (i32) register `r` of this thread holds.
+  mlir::Value linearIndex(const TileLayout &layout, int64_t r);
+  /// The multi-index (i32 per dim) of a linear index within `shape`.
+  llvm::SmallVector<mlir::Value> delinearize(mlir::Value linear, llvm::ArrayRef<int64_t> shape);
+  /// Whether this thread owns register `r` (false for replicas).
+  mlir::Value owns(const TileLayout &layout, int64_t r);
+  mlir::Value i32(int64_t v);
+  mlir::Value i64(int64_t v);
+  mlir::Value toI64(mlir::Value v);
+  mlir::Value boolAnd(mlir::Value a, mlir::Value b);
+  /// Emits `cond ? then() : otherwise` (an scf.if with one result).
+  mlir::Value ifValue(mlir::Value cond, mlir::Type type, const std::function<mlir::Value()> &then,
+                      const std::function<mlir::Value()> &otherwise);
+  void ifThen(mlir::Value cond, const std::function<void()> &then);
+  /// Element pointer into an array for element indices (i64 per array dim).
+  mlir::Value elementPointer(const Array &array, llvm::ArrayRef<mlir::Value> indices);
+  mlir::Value loadElement(mlir::Type type, mlir::Value ptr);
+  void storeElement(mlir::Value value, mlir::Value ptr);
+  /// Shared memory: writes a tile's elements at `offsetElems` (in elements of its type) and
+  /// returns the base pointer; `readShared` reads one element by linear index.
+  mlir::Value sharedBase();
+  void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset);
+  mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);
+  void barrier();
+  void reserveShared(int64_t bytes);
+  static int64_t byteSize(mlir::Type type);
+  mlir::Value zeroOf(mlir::Type type);
+
+  mlir::tile::KernelOp kernel_;
+  mlir::OpBuilder b_;
+  mlir::Location loc_;
+  int64_t numThreads_;
+  mlir::Value tid_;
+  mlir::LLVM::GlobalOp smem_;
+  int64_t sharedBytes_ = 0;
+  llvm::DenseMap<mlir::Value, Elements> tiles_;
+  llvm::DenseMap<mlir::Value, mlir::Value> scalars_;
+  llvm::DenseMap<mlir::Value, Array> arrays_;
+
+  mlir::Value scalar(mlir::Value v) { return scalars_.lookup(v); }
+  const Elements &elements(mlir::Value v) { return tiles_[v]; }
+};
+
+}  // namespace tile::codegen

@@ -1,0 +1,246 @@
+// Ops that move data between threads. Under the canonical layout they all go through shared
+// memory: the input tile is written at its row-major positions, then each thread reads the
+// elements its result registers need. Correct for every shape; the layout passes to come
+// replace the hot cases (MMA fragments, warp shuffles for reductions).
+
+#include "compiler/codegen/KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+// Row-major linear index of a multi-index within `shape` (i32).
+static Value linearize(KernelLowering &l, ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
+  TileLayout layout(shape, 1);
+  SmallVector<int64_t> strides = layout.strides();
+  Value linear = l.i32(0);
+  for (size_t d = 0; d < idx.size(); ++d)
+    linear = arith::AddIOp::create(l.b_, l.loc_, linear, arith::MulIOp::create(l.b_, l.loc_, idx[d], l.i32(strides[d])));
+  return linear;
+}
+
+static int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  TileLayout out = layoutOf(resultType);
+  Type elt = resultType.getElementType();
+  if (isa<mlir::tile::IotaOp>(op)) {
+    Elements values;
+    for (int64_t r = 0; r < out.perThread; ++r) {
+      Value e = linearIndex(out, r);
+      values.push_back(elt.getIntOrFloatBitWidth() == 32 ? e
+                       : elt.getIntOrFloatBitWidth() > 32 ? Value(arith::ExtUIOp::create(b_, loc_, elt, e))
+                                                          : Value(arith::TruncIOp::create(b_, loc_, elt, e)));
+    }
+    tiles_[op->getResult(0)] = values;
+    return success();
+  }
+  Value input = op->getOperand(0);
+  // Row-major order is unchanged by reshape and expand_dims: same elements, same registers.
+  if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
+    tiles_[op->getResult(0)] = tiles_[input];
+    return success();
+  }
+  if (isa<mlir::tile::BroadcastOp>(op) && !isa<RankedTensorType>(input.getType())) {
+    tiles_[op->getResult(0)] = Elements(out.perThread, scalars_.lookup(input));
+    return success();
+  }
+  auto inType = cast<RankedTensorType>(input.getType());
+  TileLayout in = layoutOf(inType);
+  int64_t rhsOffset = alignTo16(in.numElements * byteSize(elt));
+  barrier();
+  writeShared(tiles_[input], in, elt, 0);
+  auto cat = dyn_cast<mlir::tile::CatOp>(op);
+  if (cat)
+    writeShared(tiles_[cat.getRhs()], layoutOf(cat.getRhs().getType()), elt, rhsOffset);
+  barrier();
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r) {
+    SmallVector<Value> idx = delinearize(linearIndex(out, r), out.shape);
+    Value src;
+    if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) {
+      for (size_t d = 0; d < idx.size(); ++d)
+        if (inType.getDimSize(d) == 1)
+          idx[d] = i32(0);
+      src = linearize(*this, idx, in.shape);
+    } else if (auto perm = dyn_cast<mlir::tile::PermuteOp>(op)) {
+      SmallVector<Value> srcIdx(idx.size());
+      for (auto [d, p] : llvm::enumerate(perm.getPermutation()))
+        srcIdx[p] = idx[d];
+      src = linearize(*this, srcIdx, in.shape);
+    } else if (auto ex = dyn_cast<mlir::tile::ExtractOp>(op)) {
+      for (size_t d = 0; d < idx.size(); ++d)
+        idx[d] = arith::AddIOp::create(b_, loc_, idx[d], i32(ex.getIndices()[d] * out.shape[d]));
+      src = linearize(*this, idx, in.shape);
+    } else if (cat) {
+      // Elements past the left tile along the axis come from the right one.
+      int64_t axis = cat.getAxis(), split = inType.getDimSize(axis);
+      Value fromRhs = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::uge, idx[axis], i32(split));
+      SmallVector<Value> rhsIdx = idx;
+      rhsIdx[axis] = arith::SubIOp::create(b_, loc_, idx[axis], i32(split));
+      Value lhsLinear = linearize(*this, idx, in.shape);
+      Value rhsLinear = arith::AddIOp::create(b_, loc_, linearize(*this, rhsIdx, layoutOf(cat.getRhs().getType()).shape),
+                                              i32(rhsOffset / byteSize(elt)));
+      src = arith::SelectOp::create(b_, loc_, fromRhs, rhsLinear, lhsLinear);
+    } else {
+      return op->emitError("code generation does not support '") << op->getName() << "' yet";
+    }
+    values.push_back(readShared(elt, 0, src));
+  }
+  tiles_[op->getResult(0)] = values;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+// acc <op> v for a reduction kind (not the arg* kinds).
+static Value combine(OpBuilder &b, Location loc, mlir::tile::ReduceKind kind, Value acc, Value v) {
+  bool f = isa<FloatType>(acc.getType());
+  switch (kind) {
+  case mlir::tile::ReduceKind::sum: return f ? Value(arith::AddFOp::create(b, loc, acc, v)) : Value(arith::AddIOp::create(b, loc, acc, v));
+  case mlir::tile::ReduceKind::prod: return f ? Value(arith::MulFOp::create(b, loc, acc, v)) : Value(arith::MulIOp::create(b, loc, acc, v));
+  case mlir::tile::ReduceKind::max: return f ? Value(arith::MaximumFOp::create(b, loc, acc, v)) : Value(arith::MaxSIOp::create(b, loc, acc, v));
+  case mlir::tile::ReduceKind::min: return f ? Value(arith::MinimumFOp::create(b, loc, acc, v)) : Value(arith::MinSIOp::create(b, loc, acc, v));
+  default: return acc;
+  }
+}
+
+LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
+  auto inType = op.getInput().getType();
+  TileLayout in = layoutOf(inType), out = layoutOf(op.getType());
+  Type elt = inType.getElementType();
+  int64_t axis = op.getAxis(), extent = inType.getDimSize(axis);
+  bool isArg = op.getKind() == mlir::tile::ReduceKind::argmax || op.getKind() == mlir::tile::ReduceKind::argmin;
+  barrier();
+  writeShared(tiles_[op.getInput()], in, elt, 0);
+  barrier();
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r) {
+    SmallVector<Value> idx = delinearize(linearIndex(out, r), out.shape);
+    if (!op.getKeepdims())
+      idx.insert(idx.begin() + axis, i32(0));
+    idx[axis] = i32(0);
+    Value first = readShared(elt, 0, linearize(*this, idx, in.shape));
+    SmallVector<Value> inits = {first};
+    if (isArg)
+      inits.push_back(i32(0));
+    auto loop = scf::ForOp::create(b_, loc_, i32(1), i32(extent), i32(1), inits);
+    {
+      OpBuilder::InsertionGuard guard(b_);
+      b_.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> at = idx;
+      at[axis] = loop.getInductionVar();
+      Value v = readShared(elt, 0, linearize(*this, at, in.shape));
+      Value acc = loop.getRegionIterArgs()[0];
+      SmallVector<Value> next;
+      if (isArg) {
+        // Strictly better replaces: ties keep the first position.
+        bool isMax = op.getKind() == mlir::tile::ReduceKind::argmax;
+        Value better = isa<FloatType>(elt)
+                           ? Value(arith::CmpFOp::create(b_, loc_, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, v, acc))
+                           : Value(arith::CmpIOp::create(b_, loc_, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, v, acc));
+        next.push_back(arith::SelectOp::create(b_, loc_, better, v, acc));
+        next.push_back(arith::SelectOp::create(b_, loc_, better, loop.getInductionVar(), loop.getRegionIterArgs()[1]));
+      } else {
+        next.push_back(combine(b_, loc_, op.getKind(), acc, v));
+      }
+      scf::YieldOp::create(b_, loc_, next);
+    }
+    values.push_back(loop.getResult(isArg ? 1 : 0));
+  }
+  tiles_[op] = values;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
+  auto type = op.getType();
+  TileLayout layout = layoutOf(type);
+  Type elt = type.getElementType();
+  int64_t axis = op.getAxis(), extent = type.getDimSize(axis);
+  auto kind = op.getKind() == mlir::tile::ScanKind::cumsum ? mlir::tile::ReduceKind::sum : mlir::tile::ReduceKind::prod;
+  barrier();
+  writeShared(tiles_[op.getInput()], layout, elt, 0);
+  barrier();
+  Elements values;
+  for (int64_t r = 0; r < layout.perThread; ++r) {
+    SmallVector<Value> idx = delinearize(linearIndex(layout, r), layout.shape);
+    Value pos = idx[axis];
+    // Inclusive: positions [0, pos] forward, [pos, extent) in reverse.
+    Value lo = op.getReverse() ? pos : i32(0);
+    Value hi = op.getReverse() ? i32(extent) : Value(arith::AddIOp::create(b_, loc_, pos, i32(1)));
+    Value init = isa<FloatType>(elt) ? Value(arith::ConstantOp::create(b_, loc_, elt, b_.getFloatAttr(elt, kind == mlir::tile::ReduceKind::sum ? 0.0 : 1.0)))
+                                     : Value(arith::ConstantOp::create(b_, loc_, elt, b_.getIntegerAttr(elt, kind == mlir::tile::ReduceKind::sum ? 0 : 1)));
+    auto loop = scf::ForOp::create(b_, loc_, lo, hi, i32(1), ValueRange{init});
+    {
+      OpBuilder::InsertionGuard guard(b_);
+      b_.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> at = idx;
+      at[axis] = loop.getInductionVar();
+      Value v = readShared(elt, 0, linearize(*this, at, layout.shape));
+      scf::YieldOp::create(b_, loc_, combine(b_, loc_, kind, loop.getRegionIterArgs()[0], v));
+    }
+    values.push_back(loop.getResult(0));
+  }
+  tiles_[op] = values;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix product (FMA path)
+//===----------------------------------------------------------------------===//
+
+// Converts an operand element to the accumulator type.
+static Value toAccType(OpBuilder &b, Location loc, Value v, Type acc) {
+  Type t = v.getType();
+  if (t == acc)
+    return v;
+  if (isa<FloatType>(acc))
+    return isa<FloatType>(t) ? Value(arith::ExtFOp::create(b, loc, acc, v)) : Value(arith::SIToFPOp::create(b, loc, acc, v));
+  return arith::ExtSIOp::create(b, loc, acc, v);
+}
+
+LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
+  auto aType = op.getA().getType(), bType = op.getB().getType();
+  auto accType = op.getAcc().getType();
+  TileLayout la = layoutOf(aType), lb = layoutOf(bType), out = layoutOf(accType);
+  Type ea = aType.getElementType(), eacc = accType.getElementType();
+  int64_t rank = aType.getRank(), k = aType.getDimSize(rank - 1);
+  int64_t bOffset = alignTo16(la.numElements * byteSize(ea));
+  barrier();
+  writeShared(tiles_[op.getA()], la, ea, 0);
+  writeShared(tiles_[op.getB()], lb, ea, bOffset);
+  barrier();
+  // One loop over K carries every output register of this thread.
+  SmallVector<SmallVector<Value>> outIdx;
+  for (int64_t r = 0; r < out.perThread; ++r)
+    outIdx.push_back(delinearize(linearIndex(out, r), out.shape));
+  auto loop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(1), tiles_[op.getAcc()]);
+  {
+    OpBuilder::InsertionGuard guard(b_);
+    b_.setInsertionPointToStart(loop.getBody());
+    Value kk = loop.getInductionVar();
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < out.perThread; ++r) {
+      SmallVector<Value> ai = outIdx[r], bi = outIdx[r];
+      ai[rank - 1] = kk;       // a[..., m, k]
+      bi[rank - 2] = kk;       // b[..., k, n]
+      Value av = toAccType(b_, loc_, readShared(ea, 0, linearize(*this, ai, la.shape)), eacc);
+      Value bv = toAccType(b_, loc_, readShared(ea, bOffset, linearize(*this, bi, lb.shape)), eacc);
+      Value acc = loop.getRegionIterArgs()[r];
+      next.push_back(isa<FloatType>(eacc) ? Value(math::FmaOp::create(b_, loc_, av, bv, acc))
+                                          : Value(arith::AddIOp::create(b_, loc_, acc, arith::MulIOp::create(b_, loc_, av, bv))));
+    }
+    scf::YieldOp::create(b_, loc_, next);
+  }
+  tiles_[op] = Elements(loop.getResults().begin(), loop.getResults().end());
+  return success();
+}
+
+}  // namespace tile::codegen

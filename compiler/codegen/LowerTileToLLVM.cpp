@@ -1,0 +1,77 @@
+// The tile-lower-to-llvm pass: runs KernelLowering on every kernel and records the launch
+// facts on the resulting function.
+
+#include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/Passes.h"
+
+#include "llvm/Support/MathExtras.h"
+
+namespace tile::codegen {
+
+#define GEN_PASS_DEF_TILELOWERTOLLVM
+#include "compiler/codegen/Passes.h.inc"
+
+using namespace mlir;
+
+// cuTile's dtype names, used in the metadata.
+static std::string dtypeName(Type t) {
+  if (t.isInteger(1)) return "bool_";
+  if (auto i = dyn_cast<IntegerType>(t)) return "int" + std::to_string(i.getWidth());
+  if (t.isF16()) return "float16";
+  if (t.isBF16()) return "bfloat16";
+  if (t.isF32()) return "float32";
+  if (t.isF64()) return "float64";
+  if (t.isTF32()) return "tfloat32";
+  if (isa<Float8E4M3FNType>(t)) return "float8_e4m3fn";
+  if (isa<Float8E5M2Type>(t)) return "float8_e5m2";
+  return "unknown";
+}
+
+namespace {
+struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (numThreads < 32 || numThreads > 1024 || !llvm::isPowerOf2_64(numThreads)) {
+      module.emitError("num-threads ") << numThreads << " must be a power of two from 32 to 1024";
+      return signalPassFailure();
+    }
+    SmallVector<mlir::tile::KernelOp> kernels(module.getOps<mlir::tile::KernelOp>());
+    for (mlir::tile::KernelOp kernel : kernels) {
+      KernelLowering lowering(kernel, numThreads);
+      FailureOr<KernelLaunchInfo> info = lowering.run();
+      if (failed(info))
+        return signalPassFailure();
+      auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(info->symbol);
+      Builder b(&getContext());
+      SmallVector<Attribute> params;
+      for (BlockArgument arg : kernel.getBody().front().getArguments()) {
+        SmallVector<NamedAttribute> entry;
+        std::string name = "arg" + std::to_string(arg.getArgNumber());
+        if (auto named = dyn_cast<NameLoc>(arg.getLoc()))
+          name = named.getName().str();
+        entry.push_back(b.getNamedAttr("name", b.getStringAttr(name)));
+        if (auto array = dyn_cast<mlir::tile::ArrayType>(arg.getType())) {
+          entry.push_back(b.getNamedAttr("kind", b.getStringAttr("array")));
+          entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(array.getElementType()))));
+          entry.push_back(b.getNamedAttr("rank", b.getI64IntegerAttr(array.getRank())));
+        } else {
+          entry.push_back(b.getNamedAttr("kind", b.getStringAttr("scalar")));
+          entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(arg.getType()))));
+        }
+        params.push_back(b.getDictionaryAttr(entry));
+      }
+      fn->setAttr("tile.name", b.getStringAttr(kernel.getSymName()));
+      fn->setAttr("tile.params", b.getArrayAttr(params));
+      fn->setAttr("tile.num_threads", b.getI64IntegerAttr(info->numThreads));
+      fn->setAttr("tile.shared_bytes", b.getI64IntegerAttr(info->sharedMemoryBytes));
+      if (auto constants = kernel.getConstantsAttr())
+        fn->setAttr("tile.constants", constants);
+      kernel.erase();
+    }
+  }
+};
+}  // namespace
+
+}  // namespace tile::codegen

@@ -1,0 +1,51 @@
+// The canonical distributed layout: how a tile's elements map to the threads of a block.
+//
+// Elements are numbered in row-major order (linear index e). With T threads and N elements:
+//   N >= T: each thread holds P = N / T elements in runs of V consecutive elements;
+//           register r of thread t holds e = ((r / V) * T + t) * V + r % V.
+//           Neighbouring threads touch neighbouring runs, so global accesses coalesce.
+//   N <  T: each thread holds one element, e = t % N; the threads t < N own it (only owners
+//           store, add atomically or print), the others hold replicas.
+// Every tile of a given shape has the same layout, so element-wise ops never move data;
+// ops that do (broadcast, permute, reductions, mma, ...) go through shared memory. Later
+// layout passes (MMA fragments, sliced layouts) replace this where it matters for speed.
+#pragma once
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace tile::codegen {
+
+struct TileLayout {
+  llvm::SmallVector<int64_t> shape;
+  int64_t numThreads = 128;
+  int64_t numElements = 1;
+  int64_t perThread = 1;  // P
+  int64_t vector = 1;     // V
+  bool replicated = false;
+
+  TileLayout() = default;
+  TileLayout(llvm::ArrayRef<int64_t> tileShape, int64_t threads) : shape(tileShape), numThreads(threads) {
+    for (int64_t d : shape)
+      numElements *= d;
+    if (numElements >= numThreads) {
+      perThread = numElements / numThreads;
+      int64_t last = shape.empty() ? 1 : shape.back();
+      vector = std::min<int64_t>({perThread, 4, last});
+    } else {
+      replicated = true;
+    }
+  }
+
+  /// Row-major strides of the tile shape, in elements.
+  llvm::SmallVector<int64_t> strides() const {
+    llvm::SmallVector<int64_t> s(shape.size(), 1);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+      s[d] = s[d + 1] * shape[d + 1];
+    return s;
+  }
+};
+
+}  // namespace tile::codegen

@@ -1,0 +1,230 @@
+#include "compiler/target/NVPTX.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cstdlib>
+#include <mutex>
+
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTarget();
+extern "C" void LLVMInitializeNVPTXTargetMC();
+extern "C" void LLVMInitializeNVPTXAsmPrinter();
+
+namespace tile::target {
+
+std::string ptxFeatureFor(const std::string &chip, std::string &error) {
+  // The oldest PTX ISA version that knows each chip (LLVM aborts on a mismatch).
+  static const std::pair<const char *, const char *> chips[] = {
+      {"sm_70", "+ptx60"}, {"sm_75", "+ptx63"}, {"sm_80", "+ptx70"}, {"sm_86", "+ptx71"},
+      {"sm_89", "+ptx78"}, {"sm_90", "+ptx78"}, {"sm_90a", "+ptx80"}};
+  for (auto &[name, feature] : chips)
+    if (chip == name)
+      return feature;
+  error = "unsupported target '" + chip + "' (expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a)";
+  return "";
+}
+
+static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const TargetOptions &options, std::string &error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  std::string feature = ptxFeatureFor(options.chip, error);
+  if (feature.empty())
+    return nullptr;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::TargetMachine>(
+      target->createTargetMachine(triple, options.chip, feature, llvm::TargetOptions(), llvm::Reloc::PIC_));
+}
+
+static std::unique_ptr<llvm::Module> toLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
+                                            llvm::TargetMachine &tm, std::string &error) {
+  mlir::DialectRegistry registry;
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+  std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, context);
+  if (!llvmModule) {
+    error = "translation to LLVM IR failed";
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  llvmModule->setDataLayout(tm.createDataLayout());
+  return llvmModule;
+}
+
+bool translateToLLVMIR(mlir::ModuleOp module, const TargetOptions &options, std::string &llvmIR, std::string &error) {
+  auto tm = createTargetMachine(options, error);
+  if (!tm)
+    return false;
+  llvm::LLVMContext context;
+  auto llvmModule = toLLVM(module, context, *tm, error);
+  if (!llvmModule)
+    return false;
+  if (auto err = mlir::makeOptimizingTransformer(options.optLevel, 0, tm.get())(llvmModule.get())) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  llvm::raw_string_ostream os(llvmIR);
+  llvmModule->print(os, nullptr);
+  return true;
+}
+
+bool translateToPTX(mlir::ModuleOp module, const TargetOptions &options, std::string &ptx, std::string &error) {
+  auto tm = createTargetMachine(options, error);
+  if (!tm)
+    return false;
+  llvm::LLVMContext context;
+  auto llvmModule = toLLVM(module, context, *tm, error);
+  if (!llvmModule)
+    return false;
+  if (auto err = mlir::makeOptimizingTransformer(options.optLevel, 0, tm.get())(llvmModule.get())) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    error = "the NVPTX back end cannot emit assembly";
+    return false;
+  }
+  pm.run(*llvmModule);
+  ptx = buffer.str().str();
+  return true;
+}
+
+std::string findPtxas() {
+  if (const char *env = std::getenv("TILE_PTXAS"))
+    return env;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda/bin/ptxas";
+  if (auto found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  return "";
+}
+
+bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose, std::string &cubin,
+                   std::string &report, std::string &error) {
+  std::string ptxas = findPtxas();
+  if (ptxas.empty()) {
+    error = "ptxas not found (set TILE_PTXAS or install the CUDA toolkit at /usr/local/cuda); "
+            "use --emit=ptx to stop before assembling";
+    return false;
+  }
+  llvm::SmallString<128> in, out, log;
+  if (llvm::sys::fs::createTemporaryFile("tile", "ptx", in) || llvm::sys::fs::createTemporaryFile("tile", "cubin", out) ||
+      llvm::sys::fs::createTemporaryFile("tile", "log", log)) {
+    error = "cannot create temporary files for ptxas";
+    return false;
+  }
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(in);
+    llvm::sys::fs::remove(out);
+    llvm::sys::fs::remove(log);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(in, ec);
+    if (ec) {
+      error = "cannot write " + in.str().str() + ": " + ec.message();
+      return false;
+    }
+    os << ptx;
+  }
+  std::string arch = "-arch=" + chip;
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3", in, "-o", out};
+  if (verbose)
+    args.push_back("-v");
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
+  std::string execError;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
+  auto logText = llvm::MemoryBuffer::getFile(log);
+  report = logText ? (*logText)->getBuffer().str() : "";
+  if (rc != 0) {
+    error = "ptxas failed (" + (execError.empty() ? "exit code " + std::to_string(rc) : execError) + "):\n" + report +
+            "reproduce with: " + ptxas + " " + arch + " -O3 kernel.ptx (write it with --emit=ptx)";
+    return false;
+  }
+  auto binary = llvm::MemoryBuffer::getFile(out, /*IsText=*/false);
+  if (!binary) {
+    error = "ptxas produced no cubin";
+    return false;
+  }
+  cubin = (*binary)->getBuffer().str();
+  return true;
+}
+
+bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string &json, std::string &error) {
+  for (auto fn : module.getOps<mlir::LLVM::LLVMFuncOp>()) {
+    auto name = fn->getAttrOfType<mlir::StringAttr>("tile.name");
+    if (!name)
+      continue;
+    llvm::json::Object root;
+    root["format"] = "tile-kernel/1";
+    root["kernel"] = fn.getSymName().str();
+    root["name"] = name.str();
+    root["arch"] = chip;
+    root["threads_per_block"] = fn->getAttrOfType<mlir::IntegerAttr>("tile.num_threads").getInt();
+    root["dynamic_shared_memory"] = fn->getAttrOfType<mlir::IntegerAttr>("tile.shared_bytes").getInt();
+    root["cluster"] = llvm::json::Array{1, 1, 1};
+    llvm::json::Object constants;
+    if (auto dict = fn->getAttrOfType<mlir::DictionaryAttr>("tile.constants"))
+      for (mlir::NamedAttribute c : dict) {
+        if (auto b = llvm::dyn_cast<mlir::BoolAttr>(c.getValue()))
+          constants[c.getName().str()] = b.getValue();
+        else if (auto i = llvm::dyn_cast<mlir::IntegerAttr>(c.getValue()))
+          constants[c.getName().str()] = i.getInt();
+        else if (auto f = llvm::dyn_cast<mlir::FloatAttr>(c.getValue()))
+          constants[c.getName().str()] = f.getValueAsDouble();
+      }
+    root["constants"] = std::move(constants);
+    llvm::json::Array params;
+    for (mlir::Attribute p : fn->getAttrOfType<mlir::ArrayAttr>("tile.params")) {
+      auto dict = llvm::cast<mlir::DictionaryAttr>(p);
+      llvm::json::Object param;
+      param["name"] = dict.getAs<mlir::StringAttr>("name").str();
+      param["kind"] = dict.getAs<mlir::StringAttr>("kind").str();
+      param["dtype"] = dict.getAs<mlir::StringAttr>("dtype").str();
+      if (auto rank = dict.getAs<mlir::IntegerAttr>("rank")) {
+        param["rank"] = rank.getInt();
+        // Element-wise accesses only: the natural alignment of one element suffices.
+        param["alignment"] = 1;
+        param["unit_stride_last"] = false;
+      }
+      params.push_back(std::move(param));
+    }
+    root["params"] = std::move(params);
+    root["tma"] = llvm::json::Array{};
+    json.clear();
+    llvm::raw_string_ostream os(json);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+    return true;
+  }
+  error = "the module holds no lowered kernel";
+  return false;
+}
+
+}  // namespace tile::target
