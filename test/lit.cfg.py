@@ -20,6 +20,8 @@ llvm_config.with_environment("PATH", config.tile_tools_dir, append_path=True)
 # Our tools resolve through PATH (set above) rather than substitutions, so option values such
 # as `--emit=tile-opt` are left alone.
 
+config.substitutions.append(("%tile_src", config.tile_src_root))
+
 if config.tile_have_cuda:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.tile_ptxas))

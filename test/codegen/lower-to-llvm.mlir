@@ -1,0 +1,119 @@
+// tile-lower-to-llvm: the kernel ABI, the canonical layout, bounds masks, shared-memory data
+// movement and the errors for what code generation does not handle yet.
+// RUN: tile-opt %s -split-input-file -tile-lower-to-llvm -verify-diagnostics | FileCheck %s
+
+// An array is (pointer, shape[rank], strides[rank]); a bool scalar travels as i8.
+// CHECK: llvm.mlir.global external @__tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @copy__tile(
+// CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[N:.*]]: i64, %[[S:.*]]: i64, %[[Y:.*]]: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %[[FLAG:.*]]: i8)
+// CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>
+// CHECK-SAME: tile.name = "copy", tile.num_threads = 128 : i64
+// CHECK-SAME: tile.params = [{dtype = "float32", kind = "array", name = "arg0", rank = 1 : i64}, {dtype = "float32", kind = "array", name = "arg1", rank = 1 : i64}, {dtype = "bool_", kind = "scalar", name = "arg2"}]
+// CHECK-SAME: tile.shared_bytes = 0 : i64
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// 256 elements over 128 threads: 2 per thread, one run of 2.
+// CHECK: %[[IDX:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[N]] : i64
+// CHECK: %[[OFF:.*]] = arith.muli %[[IDX]], %[[S]] : i64
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[X]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: scf.if %[[OK]] -> (f32) {
+// CHECK:   llvm.load %[[P]] : !llvm.ptr<1> -> f32
+// CHECK: } else {
+// CHECK:   arith.constant 0.000000e+00 : f32
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
+// CHECK: llvm.return
+tile.kernel @copy(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %flag: i1) {
+  %i = tile.bid 0
+  %t = tile.load %x[%i] padding = zero : !tile.array<?xf32>[i32] -> tensor<256xf32>
+  tile.store %t, %y[%i] : tensor<256xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+// Broadcasts and reductions go through shared memory between barriers.
+// CHECK-LABEL: llvm.func @rows__tile
+// CHECK-SAME: tile.shared_bytes = 256 : i64
+// CHECK: nvvm.barrier0
+// CHECK: llvm.mlir.addressof @__tile_smem : !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)  : i32
+// CHECK:   arith.addf
+tile.kernel @rows(%x: !tile.array<?x?xf32>, %y: !tile.array<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<16x4xf32>
+  %s = tile.reduce sum %t axis = 1 : tensor<16x4xf32> -> tensor<16xf32>
+  tile.store %s, %y[%c0] : tensor<16xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+// A tile smaller than the block is replicated; only owners (tid < 16) store.
+// CHECK-LABEL: llvm.func @small__tile
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[OWN:.*]] = arith.cmpi ult, %[[TID]], %{{.*}} : i32
+// CHECK: %[[BOTH:.*]] = arith.andi %[[OWN]], %{{.*}} : i1
+// CHECK: scf.if %[[BOTH]] {
+// CHECK:   llvm.store
+tile.kernel @small(%x: !tile.array<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %one = arith.constant dense<1.0> : tensor<16xf32>
+  tile.store %one, %x[%c0] : tensor<16xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+// Matrix products take the FMA path: one loop over K carrying every output register.
+// CHECK-LABEL: llvm.func @product__tile
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: math.fma
+tile.kernel @product(%x: !tile.array<?x?xbf16>, %y: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %a = tile.load %x[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x16xbf16>
+  %b = tile.load %x[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<16x32xbf16>
+  %acc = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tile.mma %a, %b, %acc : tensor<32x16xbf16>, tensor<16x32xbf16>, tensor<32x32xf32>
+  tile.store %d, %y[%c0, %c0] : tensor<32x32xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// Transcendentals use the PTX approximate instructions; printing goes through vprintf from
+// thread 0 and assertions through __assertfail.
+// CHECK-LABEL: llvm.func @debug__tile
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call @vprintf
+// CHECK: llvm.call @__assertfail
+tile.kernel @debug(%x: !tile.array<?xf32>, %v: f32) {
+  %e = math.exp2 %v : f32
+  tile.print "v=%f\n", %e : f32
+  %c = arith.constant 0.0 : f32
+  %ok = arith.cmpf ogt, %e, %c : f32
+  tile.assert %ok, "exp2 must be positive" : i1
+  tile.return
+}
+
+// -----
+
+tile.kernel @unsupported(%v: f64) {
+  // expected-error @+1 {{code generation supports 'math.exp' on f16, bf16 and f32, not 'f64'}}
+  %e = math.exp %v : f64
+  tile.return
+}
+
+// -----
+
+tile.kernel @tf32(%x: !tile.array<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.array<?xf32>[i32] -> tensor<16xf32>
+  // expected-error @+1 {{code generation does not support element type 'tf32' yet}}
+  %r = arith.truncf %t : tensor<16xf32> to tensor<16xtf32>
+  tile.return
+}
