@@ -1,0 +1,34 @@
+// Kernel source to cubin in one call: the front end, the pass pipeline, LLVM's NVPTX back
+// end, ptxas and the launch metadata. This is what the JIT layer and the tests call; tile-cc
+// drives the same stages one by one so it can stop and print at each.
+#pragma once
+
+#include "compiler/frontend/Specialization.h"
+
+#include <string>
+
+namespace tile::driver {
+
+struct CompileOptions {
+  std::string arch = "sm_90a";
+  int64_t numThreads = 128;
+  unsigned optLevel = 2;
+  /// Keep the PTX in the result (the driver can JIT it when ptxas is absent).
+  bool keepPtx = true;
+  /// Skip ptxas: the result holds PTX only (for machines without the CUDA toolkit).
+  bool ptxOnly = false;
+};
+
+struct CompiledKernel {
+  std::string cubin;     // empty with ptxOnly
+  std::string ptx;
+  std::string metadata;  // JSON, format "tile-kernel/1"
+};
+
+/// Compiles kernel `spec.kernel` of `source` (named `fileName` in diagnostics). On failure
+/// returns false and `diagnostics` holds the rendered errors (file:line:col, source, caret).
+bool compileKernel(const std::string &source, const std::string &fileName,
+                   const frontend::Specialization &spec, const CompileOptions &options,
+                   CompiledKernel &result, std::string &diagnostics);
+
+}  // namespace tile::driver

@@ -1,0 +1,7 @@
+# The example kernels compile end to end (and compile-kernels.sh takes them through ptxas).
+# RUN: tile-cc %S/../../kernels/examples/fused_block.py --kernel fused_block --arg x=bf16:2 --arg w_norm=bf16:1 --arg w_proj=bf16:2 --arg gate=bf16:2 --arg out=bf16:2 --arg stats=f32:1 --arg n=i32:0 --emit=ptx | FileCheck %s
+# RUN: tile-cc %S/../../kernels/examples/fused_block.py --kernel fused_block --arg x=bf16:2 --arg w_norm=bf16:1 --arg w_proj=bf16:2 --arg gate=bf16:2 --arg out=bf16:2 --arg stats=f32:1 --arg n=i32:0 --config 1 --emit=ptx | FileCheck %s
+# RUN: tile-cc %S/../../kernels/examples/scale_rows.py --kernel scale_rows --const TM=64 --const TN=32 --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2 --emit=ptx | FileCheck %s --check-prefix=SCALE
+# CHECK: .visible .entry fused_block__tile(
+# CHECK: atom.global.add.f32
+# SCALE: .visible .entry scale_rows__tile(
