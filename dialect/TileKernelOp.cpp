@@ -60,3 +60,12 @@ LogicalResult KernelOp::verify() {
       return emitOpError("num_ctas ") << *numCtas << " must be a power of two in [1, 16]";
   return success();
 }
+
+std::string KernelOp::getParamName(unsigned index) {
+  if (!getBody().empty())
+    if (auto name = dyn_cast<NameLoc>(getBody().front().getArgument(index).getLoc()))
+      return name.getName().str();
+  if (auto attr = getArgAttrOfType<StringAttr>(index, "tile.name"))
+    return attr.getValue().str();
+  return "arg" + std::to_string(index);
+}

@@ -49,6 +49,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// The source name of parameter `index`: the front end's NameLoc on the block argument,
+    /// else a `tile.name` argument attribute, else "argN".
+    std::string getParamName(unsigned index);
   }];
 }
 

@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache git xz-utils python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  libfmt-dev catch2 libdlpack-dev zlib1g-dev libzstd-dev
+  libfmt-dev catch2 libdlpack-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
   clang-14 libclang-rt-14-dev
 )
 

@@ -170,12 +170,6 @@ Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
 // Kernel
 //===----------------------------------------------------------------------===//
 
-static std::string argName(BlockArgument arg) {
-  if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
-    return name.getName().str();
-  return "arg" + std::to_string(arg.getArgNumber());
-}
-
 FailureOr<KernelLaunchInfo> KernelLowering::run() {
   MLIRContext *ctx = kernel_.getContext();
   auto module = kernel_->getParentOfType<ModuleOp>();
@@ -224,7 +218,6 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       for (int64_t d = 0; d < array.getRank(); ++d)
         a.strides.push_back(entry->getArgument(next++));
       arrays_[arg] = a;
-      (void)argName(arg);
     } else {
       Value v = entry->getArgument(next++);
       if (arg.getType().isInteger(1))

@@ -48,10 +48,7 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       SmallVector<Attribute> params;
       for (BlockArgument arg : kernel.getBody().front().getArguments()) {
         SmallVector<NamedAttribute> entry;
-        std::string name = "arg" + std::to_string(arg.getArgNumber());
-        if (auto named = dyn_cast<NameLoc>(arg.getLoc()))
-          name = named.getName().str();
-        entry.push_back(b.getNamedAttr("name", b.getStringAttr(name)));
+        entry.push_back(b.getNamedAttr("name", b.getStringAttr(kernel.getParamName(arg.getArgNumber()))));
         if (auto array = dyn_cast<mlir::tile::ArrayType>(arg.getType())) {
           entry.push_back(b.getNamedAttr("kind", b.getStringAttr("array")));
           entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(array.getElementType()))));

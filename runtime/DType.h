@@ -1,0 +1,37 @@
+// Element types of kernel parameters, by cuTile's names (the same set as the interpreter's
+// tile::interp::DType, kept separate so the runtime depends on nothing of the compiler).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tile::rt {
+
+enum class DType : std::uint8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+  TFloat32,  // stored as a 32-bit float
+  Float8E4M3FN,
+  Float8E5M2,
+};
+
+/// cuTile's name: "bool_", "int32", "bfloat16", "float8_e4m3fn", ...
+const char *dtypeName(DType dtype);
+/// The dtype of a cuTile name; nullopt for anything else.
+std::optional<DType> parseDType(std::string_view name);
+/// "bool_, int8, ..., float8_e5m2", for messages.
+std::string dtypeNameList();
+/// Bytes per element in memory, and of a scalar kernel parameter (bool is one byte).
+unsigned dtypeSize(DType dtype);
+bool isFloat(DType dtype);
+
+}  // namespace tile::rt

@@ -1,0 +1,142 @@
+#include "runtime/jit/Jit.h"
+
+#include "compiler/driver/Compile.h"
+#include "compiler/target/NVPTX.h"
+
+#include "llvm/Support/SHA256.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace tile::jit {
+
+/// Changes whenever the compiler's output for the same input may change.
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/1";
+
+std::string archForComputeCapability(int major, int minor) {
+  if (major == 9 && minor == 0)
+    return "sm_90a";
+  if (major == 8 && (minor == 6 || minor == 9))
+    return "sm_8" + std::to_string(minor);
+  if (major == 8)
+    return "sm_80";
+  if (major == 7)
+    return minor >= 5 ? "sm_75" : "sm_70";
+  return "sm_90";
+}
+
+std::string loadSource(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw rt::Error(rt::Error::Kind::Io, "cannot read kernel source '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string cacheKey(const KernelRequest &request, const JitOptions &options, const std::string &arch) {
+  // Fields are length-prefixed so no two requests serialize alike.
+  std::string text;
+  auto add = [&](const std::string &field) { text += std::to_string(field.size()) + ":" + field + ";"; };
+  add(kCompilerVersion);
+  add(request.source);
+  add(request.kernel);
+  for (auto &[name, value] : request.constants) {
+    add(name);
+    add(std::to_string(value.index()) + frontend::formatConstant(value));
+  }
+  for (auto &[name, type] : request.args) {
+    add(name);
+    add(type.dtype + ":" + std::to_string(type.rank));
+  }
+  add(request.config ? std::to_string(*request.config) : "-");
+  add(arch);
+  add(std::to_string(options.numThreads) + "/" + std::to_string(options.optLevel) + (options.usePtx ? "/ptx" : ""));
+  auto hash = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
+  static const char *hex = "0123456789abcdef";
+  std::string key;
+  for (int i = 0; i < 16; ++i) {  // 128 bits are plenty for a cache key
+    key.push_back(hex[hash[i] >> 4]);
+    key.push_back(hex[hash[i] & 15]);
+  }
+  return key;
+}
+
+Jit::Jit(rt::Device device, JitOptions options, DiskCache cache)
+    : device_(std::move(device)), options_(std::move(options)), cache_(std::move(cache)) {
+  arch_ = options_.arch.empty()
+              ? archForComputeCapability(device_.computeCapabilityMajor(), device_.computeCapabilityMinor())
+              : options_.arch;
+}
+
+Jit::Stats Jit::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+rt::Kernel Jit::load(const CacheEntry &entry, const std::string &origin) {
+  rt::KernelMetadata metadata = rt::parseKernelMetadata(entry.metadata, origin);
+  bool isElf = entry.binary.size() >= 4 && entry.binary.compare(0, 4, "\x7f" "ELF") == 0;
+  rt::Module module = isElf ? rt::Module::fromCubin(device_, entry.binary.data(), entry.binary.size())
+                            : rt::Module::fromPtx(device_, entry.binary);
+  return module.kernel(metadata);
+}
+
+rt::Kernel Jit::compile(const KernelRequest &request) {
+  std::string key = cacheKey(request, options_, arch_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = memory_.find(key); it != memory_.end()) {
+      ++stats_.memoryHits;
+      return it->second;
+    }
+  }
+  auto warn = [this](const std::string &message) {
+    std::cerr << message << "\n";
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.corruptEntries;
+  };
+  if (auto entry = cache_.load(key, warn)) {
+    try {
+      rt::Kernel kernel = load(*entry, cache_.pathFor(key));
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++stats_.diskHits;
+      memory_.emplace(key, kernel);
+      return kernel;
+    } catch (const rt::Error &e) {
+      if (e.noGpu())
+        throw;
+      // A well-formed entry the driver refuses is as good as corrupt: rebuild it.
+      warn("tile-cc cache: ignoring unusable entry " + cache_.pathFor(key) + " (" + e.what() + "); recompiling");
+      cache_.remove(key);
+    }
+  }
+
+  driver::CompileOptions compileOptions;
+  compileOptions.arch = arch_;
+  compileOptions.numThreads = options_.numThreads;
+  compileOptions.optLevel = options_.optLevel;
+  // Without ptxas, hand PTX to the driver's JIT.
+  compileOptions.ptxOnly = options_.usePtx || target::findPtxas().empty();
+  frontend::Specialization spec;
+  spec.kernel = request.kernel;
+  spec.constants = request.constants;
+  spec.args = request.args;
+  spec.config = request.config;
+  driver::CompiledKernel compiled;
+  std::string diagnostics;
+  if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
+  CacheEntry entry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
+  rt::Kernel kernel = load(entry, request.fileName);
+  std::string error;
+  if (!cache_.store(key, entry, error))
+    std::cerr << "tile-cc cache: " << error << " (continuing without the disk cache)\n";
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.compiles;
+  memory_.emplace(key, kernel);
+  return kernel;
+}
+
+}  // namespace tile::jit

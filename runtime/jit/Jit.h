@@ -1,0 +1,83 @@
+// The in-process JIT: compile a kernel from source for the current device, cached in memory
+// and on disk, and get a launchable tile::rt::Kernel.
+//
+//   tile::rt::Device device;
+//   tile::jit::Jit jit(device);
+//   tile::jit::KernelRequest request;
+//   request.source = "...";                       // or loadSource("kernel.py")
+//   request.kernel = "scale_rows";
+//   request.constants = {{"TM", int64_t(64)}};
+//   request.args = {{"x", {"float32", 2}}, ...};
+//   tile::rt::Kernel k = jit.compile(request);    // compiles once, then hits the caches
+//   tile::rt::launch(k, grid, {...});
+//
+// Unlike the runtime core, this layer links the compiler (MLIR/LLVM).
+#pragma once
+
+#include "compiler/frontend/Specialization.h"
+#include "runtime/jit/DiskCache.h"
+#include "runtime/Runtime.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace tile::jit {
+
+struct KernelRequest {
+  std::string source;
+  std::string fileName = "<source>";  // used in diagnostics
+  std::string kernel;
+  std::map<std::string, frontend::ConstantValue> constants;
+  std::map<std::string, frontend::ArgType> args;
+  std::optional<unsigned> config;  // @ct.autotune configuration
+};
+
+struct JitOptions {
+  /// Target; empty picks the device's (sm_90a on Hopper, sm_80 on Ampere, ...).
+  std::string arch;
+  int64_t numThreads = 128;
+  unsigned optLevel = 2;
+  /// Load PTX through the driver's JIT instead of a ptxas cubin (also the fallback when
+  /// ptxas is not installed).
+  bool usePtx = false;
+};
+
+/// The architecture tile-cc targets for a compute capability; newer GPUs get sm_90 PTX, which
+/// the driver compiles for them.
+std::string archForComputeCapability(int major, int minor);
+
+/// The text of a kernel source file (Error(Io) when unreadable).
+std::string loadSource(const std::string &path);
+
+/// The cache key of a request: a hash of everything that changes the compiled code.
+std::string cacheKey(const KernelRequest &request, const JitOptions &options, const std::string &arch);
+
+class Jit {
+public:
+  explicit Jit(rt::Device device, JitOptions options = {}, DiskCache cache = DiskCache::fromEnvironment());
+
+  /// The kernel for `request`: from the in-memory cache, else the disk cache, else compiled.
+  /// A compile error throws rt::Error(InvalidArgument) whose message holds the diagnostics.
+  rt::Kernel compile(const KernelRequest &request);
+
+  struct Stats {
+    unsigned memoryHits = 0, diskHits = 0, compiles = 0, corruptEntries = 0;
+  };
+  Stats stats() const;
+  const std::string &arch() const { return arch_; }
+  const rt::Device &device() const { return device_; }
+
+private:
+  rt::Kernel load(const CacheEntry &entry, const std::string &origin);
+
+  rt::Device device_;
+  JitOptions options_;
+  DiskCache cache_;
+  std::string arch_;
+  mutable std::mutex mutex_;
+  std::map<std::string, rt::Kernel> memory_;
+  Stats stats_;
+};
+
+}  // namespace tile::jit

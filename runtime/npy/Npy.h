@@ -1,0 +1,71 @@
+// Reading and writing NumPy .npy files, for tools and tests that exchange tensors with Python
+// (tile-ssd's --inputs/--out, reference data). Independent of the driver and of MLIR.
+//
+// What is accepted on read:
+//   - format versions 1.0, 2.0 and 3.0 (header length 2 or 4 bytes; v3's header is UTF-8,
+//     which only matters for structured-dtype field names, and those are refused anyway);
+//   - dtypes '<f2' (float16), '<f4', '<f8', '<i4', '<i8', and bfloat16, which NumPy lacks:
+//       * '<V2' / '|V2' (2-byte raw void) is always read as bfloat16: that is what np.save
+//         writes for an ml_dtypes.bfloat16 array (load it back with
+//         np.load(f).view(ml_dtypes.bfloat16));
+//       * '<u2' / '<i2' (the other common convention, e.g. torch's
+//         t.view(torch.int16).numpy()) is read as bfloat16 only with
+//         NpyReadOptions::int16AsBFloat16; otherwise it is refused, with a hint;
+//     '|' is accepted for the 1-byte-order-free V2 only; big-endian ('>') data is refused;
+//   - fortran_order True: the data is transposed on read, so an NpyArray is always in C order
+//     (row-major) whatever the file held;
+//   - shape () (a scalar, one element) and zero-sized dimensions.
+// Errors are tile::rt::Error(Kind::Io) whose message starts with the file name: bad magic,
+// unsupported version, malformed header, unsupported dtype, truncated data, trailing bytes.
+//
+// On write: version 1.0 (2.0 when the header would not fit), header padded to 64 bytes, C order,
+// dtypes float16, bfloat16 ('<V2' by default, '<u2' with NpyWriteOptions), float32, float64,
+// int32, int64 (values must then be integers in range).
+#pragma once
+
+#include "runtime/DType.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile::rt {
+
+/// An array read from a .npy file, in C order.
+struct NpyArray {
+  DType dtype = DType::Float32;       // Float16, BFloat16, Float32, Float64, Int32 or Int64
+  std::string descr;                  // the file's descr, e.g. "<f4", "<V2"
+  std::vector<std::int64_t> shape;
+  std::vector<std::uint8_t> raw;      // the elements' little-endian bytes, C order
+  std::vector<double> values;         // the elements converted to double (exact), C order
+
+  std::int64_t numElements() const;
+};
+
+struct NpyReadOptions {
+  /// Read '<u2' and '<i2' data as bfloat16 bit patterns.
+  bool int16AsBFloat16 = false;
+};
+
+struct NpyWriteOptions {
+  /// Write bfloat16 as '<u2' (bit patterns in uint16) instead of '<V2'.
+  bool bfloat16AsUInt16 = false;
+};
+
+/// Reads `path`; throws Error(Kind::Io) naming the file.
+NpyArray readNpy(const std::string &path, const NpyReadOptions &options = {});
+/// Parses the bytes of a .npy file; `name` stands for the file in messages.
+NpyArray parseNpy(const std::string &bytes, const std::string &name,
+                  const NpyReadOptions &options = {});
+
+/// The bytes of a .npy file holding `values` (row-major, shape's product of them) rounded to
+/// `dtype`. Throws Error(InvalidArgument) for an unsupported dtype, a count that does not match
+/// the shape, or (int dtypes) a value that is not an integer in range.
+std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values,
+                      std::size_t count, DType dtype, const NpyWriteOptions &options = {});
+/// Writes encodeNpy(...) to `path`; an I/O failure throws Error(Kind::Io) naming it.
+void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
+              const std::vector<double> &values, DType dtype,
+              const NpyWriteOptions &options = {});
+
+}  // namespace tile::rt

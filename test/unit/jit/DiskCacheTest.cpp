@@ -1,0 +1,154 @@
+// The JIT's disk cache: round trips, atomic writes, and corrupt entries never trusted.
+
+#include "runtime/jit/DiskCache.h"
+#include "runtime/jit/Jit.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+
+using namespace tile::jit;
+
+namespace {
+
+std::string tempDir() {
+  char dir[] = "/tmp/tile-cache-test-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  return dir;
+}
+
+std::vector<std::string> filesIn(const std::string &dir) {
+  std::vector<std::string> names;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d))
+      if (e->d_name[0] != '.')
+        names.push_back(e->d_name);
+    closedir(d);
+  }
+  return names;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void writeFile(const std::string &path, const std::string &data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+}
+
+}  // namespace
+
+TEST_CASE("cache entries round-trip and leave no temporary files", "[jit][cache]") {
+  std::string dir = tempDir() + "/nested/dir";  // created on demand
+  DiskCache cache(dir);
+  CacheEntry entry{R"({"format": "tile-kernel/1"})", std::string("\x7f" "ELF\0\1\2binary", 13)};
+  std::string error;
+  REQUIRE(cache.store("abc", entry, error));
+  std::vector<std::string> warnings;
+  auto loaded = cache.load("abc", [&](const std::string &w) { warnings.push_back(w); });
+  REQUIRE(loaded);
+  CHECK(loaded->metadata == entry.metadata);
+  CHECK(loaded->binary == entry.binary);
+  CHECK(warnings.empty());
+  CHECK(filesIn(dir) == std::vector<std::string>{"abc.tkc"});
+  CHECK_FALSE(cache.load("missing", [&](const std::string &w) { warnings.push_back(w); }));
+  CHECK(warnings.empty());
+}
+
+TEST_CASE("a corrupt or truncated entry is reported once, removed and not trusted", "[jit][cache]") {
+  std::string dir = tempDir();
+  DiskCache cache(dir);
+  std::string error;
+  REQUIRE(cache.store("k", {"{}", "payload-bytes"}, error));
+  std::string good = readFile(cache.pathFor("k"));
+
+  SECTION("a flipped byte") {
+    std::string bad = good;
+    bad[bad.size() / 2] ^= 0x20;
+    writeFile(cache.pathFor("k"), bad);
+  }
+  SECTION("truncated") { writeFile(cache.pathFor("k"), good.substr(0, good.size() - 3)); }
+  SECTION("empty") { writeFile(cache.pathFor("k"), ""); }
+  SECTION("garbage with a valid checksum of the wrong layout") {
+    std::string body = "not a cache entry";
+    uint64_t sum = checksum(body);
+    for (int i = 0; i < 8; ++i)
+      body.push_back(static_cast<char>((sum >> (8 * i)) & 0xff));
+    writeFile(cache.pathFor("k"), body);
+  }
+
+  std::vector<std::string> warnings;
+  CHECK_FALSE(cache.load("k", [&](const std::string &w) { warnings.push_back(w); }));
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("ignoring corrupt entry") && Catch::Contains("recompiling"));
+  // Removed, so the next lookup is a plain miss with no second report.
+  CHECK_FALSE(cache.load("k", [&](const std::string &w) { warnings.push_back(w); }));
+  CHECK(warnings.size() == 1);
+}
+
+TEST_CASE("the cache directory follows the environment", "[jit][cache]") {
+  setenv("TILE_CACHE_DIR", "/tmp/somewhere", 1);
+  CHECK(DiskCache::fromEnvironment().directory() == "/tmp/somewhere");
+  setenv("TILE_CACHE", "0", 1);
+  CHECK_FALSE(DiskCache::fromEnvironment().enabled());
+  unsetenv("TILE_CACHE");
+  unsetenv("TILE_CACHE_DIR");
+  setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+  CHECK(DiskCache::fromEnvironment().directory() == "/tmp/xdg/tile-cc");
+  unsetenv("XDG_CACHE_HOME");
+  CHECK(DiskCache::fromEnvironment().directory() == std::string(std::getenv("HOME")) + "/.cache/tile-cc");
+}
+
+TEST_CASE("an unwritable cache directory is an error, not a crash", "[jit][cache]") {
+  DiskCache cache("/proc/no-such-dir/cache");
+  std::string error;
+  CHECK_FALSE(cache.store("k", {"{}", "x"}, error));
+  CHECK_THAT(error, Catch::Contains("cannot create cache directory"));
+}
+
+TEST_CASE("cache keys change with everything that changes the code", "[jit][cache]") {
+  KernelRequest base;
+  base.source = "import cuda.tile as ct\n";
+  base.kernel = "k";
+  base.constants["B"] = int64_t(64);
+  base.args["x"] = {"float32", 2};
+  JitOptions options;
+  std::string key = cacheKey(base, options, "sm_90a");
+  CHECK(key.size() == 32);
+  CHECK(cacheKey(base, options, "sm_90a") == key);
+  auto differs = [&](KernelRequest r, JitOptions o = {}, std::string arch = "sm_90a") {
+    return cacheKey(r, o, arch) != key;
+  };
+  KernelRequest r = base;
+  r.source += " ";
+  CHECK(differs(r));
+  r = base;
+  r.constants["B"] = int64_t(128);
+  CHECK(differs(r));
+  r = base;
+  r.constants["B"] = 64.0;  // a float 64 is not the int 64
+  CHECK(differs(r));
+  r = base;
+  r.args["x"] = {"bfloat16", 2};
+  CHECK(differs(r));
+  r = base;
+  r.config = 1;
+  CHECK(differs(r));
+  CHECK(differs(base, options, "sm_80"));
+  JitOptions more;
+  more.numThreads = 256;
+  CHECK(differs(base, more));
+}
+
+TEST_CASE("the target follows the device's compute capability", "[jit]") {
+  CHECK(archForComputeCapability(9, 0) == "sm_90a");
+  CHECK(archForComputeCapability(8, 0) == "sm_80");
+  CHECK(archForComputeCapability(8, 6) == "sm_86");
+  CHECK(archForComputeCapability(8, 9) == "sm_89");
+  CHECK(archForComputeCapability(7, 5) == "sm_75");
+  CHECK(archForComputeCapability(10, 0) == "sm_90");
+}

@@ -1,0 +1,190 @@
+#include "tools/tile-run/ArraySpec.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+using namespace llvm;
+using namespace tile::interp;
+
+namespace tile::run {
+
+bool parseInts(StringRef text, char sep, std::vector<int64_t> &out) {
+  SmallVector<StringRef> parts;
+  text.split(parts, sep);
+  for (StringRef p : parts) {
+    int64_t v;
+    if (p.trim().getAsInteger(10, v))
+      return false;
+    out.push_back(v);
+  }
+  return true;
+}
+
+namespace {
+
+// Deterministic uniform value in [0, 1) for element k (splitmix64).
+double hashUniform(uint64_t seed, uint64_t k) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ull + k + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+}  // namespace
+
+// NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]
+bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
+  StringRef rest(text);
+  auto [name, spec] = rest.split('=');
+  SmallVector<StringRef> fields;
+  spec.split(fields, ':');
+  if (name.empty() || fields.size() < 2) {
+    error = "--array expects NAME=DTYPE:SHAPE[:FILL[:LAYOUT]], got '" + text + "'";
+    return false;
+  }
+  a.name = name.str();
+  auto dtype = parseDType(fields[0].str());
+  if (!dtype) {
+    error = "--array " + a.name + ": unknown dtype '" + fields[0].str() + "'";
+    return false;
+  }
+  a.dtype = *dtype;
+  if (!fields[1].empty() && (!parseInts(fields[1], 'x', a.shape) ||
+                             llvm::any_of(a.shape, [](int64_t d) { return d < 0; }))) {
+    error = "--array " + a.name + ": bad shape '" + fields[1].str() + "' (expected e.g. 100x70)";
+    return false;
+  }
+  int64_t n = 1;
+  for (int64_t d : a.shape)
+    n *= d;
+  unsigned size = dtypeSize(a.dtype);
+  a.bytes.assign(static_cast<size_t>(n) * size, 0);
+  StringRef fill = fields.size() > 2 ? fields[2] : "zeros";
+  size_t next = 3;
+  uint64_t seed = 0;
+  double fullValue = 0;
+  if (fill == "random" && fields.size() > next && !fields[next].getAsInteger(10, seed))
+    ++next;
+  if (fill.starts_with("full=") && fill.drop_front(5).getAsDouble(fullValue)) {
+    error = "--array " + a.name + ": bad fill value '" + fill.str() + "'";
+    return false;
+  }
+  if (fill != "zeros" && fill != "ones" && fill != "iota" && fill != "random" && !fill.starts_with("full=")) {
+    error = "--array " + a.name + ": unknown fill '" + fill.str() + "' (zeros, ones, iota, random[:SEED], full=V)";
+    return false;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    double v = fill == "ones" ? 1 : fill == "iota" ? static_cast<double>(k) : fullValue;
+    if (fill == "random")
+      v = isFloat(a.dtype) ? 2 * hashUniform(seed, k) - 1 : std::floor(200 * hashUniform(seed, k)) - 100;
+    char *p = a.bytes.data() + k * size;
+    if (!isFloat(a.dtype) && !(std::fabs(v) < 0x1p63)) {
+      error = "--array " + a.name + ": fill value " + std::to_string(v) + " does not fit an integer";
+      return false;
+    }
+    if (isFloat(a.dtype))
+      writeFloat(p, a.dtype, v);
+    else
+      writeInt(p, a.dtype, wrapInt(static_cast<int64_t>(v), a.dtype));
+  }
+  StringRef layout = fields.size() > next ? fields[next] : "";
+  a.view = HostArray::contiguous(a.bytes.data(), a.dtype, a.shape);
+  if (layout == "colmajor") {
+    // The same logical array stored with the first dimension fastest.
+    int64_t stride = 1;
+    for (size_t d = 0; d < a.shape.size(); ++d) {
+      a.view.strides[d] = stride;
+      stride *= a.shape[d];
+    }
+    std::vector<char> logical = a.bytes;
+    std::vector<int64_t> index(a.shape.size(), 0);
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t off = 0;
+      for (size_t d = 0; d < index.size(); ++d)
+        off += index[d] * a.view.strides[d];
+      std::memcpy(a.bytes.data() + off * size, logical.data() + k * size, size);
+      for (size_t d = index.size(); d-- > 0;)
+        if (++index[d] < a.shape[d])
+          break;
+        else
+          index[d] = 0;
+    }
+  } else if (!layout.empty() && layout != "rowmajor") {
+    error = "--array " + a.name + ": unknown layout '" + layout.str() + "' (rowmajor, colmajor)";
+    return false;
+  }
+  return true;
+}
+
+bool parseScalarArg(const std::string &text, std::string &name, LaunchArg &arg, std::string &error) {
+  StringRef rest(text);
+  auto [n, spec] = rest.split('=');
+  auto [dt, value] = spec.split(':');
+  auto dtype = parseDType(dt.str());
+  name = n.str();
+  if (name.empty() || !dtype || value.empty()) {
+    error = "--scalar expects NAME=DTYPE:VALUE with a known dtype, got '" + text + "'";
+    return false;
+  }
+  if (isFloat(*dtype)) {
+    double v;
+    if (value.getAsDouble(v)) {
+      error = "--scalar " + name + ": bad number '" + value.str() + "'";
+      return false;
+    }
+    arg = LaunchArg::floating(*dtype, v);
+  } else {
+    int64_t v;
+    if (value == "True" || value == "true")
+      v = 1;
+    else if (value == "False" || value == "false")
+      v = 0;
+    else if (value.getAsInteger(10, v)) {
+      error = "--scalar " + name + ": bad integer '" + value.str() + "'";
+      return false;
+    }
+    arg = LaunchArg::integer(*dtype, v);
+  }
+  return true;
+}
+
+static std::string formatValue(const ArrayArg &a, int64_t offset, int precision) {
+  const char *p = a.bytes.data() + offset * dtypeSize(a.dtype);
+  char buf[64];
+  if (isFloat(a.dtype))
+    std::snprintf(buf, sizeof buf, "%.*g", static_cast<int>(precision), readFloat(p, a.dtype));
+  else
+    std::snprintf(buf, sizeof buf, "%" PRId64, readInt(p, a.dtype));
+  return buf;
+}
+
+// Nested rows, one innermost row per line, like NumPy.
+void printArray(const ArrayArg &a, int precision, raw_ostream &os) {
+  os << a.name << ": " << dtypeName(a.dtype) << " " << shapeString(a.shape) << "\n";
+  std::function<void(size_t, int64_t)> rec = [&](size_t dim, int64_t offset) {
+    if (dim == a.shape.size()) {
+      os << formatValue(a, offset, precision);
+      return;
+    }
+    os << "[";
+    for (int64_t j = 0; j < a.shape[dim]; ++j) {
+      if (j) {
+        os << (dim + 1 == a.shape.size() ? ", " : ",\n");
+        if (dim + 1 < a.shape.size())
+          os.indent(dim + 1);
+      }
+      rec(dim + 1, offset + j * a.view.strides[dim]);
+    }
+    os << "]";
+  };
+  rec(0, 0);
+  os << "\n";
+}
+
+}  // namespace tile::run

@@ -1,0 +1,34 @@
+// tile-run's arguments: arrays built from "NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]" (owning their
+// memory), scalars from "NAME=DTYPE:VALUE", and printing arrays after a run.
+#pragma once
+
+#include "compiler/interpreter/HostArray.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace tile::run {
+
+struct ArrayArg {
+  std::string name;
+  interp::DType dtype = interp::DType::Float32;
+  std::vector<int64_t> shape;
+  std::vector<char> bytes;
+  interp::HostArray view;  // over `bytes`; row-major, or column-major with LAYOUT colmajor
+};
+
+/// FILL: zeros (default), ones, iota (element k holds k, in row-major order), random[:SEED]
+/// (floats uniform in [-1, 1), integers in [-100, 100)), full=V. LAYOUT: rowmajor, colmajor.
+bool parseArrayArg(const std::string &text, ArrayArg &array, std::string &error);
+bool parseScalarArg(const std::string &text, std::string &name, interp::LaunchArg &arg, std::string &error);
+
+/// "100x70" / "2,3,1": integers separated by `sep`.
+bool parseInts(llvm::StringRef text, char sep, std::vector<int64_t> &out);
+
+/// "name: dtype (shape)" and the elements as nested rows, one innermost row per line.
+void printArray(const ArrayArg &array, int precision, llvm::raw_ostream &os);
+
+}  // namespace tile::run

@@ -1,0 +1,224 @@
+//===- tile-run.cpp - run a kernel on the CPU with the interpreter ---------===//
+//
+//   tile-run kernel.py --kernel scale_rows --const TM=64 --const TN=32 --grid 2,3 \
+//       --array x=f32:100x70:iota --array s=f32:100:ones --array out=bf16:100x70 --print out
+//   tile-run kernel.mlir --grid 4 --array arg0=f32:256:random:7 --scalar arg1=f32:2.5
+//
+// Arrays: NAME=DTYPE:SHAPE[:FILL[:LAYOUT]], SHAPE like 100x70; FILL zeros (default), ones,
+// iota (element k holds k), random[:SEED] (uniform in [-1, 1), integers in [-100, 100)),
+// full=V; LAYOUT rowmajor (default) or colmajor. Scalars: NAME=DTYPE:VALUE. For .py files
+// the argument types come from these (no --arg); parameters are named as in the source
+// (KernelOp::getParamName: a `tile.name` argument attribute in .mlir files, else arg0, ...).
+//
+// Exit codes: 0 success, 1 compile or run-time error, 2 bad command line, 3 unreadable input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/tile-run/ArraySpec.h"
+
+#include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Parser.h"
+#include "compiler/interpreter/Interpreter.h"
+#include "compiler/pipeline/Pipeline.h"
+#include "dialect/TileDialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <iostream>
+#include <map>
+
+using namespace llvm;
+using namespace tile;
+using namespace tile::interp;
+using namespace tile::run;
+
+namespace {
+
+cl::OptionCategory category("tile-run options");
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel (.py or .mlir)>"), cl::Required, cl::cat(category));
+cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run (default: the only one)"), cl::value_desc("NAME"),
+                                cl::cat(category));
+cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter (.py)"), cl::value_desc("NAME=VALUE"),
+                                cl::cat(category));
+cl::opt<int> configIndex("config", cl::desc("@ct.autotune configuration (.py, default 0)"), cl::init(-1), cl::cat(category));
+cl::opt<std::string> gridSpec("grid", cl::desc("Grid extents"), cl::value_desc("X[,Y[,Z]]"), cl::init("1"), cl::cat(category));
+cl::list<std::string> arrays("array", cl::desc("An array argument"), cl::value_desc("NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]"),
+                             cl::cat(category));
+cl::list<std::string> scalars("scalar", cl::desc("A scalar argument"), cl::value_desc("NAME=DTYPE:VALUE"), cl::cat(category));
+cl::list<std::string> printNames("print", cl::desc("Print this array after the run (default: every array)"),
+                                 cl::value_desc("NAME"), cl::cat(category));
+cl::opt<std::string> blockSpec("block", cl::desc("Run only this block"), cl::value_desc("X[,Y[,Z]]"), cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::desc("Run the tile-opt pipeline first (0: the IR as emitted)"), cl::init(0),
+                           cl::Prefix, cl::cat(category));
+cl::opt<bool> zeroUndetermined("undetermined-zero", cl::desc("Pad `undetermined` loads with zero instead of NaN"),
+                               cl::cat(category));
+cl::opt<int> precision("precision", cl::desc("Significant digits of printed floats"), cl::init(6), cl::cat(category));
+
+int usage(const std::string &message) {
+  errs() << "tile-run: error: " << message << "\n";
+  return 2;
+}
+
+bool parseDim3(StringRef text, Dim3 &d) {
+  std::vector<int64_t> v;
+  if (!parseInts(text, ',', v) || v.empty() || v.size() > 3)
+    return false;
+  d = {v[0], v.size() > 1 ? v[1] : 1, v.size() > 2 ? v[2] : 1};
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(argc, argv, "tile-run: runs a tile kernel on the CPU\n", &errs()))
+    return 2;
+
+  Dim3 grid;
+  if (!parseDim3(gridSpec, grid))
+    return usage("--grid expects X[,Y[,Z]], got '" + gridSpec + "'");
+  std::map<std::string, ArrayArg> arrayArgs;
+  std::map<std::string, LaunchArg> scalarArgs;
+  std::vector<std::string> order;  // as given, for printing
+  std::string error;
+  for (const std::string &text : arrays) {
+    ArrayArg a;
+    if (!parseArrayArg(text, a, error))
+      return usage(error);
+    order.push_back(a.name);
+    arrayArgs[a.name] = std::move(a);
+  }
+  for (const std::string &text : scalars) {
+    std::string name;
+    LaunchArg arg;
+    if (!parseScalarArg(text, name, arg, error))
+      return usage(error);
+    scalarArgs[name] = arg;
+  }
+
+  mlir::MLIRContext context;
+  frontend::loadFrontendDialects(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::vector<std::string> paramNames;
+  if (StringRef(inputFile).ends_with(".mlir")) {
+    llvm::SourceMgr sourceMgr;
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    module = mlir::parseSourceFile<mlir::ModuleOp>(inputFile, sourceMgr, &context);
+    if (!module)
+      return 1;
+  } else {
+    if (kernelName.empty())
+      return usage("pass --kernel NAME for a .py file");
+    frontend::SourceManager sources;
+    frontend::DiagnosticEngine diags(sources);
+    const frontend::SourceFile *file = sources.addFile(inputFile, &error);
+    if (!file) {
+      errs() << "tile-run: error: " << error << "\n";
+      return 3;
+    }
+    frontend::Specialization spec;
+    spec.kernel = kernelName;
+    for (const std::string &c : constants) {
+      std::string name;
+      frontend::ConstantValue value;
+      if (!frontend::parseConstantSpec(c, name, value, error))
+        return usage("--const " + error);
+      spec.constants[name] = value;
+    }
+    for (auto &[name, a] : arrayArgs)
+      spec.args[name] = {dtypeName(a.dtype), static_cast<int64_t>(a.shape.size())};
+    for (auto &[name, s] : scalarArgs)
+      spec.args[name] = {dtypeName(s.dtype), 0};
+    if (configIndex >= 0)
+      spec.config = static_cast<unsigned>(configIndex);
+    auto parsed = frontend::parseModule(*file, diags);
+    if (parsed && !diags.hasErrors()) {
+      // Name missing arguments in tile-run's terms before the front end asks for --arg.
+      if (auto sig = frontend::inspectKernel(*parsed, kernelName, context, diags)) {
+        paramNames = sig->runtimeParams;
+        for (const std::string &name : paramNames)
+          if (!spec.args.count(name))
+            return usage("no --array or --scalar for parameter '" + name + "'");
+      }
+      module = frontend::compileToTileIR(*parsed, spec, context, diags);
+    }
+    if (!module || diags.hasErrors()) {
+      diags.print(std::cerr);
+      return 1;
+    }
+  }
+  if (optLevel > 0) {
+    mlir::PassManager pm(&context);
+    pipeline::buildTileOptPipeline(pm, {optLevel});
+    if (failed(pm.run(*module)))
+      return 1;
+  }
+
+  mlir::tile::KernelOp kernel;
+  std::string names;
+  for (auto k : module->getOps<mlir::tile::KernelOp>()) {
+    names += (names.empty() ? "" : ", ") + k.getSymName().str();
+    if (k.getSymName() == kernelName || (kernelName.empty() && !kernel))
+      kernel = k;
+    else if (kernelName.empty())
+      return usage("the module has several kernels (" + names + "...); pass --kernel NAME");
+  }
+  if (!kernel) {
+    errs() << "tile-run: error: no kernel " << (kernelName.empty() ? "" : "'" + kernelName + "' ") << "in "
+           << inputFile << (names.empty() ? "" : " (kernels: " + names + ")") << "\n";
+    return 1;
+  }
+  // Parameters in kernel-argument order.
+  unsigned numArgs = kernel.getNumArguments();
+  if (paramNames.size() != numArgs) {
+    paramNames.clear();
+    for (unsigned i = 0; i < numArgs; ++i)
+      paramNames.push_back(kernel.getParamName(i));
+  }
+  std::vector<LaunchArg> launchArgs;
+  for (const std::string &name : paramNames) {
+    if (auto it = arrayArgs.find(name); it != arrayArgs.end())
+      launchArgs.push_back(LaunchArg::of(it->second.view));
+    else if (auto sit = scalarArgs.find(name); sit != scalarArgs.end())
+      launchArgs.push_back(sit->second);
+    else
+      return usage("no --array or --scalar for parameter '" + name + "'");
+  }
+
+  for (const auto *given : {&arrays, &scalars})
+    for (const std::string &text : *given) {
+      std::string name = text.substr(0, text.find('='));
+      if (llvm::find(paramNames, name) == paramNames.end())
+        return usage("kernel '" + kernel.getSymName().str() + "' has no parameter '" + name + "'");
+    }
+
+  InterpreterOptions options;
+  options.argNames = paramNames;
+  options.undeterminedPadding = zeroUndetermined ? UndeterminedPadding::Zero : UndeterminedPadding::Poison;
+  if (!blockSpec.empty()) {
+    Dim3 only;
+    if (!parseDim3(blockSpec, only))
+      return usage("--block expects X[,Y[,Z]], got '" + blockSpec + "'");
+    options.onlyBlock = only;
+  }
+  if (failed(interpret(kernel, grid, launchArgs, options, error))) {
+    std::cout.flush();
+    errs() << error << "\n";
+    return 1;
+  }
+  std::cout.flush();
+  for (const std::string &name : printNames.empty() ? order : std::vector<std::string>(printNames)) {
+    auto it = arrayArgs.find(name);
+    if (it == arrayArgs.end())
+      return usage("--print " + name + ": no such array");
+    printArray(it->second, precision, outs());
+  }
+  return 0;
+}
