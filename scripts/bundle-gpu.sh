@@ -13,5 +13,7 @@ for exe in "$root"/build-static/bin/*; do
 done
 mkdir -p "$root/bundle"
 tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"
+# The peer's figures (../shared does not travel to the GPU machine) for tile-bench.
+cp "$root/../shared/anchors/"*.json "$root/bundle/" 2>/dev/null || true
 rm -rf "$stage"
 ls -l "$root/bundle/tools.tar.xz"

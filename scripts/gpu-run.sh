@@ -24,6 +24,15 @@ step "tile-cc on the sample kernel" bash -c "tile-cc $root/kernels/examples/scal
 step "tile-unittests (CPU tests)" tile-unittests "~[gpu]"
 # On this machine a [gpu] test that skips is a failure; -d yes lists each test with its time.
 step "tile-unittests [gpu]" env TILE_TEST_REQUIRE_GPU=1 tile-unittests "[gpu]" -d yes
-tail -n 80 "$log"
+# The JIT in an application, twice: the second process loads from the disk cache.
+export TILE_CACHE_DIR="$work/cache"
+step "tile-jit-example (compiles)" tile-jit-example
+step "tile-jit-example (second process, disk cache)" tile-jit-example
+step "tile-ssd demo (checked against the float64 reference)" tile-ssd
+if [ "${TILE_BENCH:-1}" = 1 ]; then
+  peer="$root/bundle/triton_mamba_ssm_h200.json"
+  step "tile-bench ssd" tile-bench ssd --peer "$peer" --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json"
+fi
+tail -n 120 "$log"
 echo "gpu-run: $failures step(s) failed"
 exit $((failures > 0))

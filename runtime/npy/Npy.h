@@ -11,7 +11,7 @@
 //       * '<u2' / '<i2' (the other common convention, e.g. torch's
 //         t.view(torch.int16).numpy()) is read as bfloat16 only with
 //         NpyReadOptions::int16AsBFloat16; otherwise it is refused, with a hint;
-//     '|' is accepted for the 1-byte-order-free V2 only; big-endian ('>') data is refused;
+//     other descrs, big-endian ('>') data and structured dtypes are refused;
 //   - fortran_order True: the data is transposed on read, so an NpyArray is always in C order
 //     (row-major) whatever the file held;
 //   - shape () (a scalar, one element) and zero-sized dimensions.

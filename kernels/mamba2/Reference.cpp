@@ -1,0 +1,55 @@
+// The sequential recurrence, written to mirror docs/mamba2.md line by line.
+#include "kernels/mamba2/Reference.h"
+
+#include <cmath>
+
+namespace tile::mamba2 {
+
+SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
+  SsdDims d;
+  const SsdInputs in = validateInputs(inputs, options, d);
+  SsdResult r{Tensor({d.batch, d.seqlen, d.nheads, d.headdim}),
+              Tensor({d.batch, d.nheads, d.headdim, d.dstate})};
+  std::vector<double> S(std::size_t(d.headdim * d.dstate));
+  // B_t and C_t gathered once per step (they are strided views), not once per channel p:
+  // the oracle also runs on long sequences (the 64-bit offset tests).
+  std::vector<double> Bt(std::size_t(d.dstate)), Ct(std::size_t(d.dstate));
+  for (std::int64_t b = 0; b < d.batch; ++b) {
+    for (std::int64_t h = 0; h < d.nheads; ++h) {
+      const std::int64_t g = h / d.headsPerGroup();
+      const double A = in.A({h});
+      const double bias = in.dtBias ? (*in.dtBias)({h}) : 0.0;
+      for (std::int64_t p = 0; p < d.headdim; ++p)
+        for (std::int64_t n = 0; n < d.dstate; ++n)
+          S[std::size_t(p * d.dstate + n)] =
+              in.initialStates ? (*in.initialStates)({b, h, p, n}) : 0.0;
+
+      for (std::int64_t t = 0; t < d.seqlen; ++t) {
+        const double u = stepSize(in.dt({b, t, h}), bias, options);
+        const double decay = std::exp(u * A);
+        for (std::int64_t n = 0; n < d.dstate; ++n) {
+          Bt[std::size_t(n)] = in.B({b, t, g, n});
+          Ct[std::size_t(n)] = in.C({b, t, g, n});
+        }
+        for (std::int64_t p = 0; p < d.headdim; ++p) {
+          const double x = in.x({b, t, h, p});
+          double y = 0.0;
+          for (std::int64_t n = 0; n < d.dstate; ++n) {
+            double &s = S[std::size_t(p * d.dstate + n)];
+            s = decay * s + u * x * Bt[std::size_t(n)];
+            y += s * Ct[std::size_t(n)];
+          }
+          y += skipWeight(in, h, p) * x;
+          if (in.z) y = gate(y, (*in.z)({b, t, h, p}));
+          r.y({b, t, h, p}) = y;
+        }
+      }
+      for (std::int64_t p = 0; p < d.headdim; ++p)
+        for (std::int64_t n = 0; n < d.dstate; ++n)
+          r.finalStates({b, h, p, n}) = S[std::size_t(p * d.dstate + n)];
+    }
+  }
+  return r;
+}
+
+}  // namespace tile::mamba2

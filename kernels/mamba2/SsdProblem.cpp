@@ -1,0 +1,130 @@
+#include "kernels/mamba2/SsdProblem.h"
+
+#include "runtime/Error.h"
+
+#include <cmath>
+#include <string>
+
+namespace tile::mamba2 {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string &message) {
+  throw rt::Error(rt::Error::Kind::InvalidArgument, message);
+}
+
+// One tensor's check: rank first (so the message can say what the dims mean), then extents.
+void expectShape(const char *name, const Shape &actual, const char *dimNames,
+                 const Shape &expected) {
+  if (actual.size() != expected.size())
+    invalid(std::string(name) + " has rank " + std::to_string(actual.size()) + " (shape " +
+            shapeString(actual) + ") but expected rank " + std::to_string(expected.size()) +
+            ": " + dimNames + " = " + shapeString(expected));
+  if (actual != expected)
+    invalid(std::string(name) + " has shape " + shapeString(actual) + " but expected " +
+            dimNames + " = " + shapeString(expected));
+}
+
+void expectRank(const char *name, const Shape &shape, std::size_t rank, const char *dimNames) {
+  if (shape.size() != rank)
+    invalid(std::string(name) + " has rank " + std::to_string(shape.size()) + " (shape " +
+            shapeString(shape) + ") but expected rank " + std::to_string(rank) + ": " +
+            dimNames);
+  for (std::int64_t d : shape)
+    if (d < 0) invalid(std::string(name) + " has a negative extent: " + shapeString(shape));
+}
+
+TensorView checkedView(const char *name, const TensorView &view) {
+  TensorView v = view;
+  if (v.strides.empty()) v.strides = contiguousStrides(v.shape);
+  if (v.strides.size() != v.shape.size())
+    invalid(std::string(name) + " has " + std::to_string(v.strides.size()) +
+            " strides for shape " + shapeString(v.shape) + " (expected " +
+            std::to_string(v.shape.size()) + ", or none for contiguous)");
+  if (!v.data && v.numElements() != 0) invalid(std::string(name) + " has no data");
+  return v;
+}
+
+}  // namespace
+
+SsdDims validateShapes(const SsdShapes &s) {
+  expectRank("x", s.x, 4, "(b, T, H, P)");
+  expectRank("B", s.B, 4, "(b, T, G, N)");
+  SsdDims d;
+  d.batch = s.x[0];
+  d.seqlen = s.x[1];
+  d.nheads = s.x[2];
+  d.headdim = s.x[3];
+  d.ngroups = s.B[2];
+  d.dstate = s.B[3];
+  // B's b and T must agree with x before its G and N define the groups.
+  expectShape("B", s.B, "(b, T, G, N)", {d.batch, d.seqlen, d.ngroups, d.dstate});
+  if (d.ngroups < 1) invalid("ngroups (B's dimension 2) is 0; it must be at least 1");
+  if (d.nheads % d.ngroups != 0)
+    invalid("nheads " + std::to_string(d.nheads) + " is not divisible by ngroups " +
+            std::to_string(d.ngroups));
+  expectShape("C", s.C, "(b, T, G, N)", {d.batch, d.seqlen, d.ngroups, d.dstate});
+  expectShape("dt", s.dt, "(b, T, H)", {d.batch, d.seqlen, d.nheads});
+  expectShape("A", s.A, "(H,)", {d.nheads});
+  if (s.D) {
+    if (s.D->size() == 2) expectShape("D", *s.D, "(H, P)", {d.nheads, d.headdim});
+    else if (s.D->size() == 1) expectShape("D", *s.D, "(H,)", {d.nheads});
+    else
+      invalid("D has shape " + shapeString(*s.D) + " but expected (H,) = (" +
+              std::to_string(d.nheads) + ",) or (H, P) = " + shapeString({d.nheads, d.headdim}));
+  }
+  if (s.z) expectShape("z", *s.z, "(b, T, H, P)", s.x);
+  if (s.dtBias) expectShape("dt_bias", *s.dtBias, "(H,)", {d.nheads});
+  if (s.initialStates)
+    expectShape("initial_states", *s.initialStates, "(b, H, P, N)",
+                {d.batch, d.nheads, d.headdim, d.dstate});
+  return d;
+}
+
+void validateOptions(const SsdOptions &o) {
+  if (std::isnan(o.dtMin) || std::isnan(o.dtMax) || o.dtMin > o.dtMax)
+    invalid("dt_limit (" + std::to_string(o.dtMin) + ", " + std::to_string(o.dtMax) +
+            ") is not an interval: expected dt_min <= dt_max");
+}
+
+SsdShapes SsdInputs::shapes() const {
+  SsdShapes s{x.shape, dt.shape, A.shape, B.shape, C.shape, {}, {}, {}, {}};
+  if (D) s.D = D->shape;
+  if (z) s.z = z->shape;
+  if (dtBias) s.dtBias = dtBias->shape;
+  if (initialStates) s.initialStates = initialStates->shape;
+  return s;
+}
+
+SsdInputs validateInputs(const SsdInputs &in, const SsdOptions &options, SsdDims &dims) {
+  dims = validateShapes(in.shapes());
+  validateOptions(options);
+  SsdInputs out;
+  out.x = checkedView("x", in.x);
+  out.dt = checkedView("dt", in.dt);
+  out.A = checkedView("A", in.A);
+  out.B = checkedView("B", in.B);
+  out.C = checkedView("C", in.C);
+  if (in.D) out.D = checkedView("D", *in.D);
+  if (in.z) out.z = checkedView("z", *in.z);
+  if (in.dtBias) out.dtBias = checkedView("dt_bias", *in.dtBias);
+  if (in.initialStates) out.initialStates = checkedView("initial_states", *in.initialStates);
+  return out;
+}
+
+double stepSize(double dt, double bias, const SsdOptions &options) {
+  double u = dt + bias;
+  if (options.dtSoftplus && !(u > 20.0)) u = std::log1p(std::exp(u));
+  // max/min in this order keep a NaN a NaN (a NaN input must not become dt_min).
+  u = u < options.dtMin ? options.dtMin : u;
+  return u > options.dtMax ? options.dtMax : u;
+}
+
+double skipWeight(const SsdInputs &in, std::int64_t h, std::int64_t p) {
+  if (!in.D) return 0.0;
+  return in.D->rank() == 1 ? (*in.D)({h}) : (*in.D)({h, p});
+}
+
+double gate(double y, double z) { return y * z / (1.0 + std::exp(-z)); }
+
+}  // namespace tile::mamba2

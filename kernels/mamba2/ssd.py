@@ -1,0 +1,128 @@
+# Mamba-2 SSD forward pass: the three kernels of docs/mamba2.md in the tile language.
+#
+# Shapes (row-major): x, z, y (b, T, H, P); dt (b, T, H); A, dt_bias (H,); D (H,) or (H, P);
+# B, C (b, T, G, N); initial_states, final_states (b, H, P, N); intermediates dt_out and
+# dA_cumsum (b, H, nc, Q) and chunk-entry states (b, nc, H, P, N), all float32.
+# Positions t >= T are padding: their dt is zero, so they add nothing to any sum or state.
+#
+# Optional inputs are always passed (a placeholder array when absent); the HAS_* constants
+# decide whether the kernel reads them, so an absent input costs nothing.
+import cuda.tile as ct
+
+
+@ct.function
+def last_of(v, n):
+    """The last element of a 1-D tile of length n, as a 0-d tile."""
+    return ct.sum(ct.where(ct.arange(n) == n - 1, v, 0.0))
+
+
+@ct.autotune(configs=[dict(BH=8), dict(BH=16), dict(BH=4)], key=["nheads", "Q"])
+@ct.kernel
+def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
+                 Q: ct.Constant[int], BH: ct.Constant[int],
+                 HAS_BIAS: ct.Constant[bool] = False, SOFTPLUS: ct.Constant[bool] = False,
+                 DT_MIN: ct.Constant[float] = 0.0, DT_MAX: ct.Constant[float] = 3.0e38):
+    c = ct.bid(0)
+    hb = ct.bid(1)
+    bi = ct.bid(2)
+    u = ct.reshape(ct.load(dt, (bi, c, hb), (1, Q, BH), padding_mode=ct.PaddingMode.ZERO), (Q, BH))
+    u = u.astype(ct.float32)
+    if HAS_BIAS:
+        u = u + ct.load(dt_bias, (hb,), (BH,), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)[None, :]
+    if SOFTPLUS:
+        u = ct.where(u > 20.0, u, ct.log(1.0 + ct.exp(u)))
+    u = ct.minimum(ct.maximum(u, DT_MIN), DT_MAX)
+    valid = (c * Q + ct.arange(Q)) < seqlen
+    u = ct.where(valid[:, None], u, 0.0)
+    a = ct.load(A, (hb,), (BH,), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    s = ct.cumsum(u * a[None, :], axis=0)
+    ct.store(dt_out, (bi, hb, c, 0), ct.reshape(ct.transpose(u), (1, BH, 1, Q)))
+    ct.store(dA_cumsum, (bi, hb, c, 0), ct.reshape(ct.transpose(s), (1, BH, 1, Q)))
+
+
+@ct.autotune(configs=[dict(BP=64, BN=64), dict(BP=32, BN=64), dict(BP=64, BN=32)], key=["headdim", "dstate"])
+@ct.kernel
+def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,
+                   nheads: int, ngroups: int, nchunks: int,
+                   Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
+                   HAS_INIT: ct.Constant[bool] = False):
+    pb = ct.bid(0)
+    nb = ct.bid(1)
+    bi = ct.bid(2) // nheads
+    h = ct.bid(2) % nheads
+    g = h // (nheads // ngroups)
+    if HAS_INIT:
+        S = ct.reshape(ct.load(initial_states, (bi, h, pb, nb), (1, 1, BP, BN),
+                               padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(ct.float32)
+    else:
+        S = ct.zeros((BP, BN), dtype=ct.float32)
+    for c in range(nchunks):
+        # The state entering chunk c.
+        ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype))
+        s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+        u = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+        s_last = last_of(s, Q)
+        w = ct.exp(ct.minimum(s_last - s, 0.0)) * u
+        xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
+        bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO), (Q, BN))
+        wb = bc.astype(ct.float32) * w[:, None]
+        S = ct.mma(ct.transpose(xc.astype(ct.float32)), wb, S * ct.exp(s_last))
+    ct.store(final_states, (bi, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
+
+
+@ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64)],
+             key=["headdim", "dstate", "Q"])
+@ct.kernel
+def compute_out(x, B, C, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
+                Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
+                BP: ct.Constant[int], BN: ct.Constant[int],
+                HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
+                HAS_Z: ct.Constant[bool] = False):
+    ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
+    row_tiles = Q // BQ
+    c = ct.bid(0) // row_tiles
+    qb = ct.bid(0) % row_tiles
+    pb = ct.bid(1)
+    bi = ct.bid(2) // nheads
+    h = ct.bid(2) % nheads
+    g = h // (nheads // ngroups)
+    rows = qb * BQ + ct.arange(BQ)                  # chunk-local positions of this block
+    s_all = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+    u_all = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+    s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
+
+    # CB = C_rows . B_chunk^T and the state contribution C_rows . S_in^T, over N blocks.
+    cb = ct.zeros((BQ, Q), dtype=ct.float32)
+    yacc = ct.zeros((BQ, BP), dtype=ct.float32)
+    for nb in range(N // BN):
+        cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(ct.float32)
+        bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN),
+                                padding_mode=ct.PaddingMode.ZERO), (Q, BN)).astype(ct.float32)
+        cb = ct.mma(cr, ct.transpose(bc), cb)
+        sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
+                                 padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(ct.float32)
+        yacc = ct.mma(cr, ct.transpose(sin), yacc)
+    yacc = yacc * ct.exp(s_rows)[:, None]
+
+    # The decayed causal mask applied to CB, times x of the whole chunk.
+    decay = ct.exp(ct.minimum(s_rows[:, None] - s_all[None, :], 0.0))
+    causal = ct.arange(Q)[None, :] <= rows[:, None]
+    m = ct.where(causal, cb * decay * u_all[None, :], 0.0)
+    xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
+    yacc = ct.mma(m, xc.astype(ct.float32), yacc)
+
+    xr = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
+                            padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)
+    if HAS_D:
+        if D_PER_CHANNEL:
+            dv = ct.reshape(ct.load(D, (h, pb), (1, BP), padding_mode=ct.PaddingMode.ZERO), (BP,))
+            yacc = yacc + dv.astype(ct.float32)[None, :] * xr
+        else:
+            dv = ct.load(D, (h,), (1,), padding_mode=ct.PaddingMode.ZERO)
+            yacc = yacc + dv.astype(ct.float32)[None, :] * xr
+    if HAS_Z:
+        zr = ct.reshape(ct.load(z, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)
+        yacc = yacc * zr * ct.sigmoid(zr)
+    ct.store(y, (bi, c * row_tiles + qb, h, pb), ct.reshape(yacc, (1, BQ, 1, BP)).astype(y.dtype))

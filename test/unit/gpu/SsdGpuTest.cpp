@@ -1,0 +1,155 @@
+// [gpu] ssd_forward against the float64 reference over the configurations Mamba-2 users run:
+// chunk sizes, groups, head and state sizes, ragged and very long sequences, strided inputs,
+// D both shapes, z, initial states, dt bias/softplus/limits, and bf16/fp16/fp32 data.
+// Inputs are rounded to the kernel dtype first, so the reference sees exactly what the GPU sees.
+
+#include "compiler/interpreter/DType.h"
+#include "kernels/mamba2/ErrorMetrics.h"
+#include "kernels/mamba2/Reference.h"
+#include "kernels/mamba2/SsdForward.h"
+#include "test/unit/runtime/GpuTest.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace tile;
+using namespace tile::mamba2;
+
+namespace {
+
+struct Config {
+  std::string name;
+  int64_t b, T, H, P, G, N;
+  int chunk = 256;
+  rt::DType dtype = rt::DType::BFloat16;
+  bool D = false, dPerChannel = false, z = false, bias = false, init = false, softplus = false, strided = false;
+  double dtMin = 0.0, dtMax = std::numeric_limits<double>::infinity();
+};
+
+// A device array and the float64 copy of exactly what it holds.
+struct Input {
+  rt::DeviceBuffer buffer;
+  rt::ArrayArg view;
+  Tensor host;  // logical shape, contiguous
+};
+
+Input makeInput(const rt::Device &device, Shape shape, rt::DType dtype, std::mt19937 &rng, double lo, double hi,
+                bool strided = false) {
+  Input in;
+  in.host = Tensor(shape);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  auto idt = static_cast<interp::DType>(dtype);
+  unsigned size = interp::dtypeSize(idt);
+  // A strided view: the last dimension padded by 8 elements (a slice of a wider projection).
+  Shape storage = shape;
+  if (strided)
+    storage.back() += 8;
+  Shape strides = contiguousStrides(storage);
+  std::vector<uint8_t> bytes(numElements(storage) * size, 0);
+  for (int64_t i = 0; i < in.host.numElements(); ++i) {
+    int64_t rest = i, off = 0;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      off += (rest % shape[d]) * strides[d];
+      rest /= shape[d];
+    }
+    interp::writeFloat(bytes.data() + off * size, idt, dist(rng));
+    in.host.data[i] = interp::readFloat(bytes.data() + off * size, idt);
+  }
+  in.buffer = rt::DeviceBuffer(device, bytes.size());
+  in.buffer.copyFromHost(bytes.data(), bytes.size());
+  in.view = in.buffer.array(dtype, shape, strided ? strides : Shape{});
+  return in;
+}
+
+Tensor download(const rt::DeviceBuffer &buffer, rt::DType dtype, const Shape &shape) {
+  auto idt = static_cast<interp::DType>(dtype);
+  std::vector<uint8_t> bytes(numElements(shape) * interp::dtypeSize(idt));
+  buffer.copyToHost(bytes.data(), bytes.size());
+  Tensor t(shape);
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    t.data[i] = interp::readFloat(bytes.data() + i * interp::dtypeSize(idt), idt);
+  return t;
+}
+
+void runConfig(jit::Jit &jit, const Config &c) {
+  INFO("config " << c.name);
+  const rt::Device &device = jit.device();
+  std::mt19937 rng(7);
+  auto f32 = rt::DType::Float32;
+  Input x = makeInput(device, {c.b, c.T, c.H, c.P}, c.dtype, rng, -1, 1, c.strided);
+  Input dt = makeInput(device, {c.b, c.T, c.H}, f32, rng, c.softplus ? -4.0 : 0.001, c.softplus ? 0.0 : 0.1);
+  Input A = makeInput(device, {c.H}, f32, rng, -2.0, -0.5);
+  Input B = makeInput(device, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
+  Input C = makeInput(device, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
+  std::optional<Input> D, z, bias, init;
+  if (c.D) D = makeInput(device, c.dPerChannel ? Shape{c.H, c.P} : Shape{c.H}, f32, rng, 0, 1);
+  if (c.z) z = makeInput(device, {c.b, c.T, c.H, c.P}, c.dtype, rng, -2, 2);
+  if (c.bias) bias = makeInput(device, {c.H}, f32, rng, -0.5, 0.5);
+  if (c.init) init = makeInput(device, {c.b, c.H, c.P, c.N}, f32, rng, -1, 1);
+
+  SsdDeviceInputs in{x.view, dt.view, A.view, B.view, C.view, {}, {}, {}, {}};
+  SsdInputs ref{x.host, dt.host, A.host, B.host, C.host, {}, {}, {}, {}};
+  if (D) in.D = D->view, ref.D = D->host.view();
+  if (z) in.z = z->view, ref.z = z->host.view();
+  if (bias) in.dtBias = bias->view, ref.dtBias = bias->host.view();
+  if (init) in.initialStates = init->view, ref.initialStates = init->host.view();
+  ForwardOptions options;
+  options.chunkSize = c.chunk;
+  options.dt = {c.softplus, c.dtMin, c.dtMax};
+
+  SsdOutputs out = ssdForward(jit, in, options);
+  SsdResult expected = reference(ref, options.dt);
+  Tensor y = download(out.y, c.dtype, {c.b, c.T, c.H, c.P});
+  Tensor finalStates = download(out.finalStates, f32, {c.b, c.H, c.P, c.N});
+  // The output dtype's rounding dominates for 16-bit data; fp32 reaches the approximate exp's
+  // accuracy.
+  double tol = c.dtype == rt::DType::Float32 ? 1e-4 : c.dtype == rt::DType::Float16 ? 2e-2 : 5e-2;
+  ErrorStats ey = compare(y, expected.y, 3e-3, 1e-2);
+  ErrorStats es = compare(finalStates, expected.finalStates, 3e-3, 1e-2);
+  std::printf("ssd %-28s y: %s\n", c.name.c_str(), ey.str(y.shape).c_str());
+  std::printf("ssd %-28s final_states: %s\n", c.name.c_str(), es.str(finalStates.shape).c_str());
+  CHECK(ey.relToRms < tol);
+  CHECK(es.relToRms < (c.dtype == rt::DType::Float32 ? 1e-4 : 1e-2));
+}
+
+}  // namespace
+
+TEST_CASE("gpu: ssd_forward matches the float64 reference", "[gpu][mamba2]") {
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-ssd-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  jit::Jit jit(device, {}, jit::DiskCache(dir));
+  auto bf16 = rt::DType::BFloat16, f16 = rt::DType::Float16, f32 = rt::DType::Float32;
+  std::vector<Config> configs = {
+      {"chunk64 ragged fp32", 2, 200, 4, 32, 1, 16, 64, f32},
+      {"chunk128 groups2 D z", 1, 300, 4, 64, 2, 64, 128, bf16, true, false, true},
+      {"chunk256 7B-like groups8", 1, 600, 16, 64, 8, 128, 256, bf16, true},
+      {"groups=nheads fp16", 2, 130, 4, 32, 4, 32, 64, f16},
+      {"headdim128 dstate256 init", 1, 257, 2, 128, 1, 256, 256, bf16, false, false, false, false, true},
+      {"D per channel bias softplus", 2, 190, 4, 64, 1, 64, 64, f32, true, true, false, true, false, true},
+      {"dt limits", 1, 100, 2, 32, 1, 16, 64, f32, false, false, false, false, false, false, false, 0.01, 0.05},
+      {"strided x B C", 2, 150, 4, 32, 2, 32, 64, bf16, true, false, true, false, true, true, true},
+      {"fp32 all options", 1, 333, 4, 64, 2, 128, 128, f32, true, false, true, true, true, true},
+  };
+  for (const Config &c : configs)
+    runConfig(jit, c);
+}
+
+TEST_CASE("gpu: ssd_forward on a 131072-token sequence (64-bit offsets)", "[gpu][mamba2]") {
+  TILE_REQUIRE_GPU(device);
+  jit::Jit jit(device, {}, jit::DiskCache(""));
+  runConfig(jit, {"batch1 T=131072", 1, 131072, 2, 32, 1, 16, 256, rt::DType::BFloat16, true});
+}
+
+TEST_CASE("gpu: ssd_forward refuses bad shapes with the tensor's name", "[gpu][mamba2]") {
+  TILE_REQUIRE_GPU(device);
+  jit::Jit jit(device, {}, jit::DiskCache(""));
+  std::mt19937 rng(1);
+  Input x = makeInput(device, {1, 16, 4, 8}, rt::DType::Float32, rng, 0, 1);
+  Input dt = makeInput(device, {1, 16, 4}, rt::DType::Float32, rng, 0, 1);
+  Input A = makeInput(device, {4}, rt::DType::Float32, rng, -1, 0);
+  Input B = makeInput(device, {1, 16, 3, 8}, rt::DType::Float32, rng, 0, 1);
+  SsdDeviceInputs in{x.view, dt.view, A.view, B.view, B.view, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(ssdForward(jit, in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
+}

@@ -1,0 +1,183 @@
+// tile-bench ssd: times the Mamba-2 forward pass on the shapes of docs/performance.md and
+// prints, per shape, each kernel's time, the total, the achieved bandwidth on the compulsory
+// traffic, the share of the hardware floor reached and the ratio to the peer's figures.
+//
+//   tile-bench ssd --peer ../shared/anchors/triton_mamba_ssm_h200.json [--iters 20] [--warmup 3]
+//                  [--shape NAME] [--json out.json]
+//
+// Inputs as the peer measured them: bf16 x, B, C; fp32 dt, A (negative), D, dt_bias;
+// dt_softplus; chunk 256. Times are medians over --iters calls, CUDA events per kernel.
+
+#include "kernels/mamba2/SsdForward.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+using namespace tile;
+using json = nlohmann::json;
+
+namespace {
+
+struct Shape {
+  std::string name;
+  int64_t batch, seqlen, nheads, headdim, ngroups, dstate, chunk;
+  double peerTotalMs = 0, peerCumsum = 0, peerState = 0, peerScan = 0;
+  double compulsoryMB = 0, gflop = 0;
+};
+
+std::vector<Shape> defaultShapes() {
+  return {{"mamba2-2.7b_b4_L4096", 4, 4096, 80, 64, 1, 128, 256},
+          {"mamba2-2.7b_b1_L16384", 1, 16384, 80, 64, 1, 128, 256},
+          {"codestral7b_b2_L4096", 2, 4096, 128, 64, 8, 128, 256},
+          {"small_b8_L2048", 8, 2048, 32, 64, 1, 64, 256},
+          {"mamba2-2.7b_b16_L2048", 16, 2048, 80, 64, 1, 128, 256}};
+}
+
+uint16_t toBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+rt::DeviceBuffer randomBuffer(const rt::Device &device, int64_t n, rt::DType dtype, std::mt19937 &rng, float lo,
+                              float hi) {
+  std::uniform_real_distribution<float> dist(lo, hi);
+  if (dtype == rt::DType::BFloat16) {
+    std::vector<uint16_t> v(n);
+    for (auto &x : v)
+      x = toBF16(dist(rng));
+    return rt::DeviceBuffer::fromHost(device, v);
+  }
+  std::vector<float> v(n);
+  for (auto &x : v)
+    x = dist(rng);
+  return rt::DeviceBuffer::fromHost(device, v);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2 || std::strcmp(argv[1], "ssd") != 0) {
+    std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE]\n");
+    return 2;
+  }
+  std::string peerFile, onlyShape, jsonOut;
+  int iters = 20, warmup = 3;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "tile-bench: %s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--peer") peerFile = next();
+    else if (a == "--iters") iters = std::max(1, std::atoi(next().c_str()));
+    else if (a == "--warmup") warmup = std::max(0, std::atoi(next().c_str()));
+    else if (a == "--shape") onlyShape = next();
+    else if (a == "--json") jsonOut = next();
+    else {
+      std::fprintf(stderr, "tile-bench: unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  std::vector<Shape> shapes = defaultShapes();
+  if (!peerFile.empty()) {
+    std::ifstream in(peerFile);
+    if (!in) {
+      std::fprintf(stderr, "tile-bench: cannot read %s\n", peerFile.c_str());
+      return 2;
+    }
+    json peer = json::parse(in, nullptr, false);
+    if (peer.is_discarded() || !peer.is_array()) {
+      std::fprintf(stderr, "tile-bench: %s is not a JSON list of shapes\n", peerFile.c_str());
+      return 2;
+    }
+    shapes.clear();
+    for (const json &p : peer)
+      shapes.push_back({p.value("shape", ""), p.value("batch", 0), p.value("seqlen", 0), p.value("nheads", 0),
+                        p.value("headdim", 0), p.value("ngroups", 0), p.value("dstate", 0), p.value("chunk", 256),
+                        p.value("total_ms", 0.0), p.value("chunk_cumsum_ms", 0.0),
+                        p.value("chunk_state_ms", 0.0) + p.value("state_passing_ms", 0.0),
+                        p.value("bmm_chunk_ms", 0.0) + p.value("chunk_scan_ms", 0.0), p.value("compulsory_MB", 0.0),
+                        p.value("GFLOP", 0.0)});
+  }
+  std::string why;
+  if (!rt::Device::available(0, &why)) {
+    std::printf("tile-bench: no GPU here (%s)\n", why.c_str());
+    return 77;
+  }
+  rt::Device device(0);
+  jit::Jit jit(device);
+  std::printf("tile-bench ssd on %s (%s), median of %d after %d warm-up calls\n", device.name().c_str(),
+              jit.arch().c_str(), iters, warmup);
+  std::printf("%-24s %9s %9s %9s %9s %8s %8s %8s\n", "shape", "cumsum", "state", "out", "total ms", "GB/s",
+              "%floor", "vs peer");
+  json results = json::array();
+  for (const Shape &s : shapes) {
+    if (!onlyShape.empty() && s.name != onlyShape)
+      continue;
+    std::mt19937 rng(42);
+    int64_t b = s.batch, T = s.seqlen, H = s.nheads, P = s.headdim, G = s.ngroups, N = s.dstate;
+    auto x = randomBuffer(device, b * T * H * P, rt::DType::BFloat16, rng, -1, 1);
+    auto B = randomBuffer(device, b * T * G * N, rt::DType::BFloat16, rng, -1, 1);
+    auto C = randomBuffer(device, b * T * G * N, rt::DType::BFloat16, rng, -1, 1);
+    auto dt = randomBuffer(device, b * T * H, rt::DType::Float32, rng, -4, 0);
+    auto A = randomBuffer(device, H, rt::DType::Float32, rng, -2, -0.5f);
+    auto D = randomBuffer(device, H, rt::DType::Float32, rng, 0, 1);
+    auto bias = randomBuffer(device, H, rt::DType::Float32, rng, -1, 1);
+    mamba2::SsdDeviceInputs in;
+    in.x = x.array(rt::DType::BFloat16, {b, T, H, P});
+    in.B = B.array(rt::DType::BFloat16, {b, T, G, N});
+    in.C = C.array(rt::DType::BFloat16, {b, T, G, N});
+    in.dt = dt.array(rt::DType::Float32, {b, T, H});
+    in.A = A.array(rt::DType::Float32, {H});
+    in.D = D.array(rt::DType::Float32, {H});
+    in.dtBias = bias.array(rt::DType::Float32, {H});
+    mamba2::ForwardOptions options;
+    options.chunkSize = static_cast<int>(s.chunk);
+    options.dt.dtSoftplus = true;
+    try {
+      for (int i = 0; i < warmup; ++i)
+        mamba2::ssdForward(jit, in, options);
+      std::vector<double> cumsum, state, out, total;
+      for (int i = 0; i < iters; ++i) {
+        mamba2::SsdTimings t;
+        mamba2::ssdForward(jit, in, options, nullptr, &t);
+        cumsum.push_back(t.chunkCumsumMs);
+        state.push_back(t.fwdPassStateMs);
+        out.push_back(t.computeOutMs);
+        total.push_back(t.totalMs());
+      }
+      double ms = median(total);
+      double mb = s.compulsoryMB > 0 ? s.compulsoryMB
+                                     : (b * T * H * P * 2.0 * 2 + b * T * G * N * 2.0 * 2 + b * T * H * 4.0) / 1e6;
+      int64_t nc = (T + s.chunk - 1) / s.chunk;
+      double gflop = s.gflop > 0 ? s.gflop
+                                 : b * nc * (2.0 * G * s.chunk * s.chunk * N + H * (2.0 * s.chunk * s.chunk * P + 4.0 * s.chunk * N * P)) / 1e9;
+      double floorMs = std::max(mb / 1e3 / 4.8, gflop / 790.0);  // 4.8 TB/s, 790 TFLOP/s
+      std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %8.0f %7.1f%% %7.2fx\n", s.name.c_str(), median(cumsum), median(state),
+                  median(out), ms, mb / ms, 100.0 * floorMs / ms, s.peerTotalMs > 0 ? ms / s.peerTotalMs : 0.0);
+      results.push_back({{"shape", s.name}, {"chunk_cumsum_ms", median(cumsum)}, {"fwd_pass_state_ms", median(state)},
+                         {"compute_out_ms", median(out)}, {"total_ms", ms}, {"floor_ms", floorMs},
+                         {"peer_total_ms", s.peerTotalMs}});
+    } catch (const rt::Error &e) {
+      std::printf("%-24s failed: %s\n", s.name.c_str(), e.what());
+      results.push_back({{"shape", s.name}, {"error", e.what()}});
+    }
+  }
+  if (!jsonOut.empty())
+    std::ofstream(jsonOut) << results.dump(1) << "\n";
+  return 0;
+}
