@@ -7,9 +7,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR="$root/build-static" "$root/scripts/build.sh" -DTILE_STATIC_TOOLS=ON
 stage=$(mktemp -d)
 mkdir -p "$stage/bin"
-for exe in "$root"/build-static/bin/*; do
-  [ -x "$exe" ] && [ -f "$exe" ] || continue
-  strip -o "$stage/bin/$(basename "$exe")" "$exe"
+# Each binary carrying the JIT is ~16 MB compressed and a device call carries at most 64 MiB,
+# so only these travel (override with BUNDLE_BINARIES="a b c").
+for name in ${BUNDLE_BINARIES:-tile-unittests tile-ssd tile-bench tile-opt}; do
+  exe="$root/build-static/bin/$name"
+  [ -x "$exe" ] || { echo "bundle-gpu: missing $exe" >&2; exit 1; }
+  strip -o "$stage/bin/$name" "$exe"
 done
 mkdir -p "$root/bundle"
 tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"

@@ -240,6 +240,11 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
     loc_ = op.getLoc();
     if (failed(lowerOp(&op)))
       return failure();
+    // Every tile result must now have this thread's elements.
+    for (Value r : op.getResults())
+      if (auto type = dyn_cast<RankedTensorType>(r.getType()))
+        if (tiles_.lookup(r).size() != static_cast<size_t>(layoutOf(type).perThread))
+          return op.emitError("internal error: code generation lost the elements of this op's result");
   }
   return success();
 }

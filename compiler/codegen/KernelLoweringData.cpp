@@ -43,7 +43,9 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
   Value input = op->getOperand(0);
   // Row-major order is unchanged by reshape and expand_dims: same elements, same registers.
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
-    tiles_[op->getResult(0)] = tiles_[input];
+    // Copy before inserting: a DenseMap insertion may rehash and move the input's entry.
+    Elements same = tiles_.lookup(input);
+    tiles_[op->getResult(0)] = std::move(same);
     return success();
   }
   if (isa<mlir::tile::BroadcastOp>(op) && !isa<RankedTensorType>(input.getType())) {

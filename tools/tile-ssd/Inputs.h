@@ -1,0 +1,47 @@
+// tile-ssd's inputs in host memory, whichever backend runs them: each tensor in its kernel
+// dtype's bits (what the GPU gets uploaded and the interpreter reads in place) and as the
+// float64 values those bits hold (what the reference gets).
+#pragma once
+
+#include "kernels/mamba2/Reference.h"
+#include "kernels/mamba2/SsdInterpreted.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tile::ssd {
+
+struct HostTensor {
+  rt::DType dtype = rt::DType::Float32;
+  std::vector<unsigned char> bytes;  // row-major
+  mamba2::Tensor values;
+
+  /// `values` rounded into `dtype` (bfloat16, float16 or float32).
+  HostTensor(rt::DType dtype, mamba2::Tensor values);
+  interp::HostArray array() const;
+};
+
+/// Indexed by mamba2::SsdTensor (the inputs only); absent optional inputs are nullopt.
+struct Inputs {
+  std::array<std::optional<HostTensor>, mamba2::kNumSsdInputs> tensors;
+
+  mamba2::SsdHostInputs host() const;
+  mamba2::SsdInputs reference() const;
+};
+
+/// DIR/x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
+/// initial_states.npy (float16 and bfloat16 stay so, anything else becomes float32). Throws
+/// rt::Error(Io) for a missing required file.
+Inputs loadInputs(const std::string &dir);
+
+/// The demo problem: random data of shape (b, T, H, P) for x, (b, T, G, N) for B and C, in
+/// bf16; dt for softplus, A < 0, D per head in fp32.
+struct DemoShape {
+  std::int64_t b, T, H, P, G, N;
+};
+Inputs demoInputs(const DemoShape &shape);
+
+}  // namespace tile::ssd
