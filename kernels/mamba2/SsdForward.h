@@ -1,12 +1,12 @@
 // ssd_forward: the Mamba-2 chunked-scan forward pass on the GPU, the equivalent of the forward
-// of mamba_ssm's mamba_chunk_scan_combined. Runs the three kernels of ssd.py, compiled by the
-// JIT for the shapes and dtypes at hand (cached in memory and on disk).
+// of mamba_ssm's mamba_chunk_scan_combined. Runs the three kernels of ssd.py as SsdPlan.h
+// plans them, compiled by the JIT for the shapes and dtypes at hand (cached in memory and on
+// disk). The same plan runs on the CPU through the interpreter: SsdInterpreted.h.
 #pragma once
 
-#include "kernels/mamba2/SsdProblem.h"
+#include "kernels/mamba2/SsdPlan.h"
 #include "runtime/jit/Jit.h"
 
-#include <limits>
 #include <optional>
 
 namespace tile::mamba2 {
@@ -24,13 +24,8 @@ struct SsdDeviceInputs {
   std::optional<rt::ArrayArg> dtBias;          // (H,)
   std::optional<rt::ArrayArg> initialStates;   // (b, H, P, N)
   SsdShapes shapes() const;
-};
-
-struct ForwardOptions {
-  SsdOptions dt;        // dt_bias/softplus/limits, as the reference takes them
-  int chunkSize = 256;  // 64, 128 or 256 (any power of two from 16 to 256 works)
-  /// The dtype of y; default x's.
-  std::optional<rt::DType> outputDType;
+  /// The inputs' dtypes and shapes, as planSsdForward takes them.
+  SsdTensorTypes types() const;
 };
 
 /// Outputs live in buffers owned by this struct; the views describe them.
@@ -39,21 +34,13 @@ struct SsdOutputs {
   rt::ArrayArg yView, finalStatesView, dtOutView, dACumsumView, statesView;
 };
 
-/// Per-kernel GPU times of one call (CUDA events around each launch).
-struct SsdTimings {
-  double chunkCumsumMs = 0, fwdPassStateMs = 0, computeOutMs = 0;
-  double totalMs() const { return chunkCumsumMs + fwdPassStateMs + computeOutMs; }
-};
-
 /// Checks the inputs' shapes (the reference's checks, same messages) and dtypes; throws
 /// rt::Error(InvalidArgument) naming the tensor and the expected shape.
 SsdDims validate(const SsdDeviceInputs &inputs, const ForwardOptions &options);
 
 /// Runs the forward pass on `stream` (the default stream when null) and waits for it.
+/// `timings` gets the GPU time of each kernel (CUDA events around each launch).
 SsdOutputs ssdForward(jit::Jit &jit, const SsdDeviceInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
-
-/// The kernel source (ssd.py), compiled into the library.
-std::string ssdSource();
 
 }  // namespace tile::mamba2

@@ -1,0 +1,160 @@
+#include "kernels/mamba2/SsdPlan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+extern const unsigned char tile_mamba2_ssd_py[];
+extern const std::size_t tile_mamba2_ssd_py_size;
+
+namespace tile::mamba2 {
+
+std::string ssdSource() {
+  return std::string(reinterpret_cast<const char *>(tile_mamba2_ssd_py), tile_mamba2_ssd_py_size);
+}
+
+const char *ssdTensorName(SsdTensor t) {
+  static const char *const names[kNumSsdTensors] = {
+      "x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states",
+      "y", "final_states", "dt_out", "dA_cumsum", "states"};
+  return names[static_cast<unsigned>(t)];
+}
+
+namespace {
+
+using T = SsdTensor;
+
+[[noreturn]] void invalid(const std::string &message) {
+  throw rt::Error(rt::Error::Kind::InvalidArgument, "ssd_forward: " + message);
+}
+
+void expectFloatDType(SsdTensor t, rt::DType dtype) {
+  if (dtype != rt::DType::BFloat16 && dtype != rt::DType::Float16 && dtype != rt::DType::Float32)
+    invalid(fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", ssdTensorName(t),
+                        rt::dtypeName(dtype)));
+}
+
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Block sizes are powers of two (tiles must be) no larger than the dimension, so a tiny test
+// shape gets tiny blocks rather than mostly-padding ones; a dimension that is not a power of
+// two is covered by several blocks with a padded edge.
+std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap) {
+  std::int64_t p = 1;
+  while (p * 2 <= std::min(v, cap)) p *= 2;
+  return p;
+}
+
+// The request of one ssd.py kernel; args get their types from the plan's tensors.
+SsdLaunch launch(const SsdPlan &plan, const char *kernel,
+                 std::map<std::string, frontend::ConstantValue> constants,
+                 std::vector<std::pair<const char *, SsdLaunchArg>> params,
+                 std::array<std::int64_t, 3> grid) {
+  SsdLaunch l;
+  l.request.source = ssdSource();
+  l.request.fileName = "ssd.py";
+  l.request.kernel = kernel;
+  l.request.constants = std::move(constants);
+  l.grid = grid;
+  for (auto &[name, arg] : params) {
+    if (auto *t = std::get_if<SsdTensor>(&arg)) {
+      const SsdTensorType &type = plan.type(*t);
+      l.request.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size())};
+    } else {
+      l.request.args[name] = {"int64", 0};
+    }
+    l.args.push_back(arg);
+  }
+  return l;
+}
+
+}  // namespace
+
+SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &options) {
+  auto present = [&](SsdTensor t) { return inputs[unsigned(t)].has_value(); };
+  for (SsdTensor t : {T::X, T::Dt, T::A, T::B, T::C})
+    if (!present(t)) invalid(fmt::format("the required input {} is missing", ssdTensorName(t)));
+  auto shapeOf = [&](SsdTensor t) { return inputs[unsigned(t)]->shape; };
+  auto optionalShape = [&](SsdTensor t) {
+    return present(t) ? std::optional<Shape>(shapeOf(t)) : std::nullopt;
+  };
+  SsdShapes shapes{shapeOf(T::X), shapeOf(T::Dt), shapeOf(T::A), shapeOf(T::B), shapeOf(T::C),
+                   optionalShape(T::D), optionalShape(T::Z), optionalShape(T::DtBias),
+                   optionalShape(T::InitialStates)};
+  SsdPlan plan;
+  plan.dims = validateShapes(shapes);
+  validateOptions(options.dt);
+  for (unsigned i = 0; i < kNumSsdInputs; ++i)
+    if (inputs[i]) expectFloatDType(SsdTensor(i), inputs[i]->dtype);
+  if (inputs[unsigned(T::B)]->dtype != inputs[unsigned(T::C)]->dtype)
+    invalid("B and C must have the same dtype");
+  const std::int64_t Q = options.chunkSize;
+  if (Q < 16 || Q > 256 || (Q & (Q - 1)))
+    invalid(fmt::format("chunk_size {} must be a power of two from 16 to 256", Q));
+  const SsdDims &d = plan.dims;
+  const std::int64_t b = d.batch, seqlen = d.seqlen, H = d.nheads, P = d.headdim,
+                     G = d.ngroups, N = d.dstate;
+  if ((N & (N - 1)) || N > 256)
+    invalid(fmt::format("dstate {} must be a power of two up to 256", N));
+  const std::int64_t nc = cdiv(seqlen, Q);
+  plan.chunkSize = Q;
+  plan.numChunks = nc;
+
+  for (unsigned i = 0; i < kNumSsdInputs; ++i) plan.tensors[i] = inputs[i];
+  const rt::DType f32 = rt::DType::Float32;
+  auto setOutput = [&](SsdTensor t, rt::DType dtype, Shape shape) {
+    plan.tensors[unsigned(t)] = SsdTensorType{dtype, std::move(shape)};
+  };
+  setOutput(T::Y, options.outputDType.value_or(inputs[unsigned(T::X)]->dtype), {b, seqlen, H, P});
+  setOutput(T::FinalStates, f32, {b, H, P, N});
+  setOutput(T::DtOut, f32, {b, H, nc, Q});
+  setOutput(T::DACumsum, f32, {b, H, nc, Q});
+  setOutput(T::States, f32, {b, nc, H, P, N});
+  expectFloatDType(T::Y, plan.type(T::Y).dtype);
+
+  // Absent optional inputs are passed as a placeholder of a fitting rank that the kernel never
+  // reads (its HAS_* constant is false): every parameter needs an array.
+  const SsdTensor dtBias = present(T::DtBias) ? T::DtBias : T::A;
+  const SsdTensor init = present(T::InitialStates) ? T::InitialStates : T::FinalStates;
+  const SsdTensor D = present(T::D) ? T::D : T::A;
+  const SsdTensor z = present(T::Z) ? T::Z : T::X;
+  const SsdOptions &o = options.dt;
+
+  // 1. chunk_cumsum: grid (chunks, head blocks, batch).
+  const std::int64_t bh = pow2AtMost(H, 8);
+  plan.launches[0] = launch(
+      plan, "chunk_cumsum",
+      {{"Q", Q}, {"BH", bh}, {"HAS_BIAS", present(T::DtBias)}, {"SOFTPLUS", o.dtSoftplus},
+       // The kernel's constants are f32: an infinite limit is the largest such value.
+       {"DT_MIN", o.dtMin}, {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
+      {{"dt", T::Dt}, {"A", T::A}, {"dt_bias", dtBias}, {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum}, {"seqlen", seqlen}},
+      {nc, cdiv(H, bh), b});
+
+  // 2. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks.
+  const std::int64_t bp = pow2AtMost(P, 64), bn = pow2AtMost(N, 64);
+  plan.launches[1] = launch(
+      plan, "fwd_pass_state",
+      {{"Q", Q}, {"BP", bp}, {"BN", bn}, {"HAS_INIT", present(T::InitialStates)}},
+      {{"x", T::X}, {"B", T::B}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
+       {"initial_states", init}, {"states", T::States}, {"final_states", T::FinalStates},
+       {"nheads", H}, {"ngroups", G}, {"nchunks", nc}},
+      {cdiv(P, bp), cdiv(N, bn), b * H});
+
+  // 3. compute_out: grid (chunks * row blocks, P blocks, batch * heads). BN must divide N
+  // (the kernel's static_assert): N is a power of two, so min(N, 32) does.
+  const std::int64_t bq = std::min<std::int64_t>(Q, 64), bnOut = std::min<std::int64_t>(N, 32);
+  const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
+  plan.launches[2] = launch(
+      plan, "compute_out",
+      {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BP", bp}, {"BN", bnOut}, {"HAS_D", present(T::D)},
+       {"D_PER_CHANNEL", dPerChannel}, {"HAS_Z", present(T::Z)}},
+      {{"x", T::X}, {"B", T::B}, {"C", T::C}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
+       {"states", T::States}, {"D", D}, {"z", z}, {"y", T::Y}, {"nheads", H}, {"ngroups", G}},
+      {nc * (Q / bq), cdiv(P, bp), b * H});
+  return plan;
+}
+
+}  // namespace tile::mamba2

@@ -1,0 +1,88 @@
+// ssd_forward's launch sequence, described once for every backend. From the inputs' dtypes and
+// shapes and the options, planSsdForward checks the problem and returns the three launches of
+// ssd.py — what to compile (a jit::KernelRequest), on which grid, and the argument list as
+// references to named tensors or integer scalars. An executor (the GPU one in SsdForward.cpp,
+// the interpreter one in SsdInterpreted.cpp) only allocates the outputs, binds the tensor names
+// to its own memory and runs the launches in order; the kernel choices (block sizes, constants,
+// placeholders for absent inputs) live here alone, so both backends run the very same kernels.
+#pragma once
+
+#include "kernels/mamba2/SsdProblem.h"
+#include "runtime/jit/Jit.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tile::mamba2 {
+
+struct ForwardOptions {
+  SsdOptions dt;        // dt_bias/softplus/limits, as the reference takes them
+  int chunkSize = 256;  // 64, 128 or 256 (any power of two from 16 to 256 works)
+  /// The dtype of y; default x's.
+  std::optional<rt::DType> outputDType;
+};
+
+/// Every tensor a launch may reference: the inputs, then the outputs and intermediates.
+enum class SsdTensor : unsigned {
+  X, Dt, A, B, C, D, Z, DtBias, InitialStates,  // inputs (D .. InitialStates optional)
+  Y, FinalStates, DtOut, DACumsum, States,      // outputs, allocated by the executor
+};
+constexpr unsigned kNumSsdTensors = static_cast<unsigned>(SsdTensor::States) + 1;
+constexpr unsigned kNumSsdInputs = static_cast<unsigned>(SsdTensor::Y);
+/// The tensor's name in docs/mamba2.md and messages: "x", "dt_bias", "dA_cumsum", ...
+const char *ssdTensorName(SsdTensor t);
+
+/// What the plan needs to know about a tensor (the executor owns the memory).
+struct SsdTensorType {
+  rt::DType dtype = rt::DType::Float32;
+  Shape shape;
+};
+/// Indexed by SsdTensor; an absent optional input is nullopt.
+using SsdTensorTypes = std::array<std::optional<SsdTensorType>, kNumSsdTensors>;
+
+/// One kernel argument: a tensor by name, or an int64 scalar.
+using SsdLaunchArg = std::variant<SsdTensor, std::int64_t>;
+
+struct SsdLaunch {
+  jit::KernelRequest request;  // source ssd.py, kernel name, constants, argument types
+  std::array<std::int64_t, 3> grid{1, 1, 1};
+  std::vector<SsdLaunchArg> args;  // in the kernel's parameter order
+
+  /// No blocks (an empty batch or sequence): executors skip the launch, which is exactly its
+  /// effect (fwd_pass_state still runs for T = 0, so final_states = initial_states).
+  bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
+};
+
+struct SsdPlan {
+  SsdDims dims;
+  std::int64_t chunkSize = 0, numChunks = 0;
+  /// The inputs as given, plus the outputs' dtypes and shapes (always present).
+  SsdTensorTypes tensors;
+  /// chunk_cumsum, fwd_pass_state, compute_out, to run in this order.
+  std::array<SsdLaunch, 3> launches;
+
+  const SsdTensorType &type(SsdTensor t) const { return *tensors[static_cast<unsigned>(t)]; }
+};
+
+/// Per-kernel times of one call, in milliseconds (what each executor can measure: GPU events
+/// or host wall-clock time; compiling is never included).
+struct SsdTimings {
+  double chunkCumsumMs = 0, fwdPassStateMs = 0, computeOutMs = 0;
+  double totalMs() const { return chunkCumsumMs + fwdPassStateMs + computeOutMs; }
+  /// The time of SsdPlan::launches[k].
+  double &kernelMs(std::size_t k) { return k == 0 ? chunkCumsumMs : k == 1 ? fwdPassStateMs : computeOutMs; }
+};
+
+/// Checks shapes (validateShapes' messages), dtypes (bf16/f16/f32; B and C alike), dt options,
+/// chunk size (a power of two from 16 to 256) and dstate (a power of two up to 256), and plans
+/// the launches. Throws rt::Error(InvalidArgument) naming the tensor.
+/// Only the input entries of `inputs` are read.
+SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &options);
+
+/// The kernel source (ssd.py), compiled into the library.
+std::string ssdSource();
+
+}  // namespace tile::mamba2

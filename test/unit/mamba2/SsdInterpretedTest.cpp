@@ -1,0 +1,199 @@
+// ssd_forward's three kernels run by the interpreter (no GPU: this is what CI checks) on tiny
+// shapes covering what the GPU tests cover — ragged seqlen, ngroups > 1, D of both shapes, z,
+// initial states, dt bias + softplus, dt limits, strided inputs, bf16/fp16/fp32 — against the
+// float64 references: y and final_states against reference(), the intermediates (dt_out,
+// dA_cumsum, states) against referenceChunked(). Inputs are rounded to the kernel dtype first,
+// so the references see exactly what the kernels see. Every comparison prints its figures.
+#include "compiler/interpreter/DType.h"
+#include "kernels/mamba2/ErrorMetrics.h"
+#include "kernels/mamba2/Reference.h"
+#include "kernels/mamba2/SsdInterpreted.h"
+#include "test/unit/mamba2/Mamba2TestUtil.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+
+using namespace tile;
+using namespace tile::mamba2;
+using tile::mamba2::test::Problem;
+using tile::mamba2::test::ProblemSpec;
+
+namespace {
+
+// A tensor stored in a kernel dtype (optionally as a view whose last dimension is padded by 3
+// elements, like a slice of a wider projection), and the float64 values it holds.
+struct Stored {
+  std::vector<unsigned char> bytes;
+  interp::HostArray array;
+  Tensor rounded;
+
+  Stored(const Tensor &values, interp::DType dtype, bool strided) : rounded(values.shape) {
+    Shape storage = values.shape;
+    if (strided) storage.back() += 3;
+    const Shape strides = contiguousStrides(storage);
+    const unsigned size = interp::dtypeSize(dtype);
+    bytes.assign(size_t(numElements(storage)) * size, 0);
+    for (int64_t i = 0; i < values.numElements(); ++i) {
+      int64_t rest = i, off = 0;
+      for (size_t d = values.shape.size(); d-- > 0;) {
+        off += rest % values.shape[d] * strides[d];
+        rest /= values.shape[d];
+      }
+      unsigned char *p = bytes.data() + off * size;
+      interp::writeFloat(p, dtype, values.data[size_t(i)]);
+      rounded.data[size_t(i)] = interp::readFloat(p, dtype);
+    }
+    array = interp::HostArray::strided(bytes.data(), dtype, values.shape, strides, bytes.data(),
+                                       bytes.data() + bytes.size());
+  }
+};
+
+struct Case {
+  const char *name;
+  ProblemSpec spec;
+  int chunk = 16;
+  interp::DType dtype = interp::DType::Float32;  // of x, z, B, C (dt, A, D, bias, init: fp32)
+  bool strided = false;                          // x, z, B, C as padded views
+  double yTol = 1e-5;                            // on y's max abs error / RMS
+};
+
+void report(const char *name, const char *what, const ErrorStats &s, const Shape &shape) {
+  std::printf("ssd interpreted %-38s %-13s %s\n", name, what, s.str(shape).c_str());
+}
+
+void run(const Case &c) {
+  INFO("case " << c.name << ": " << c.spec.str() << " chunk " << c.chunk);
+  const Problem p(c.spec, 11);
+  const interp::DType f32 = interp::DType::Float32;
+  std::vector<std::unique_ptr<Stored>> keep;
+  auto store = [&](const Tensor &t, interp::DType dtype, bool strided) -> const Stored & {
+    keep.push_back(std::make_unique<Stored>(t, dtype, strided));
+    return *keep.back();
+  };
+  const Stored &x = store(p.x, c.dtype, c.strided), &dt = store(p.dt, f32, false),
+               &A = store(p.A, f32, false), &B = store(p.B, c.dtype, c.strided),
+               &C = store(p.C, c.dtype, c.strided);
+  SsdHostInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, {}};
+  SsdInputs ref{x.rounded, dt.rounded, A.rounded, B.rounded, C.rounded, {}, {}, {}, {}};
+  if (c.spec.dRank) {
+    const Stored &s = store(p.D, f32, false);
+    in.D = s.array, ref.D = s.rounded.view();
+  }
+  if (c.spec.z) {
+    const Stored &s = store(p.z, c.dtype, c.strided);
+    in.z = s.array, ref.z = s.rounded.view();
+  }
+  if (c.spec.dtBias) {
+    const Stored &s = store(p.dtBias, f32, false);
+    in.dtBias = s.array, ref.dtBias = s.rounded.view();
+  }
+  if (c.spec.initialStates) {
+    const Stored &s = store(p.initialStates, f32, false);
+    in.initialStates = s.array, ref.initialStates = s.rounded.view();
+  }
+  ForwardOptions options;
+  options.chunkSize = c.chunk;
+  options.dt = c.spec.options;
+
+  const SsdHostOutputs out = ssdForwardInterpreted(in, options);
+  const SsdResult expected = reference(ref, options.dt);
+  const ChunkedResult chunked = referenceChunked(ref, c.chunk, options.dt);
+
+  // y is stored in x's dtype: for 16-bit data its rounding (a few 1e-3 of the value) dominates.
+  // Everything else is fp32 computed exactly per op, so it agrees to fp32 rounding.
+  const ErrorStats ey = compare(out.y, expected.y, 3e-3, 1e-2);
+  const ErrorStats es = compare(out.finalStates, expected.finalStates, 1e-5, 1e-5);
+  const ErrorStats edt = compare(out.dtOut, chunked.dt, 1e-6, 1e-5);
+  const ErrorStats ecs = compare(out.dACumsum, chunked.dACumsum, 1e-6, 1e-5);
+  const ErrorStats est = compare(out.states, chunked.states, 1e-5, 1e-5);
+  report(c.name, "y", ey, out.y.shape);
+  report(c.name, "final_states", es, out.finalStates.shape);
+  report(c.name, "dt_out", edt, out.dtOut.shape);
+  report(c.name, "dA_cumsum", ecs, out.dACumsum.shape);
+  report(c.name, "states", est, out.states.shape);
+  CHECK(ey.relToRms < c.yTol);
+  CHECK(ey.outside == 0);
+  for (const ErrorStats *s : {&es, &edt, &ecs, &est}) {
+    CHECK(s->relToRms < 1e-5);
+    CHECK(s->outside == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 references", "[mamba2][interpreter]") {
+  const interp::DType bf16 = interp::DType::BFloat16, f16 = interp::DType::Float16, f32 = interp::DType::Float32;
+  auto spec = [](int64_t b, int64_t T, int64_t H, int64_t P, int64_t G, int64_t N) {
+    ProblemSpec s;
+    s.b = b, s.T = T, s.H = H, s.P = P, s.G = G, s.N = N;
+    return s;
+  };
+  std::vector<Case> cases;
+  {
+    // Ragged seqlen (40 = 2.5 chunks), two sequences, D per head, dt bias + softplus.
+    Case c{"ragged fp32 D(H) bias softplus", spec(2, 40, 4, 8, 1, 8)};
+    c.spec.dRank = 1, c.spec.dtBias = true, c.spec.options.dtSoftplus = true;
+    cases.push_back(c);
+  }
+  {
+    // bf16 data with two groups, D per (head, channel), the z gate and initial states.
+    Case c{"groups2 bf16 D(H,P) z init", spec(1, 37, 4, 16, 2, 16), 16, bf16};
+    c.spec.dRank = 2, c.spec.z = true, c.spec.initialStates = true;
+    c.yTol = 2e-2;
+    cases.push_back(c);
+  }
+  {
+    // Every option at once in fp32, one group per head, chunk 32, strided views.
+    Case c{"groups=heads fp32 all options strided", spec(1, 45, 4, 16, 4, 8), 32, f32, true};
+    c.spec.dRank = 1, c.spec.z = true, c.spec.initialStates = true, c.spec.dtBias = true;
+    c.spec.options.dtSoftplus = true;
+    cases.push_back(c);
+  }
+  {
+    // Dimensions that are not powers of two (H = 6: a padded head block; P = 12: a padded
+    // P block), three groups, dt limits, fp16.
+    Case c{"H6 P12 groups3 fp16 dt limits", spec(1, 20, 6, 12, 3, 8), 16, f16};
+    c.spec.options.dtMin = 0.02, c.spec.options.dtMax = 0.3;
+    c.yTol = 5e-3;
+    cases.push_back(c);
+  }
+  for (const Case &c : cases)
+    run(c);
+}
+
+TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][interpreter]") {
+  Stored x(Tensor({1, 16, 4, 8}), interp::DType::Float32, false), dt(Tensor({1, 16, 4}), interp::DType::Float32, false),
+      A(Tensor({4}), interp::DType::Float32, false), B(Tensor({1, 16, 3, 8}), interp::DType::Float32, false);
+  SsdHostInputs in{x.array, dt.array, A.array, B.array, B.array, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(ssdForwardInterpreted(in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
+  Stored b64(Tensor({1, 16, 2, 8}), interp::DType::Float64, false);
+  in.B = in.C = b64.array;
+  CHECK_THROWS_WITH(ssdForwardInterpreted(in), Catch::Contains("B has dtype float64"));
+  Stored b2(Tensor({1, 16, 2, 8}), interp::DType::Float32, false);
+  in.B = in.C = b2.array;
+  ForwardOptions options;
+  options.chunkSize = 8;
+  CHECK_THROWS_WITH(ssdForwardInterpreted(in, options), Catch::Contains("chunk_size 8 must be a power of two from 16"));
+}
+
+TEST_CASE("mamba2 interpreted: an empty sequence passes initial_states through", "[mamba2][interpreter]") {
+  // No chunks: chunk_cumsum and compute_out have no blocks and are skipped; fwd_pass_state still
+  // runs its loop zero times and writes final_states = initial_states.
+  ProblemSpec spec;
+  spec.b = 2, spec.T = 0, spec.H = 2, spec.P = 8, spec.G = 1, spec.N = 16, spec.initialStates = true;
+  const Problem p(spec, 3);
+  const interp::DType f32 = interp::DType::Float32;
+  Stored x(p.x, f32, false), dt(p.dt, f32, false), A(p.A, f32, false), B(p.B, f32, false), C(p.C, f32, false),
+      init(p.initialStates, f32, false);
+  SsdHostInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array};
+  ForwardOptions options;
+  options.chunkSize = 16;
+  SsdTimings timings;
+  const SsdHostOutputs out = ssdForwardInterpreted(in, options, &timings);
+  CHECK(out.y.numElements() == 0);
+  CHECK(out.states.shape == Shape{2, 0, 2, 8, 16});
+  CHECK(out.finalStates.data == init.rounded.data);
+  CHECK(timings.chunkCumsumMs == 0);
+  CHECK(timings.computeOutMs == 0);
+}
