@@ -41,12 +41,16 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
     return success();
   }
   Value input = op->getOperand(0);
-  // Row-major order is unchanged by reshape and expand_dims: same elements, same registers.
+  // Row-major order is unchanged by reshape and expand_dims: when both shapes get the same
+  // distribution (the run length V depends on the last dimension), the registers carry over.
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
-    // Copy before inserting: a DenseMap insertion may rehash and move the input's entry.
-    Elements same = tiles_.lookup(input);
-    tiles_[op->getResult(0)] = std::move(same);
-    return success();
+    TileLayout in = layoutOf(input.getType());
+    if (in.perThread == out.perThread && in.vector == out.vector && in.replicated == out.replicated) {
+      // Copy before inserting: a DenseMap insertion may rehash and move the input's entry.
+      Elements same = tiles_.lookup(input);
+      tiles_[op->getResult(0)] = std::move(same);
+      return success();
+    }
   }
   if (isa<mlir::tile::BroadcastOp>(op) && !isa<RankedTensorType>(input.getType())) {
     tiles_[op->getResult(0)] = Elements(out.perThread, scalars_.lookup(input));
@@ -79,6 +83,8 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
       for (size_t d = 0; d < idx.size(); ++d)
         idx[d] = arith::AddIOp::create(b_, loc_, idx[d], i32(ex.getIndices()[d] * out.shape[d]));
       src = linearize(*this, idx, in.shape);
+    } else if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
+      src = linearize(*this, idx, out.shape);  // the same row-major position
     } else if (cat) {
       // Elements past the left tile along the axis come from the right one.
       int64_t axis = cat.getAxis(), split = inType.getDimSize(axis);

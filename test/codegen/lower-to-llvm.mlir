@@ -117,3 +117,19 @@ tile.kernel @tf32(%x: !tile.array<?xf32>) {
   %r = arith.truncf %t : tensor<16xf32> to tensor<16xtf32>
   tile.return
 }
+
+// -----
+
+// A reshape keeps registers only when both shapes distribute alike: (256,) holds runs of 2
+// per thread, (256, 1) runs of 1, so this one goes through shared memory.
+// CHECK-LABEL: llvm.func @relayout__tile
+// CHECK: tile.shared_bytes = 1024 : i64
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+tile.kernel @relayout(%y: !tile.array<?x?xi32>) {
+  %c0 = arith.constant 0 : i32
+  %i = tile.iota : tensor<256xi32>
+  %r = tile.reshape %i : tensor<256xi32> -> tensor<256x1xi32>
+  tile.store %r, %y[%c0, %c0] : tensor<256x1xi32>, !tile.array<?x?xi32>[i32, i32]
+  tile.return
+}

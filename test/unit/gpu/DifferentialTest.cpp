@@ -270,6 +270,34 @@ def k(x, y, n, flag):
     ct.store(y, (0,), acc)
 )py", "k", {}, {{"x", D::Int32, {300}}, {"y", D::Int32, {64}, false, true}},
       {{"n", D::Int32, 5}, {"flag", D::Int32, 1}}, {"x", "y", "n", "flag"}, rt::Grid(1), 0, 0});
+  // Long tiles along the first axis (the chunk_cumsum shapes at chunk 256): transposes, scans
+  // and masks over several runs of registers per thread.
+  for (int64_t q : {128, 256}) {
+    std::string n = std::to_string(q);
+    out.push_back({"transpose" + n, std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, Q: ct.Constant[int]):
+    t = ct.reshape(ct.load(x, (0, 0, 0), (1, Q, 4), padding_mode=ct.PaddingMode.ZERO), (Q, 4))
+    ct.store(y, (0, 0, 0, 0), ct.reshape(ct.transpose(t), (1, 4, 1, Q)))
+)py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {1, 4, 1, q}, false, true}}, {}, {"x", "y"},
+                   rt::Grid(1), 0, 0});
+    out.push_back({"scan" + n, std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, Q: ct.Constant[int]):
+    t = ct.reshape(ct.load(x, (0, 0, 0), (1, Q, 4), padding_mode=ct.PaddingMode.ZERO), (Q, 4))
+    ct.store(y, (0, 0), ct.cumsum(t, axis=0))
+)py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}}, {}, {"x", "y"},
+                   rt::Grid(1), 1e-5, 1e-5});
+    out.push_back({"mask" + n, std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, n, Q: ct.Constant[int]):
+    t = ct.reshape(ct.load(x, (0, 0, 0), (1, Q, 4), padding_mode=ct.PaddingMode.ZERO), (Q, 4))
+    valid = (ct.bid(0) * Q + ct.arange(Q)) < n
+    t = ct.minimum(ct.maximum(ct.where(t > 1.0, t, ct.log(1.0 + ct.exp(t))), 0.0), 3.0e38)
+    ct.store(y, (0, 0), ct.where(valid[:, None], t, 0.0))
+)py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}},
+                   {{"n", D::Int32, 190}}, {"x", "y", "n"}, rt::Grid(1), 2e-3, 2e-3});
+  }
   return out;
 }
 
