@@ -13,6 +13,10 @@ struct RunResult {
   mamba2::Tensor y, finalStates;
   rt::DType yDType = rt::DType::Float32;
   mamba2::SsdTimings timings;  // GPU events, or host wall-clock time when interpreted
+  // GPU only: the first call (compiling or loading the kernels, then running) and where the
+  // kernels came from.
+  double firstCallMs = 0;
+  unsigned compiled = 0, fromDiskCache = 0;
 };
 
 /// Compiles (JIT, disk cache) and warms up with one call, then times a second call.

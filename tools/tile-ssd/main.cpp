@@ -90,6 +90,9 @@ int main(int argc, char **argv) {
     options.outputDType = outputDType;
 
     ssd::RunResult r = interpret ? ssd::runInterpreted(inputs, options) : ssd::runOnGpu(rt::Device(0), inputs, options);
+    if (!interpret)
+      std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", r.firstCallMs,
+                  r.compiled, r.fromDiskCache);
     std::printf("tile-ssd: chunk_cumsum %.3f ms, fwd_pass_state %.3f ms, compute_out %.3f ms, total %.3f ms%s\n",
                 r.timings.chunkCumsumMs, r.timings.fwdPassStateMs, r.timings.computeOutMs, r.timings.totalMs(),
                 interpret ? " (interpreted, host wall-clock)" : "");
