@@ -58,8 +58,10 @@ static std::unique_ptr<llvm::TargetMachine> createTargetMachine(const TargetOpti
       target->createTargetMachine(triple, options.chip, feature, llvm::TargetOptions(), llvm::Reloc::PIC_));
 }
 
-static std::unique_ptr<llvm::Module> toLLVM(mlir::ModuleOp module, llvm::LLVMContext &context,
-                                            llvm::TargetMachine &tm, std::string &error) {
+// Translates to LLVM IR for the target and runs LLVM's optimization pipeline on it.
+static std::unique_ptr<llvm::Module> optimizedLLVM(mlir::ModuleOp module, const TargetOptions &options,
+                                                   llvm::LLVMContext &context, llvm::TargetMachine &tm,
+                                                   std::string &error) {
   mlir::DialectRegistry registry;
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
@@ -72,21 +74,19 @@ static std::unique_ptr<llvm::Module> toLLVM(mlir::ModuleOp module, llvm::LLVMCon
   }
   llvmModule->setTargetTriple(tm.getTargetTriple());
   llvmModule->setDataLayout(tm.createDataLayout());
+  if (auto err = mlir::makeOptimizingTransformer(options.optLevel, 0, &tm)(llvmModule.get())) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
   return llvmModule;
 }
 
 bool translateToLLVMIR(mlir::ModuleOp module, const TargetOptions &options, std::string &llvmIR, std::string &error) {
   auto tm = createTargetMachine(options, error);
-  if (!tm)
-    return false;
   llvm::LLVMContext context;
-  auto llvmModule = toLLVM(module, context, *tm, error);
+  auto llvmModule = tm ? optimizedLLVM(module, options, context, *tm, error) : nullptr;
   if (!llvmModule)
     return false;
-  if (auto err = mlir::makeOptimizingTransformer(options.optLevel, 0, tm.get())(llvmModule.get())) {
-    error = llvm::toString(std::move(err));
-    return false;
-  }
   llvm::raw_string_ostream os(llvmIR);
   llvmModule->print(os, nullptr);
   return true;
@@ -94,16 +94,10 @@ bool translateToLLVMIR(mlir::ModuleOp module, const TargetOptions &options, std:
 
 bool translateToPTX(mlir::ModuleOp module, const TargetOptions &options, std::string &ptx, std::string &error) {
   auto tm = createTargetMachine(options, error);
-  if (!tm)
-    return false;
   llvm::LLVMContext context;
-  auto llvmModule = toLLVM(module, context, *tm, error);
+  auto llvmModule = tm ? optimizedLLVM(module, options, context, *tm, error) : nullptr;
   if (!llvmModule)
     return false;
-  if (auto err = mlir::makeOptimizingTransformer(options.optLevel, 0, tm.get())(llvmModule.get())) {
-    error = llvm::toString(std::move(err));
-    return false;
-  }
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
   llvm::legacy::PassManager pm;
