@@ -13,7 +13,7 @@ check() {  # check NAME EXPECTED-EXIT-CODES... -- COMMAND...
   "$@" >/tmp/smoke.$$ 2>&1
   local rc=$?
   if [[ " ${ok[*]} " == *" $rc "* ]]; then
-    echo "smoke: $name: exit $rc: $(grep -m1 -E 'SKIPPED|GPU|interpreter|tile-cc|passed' /tmp/smoke.$$ || head -n1 /tmp/smoke.$$)"
+    echo "smoke: $name: exit $rc: $(grep -m1 '^SKIPPED' /tmp/smoke.$$ || grep -m1 -E 'GPU|interpreter|tile-cc|OVERVIEW' /tmp/smoke.$$ || head -n1 /tmp/smoke.$$)"
   else
     echo "smoke: $name: unexpected exit $rc"; cat /tmp/smoke.$$; failures=$((failures + 1))
   fi
