@@ -12,7 +12,7 @@ struct NameEntry {
   const char *name;
   DType dtype;
 };
-// cuTile names first (dtypeName returns the first match), then the short forms tile-cc takes.
+// cuTile names, then the short forms tile-cc takes.
 constexpr NameEntry kNames[] = {
     {"bool_", DType::Bool},       {"int8", DType::Int8},
     {"int16", DType::Int16},      {"int32", DType::Int32},
@@ -42,31 +42,12 @@ void store(void *p, T v) {
 
 }  // namespace
 
-const char *dtypeName(DType dtype) {
-  for (const NameEntry &e : kNames)
-    if (e.dtype == dtype)
-      return e.name;
-  return "?";
-}
-
 std::optional<DType> parseDType(std::string_view name) {
   for (const NameEntry &e : kNames)
     if (name == e.name)
       return e.dtype;
   return std::nullopt;
 }
-
-unsigned dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::Bool: case DType::Int8: case DType::Float8E4M3FN: case DType::Float8E5M2: return 1;
-  case DType::Int16: case DType::Float16: case DType::BFloat16: return 2;
-  case DType::Int32: case DType::Float32: case DType::TFloat32: return 4;
-  case DType::Int64: case DType::Float64: return 8;
-  }
-  return 0;
-}
-
-bool isFloat(DType dtype) { return dtype >= DType::Float16; }
 
 unsigned intWidth(DType dtype) {
   switch (dtype) {

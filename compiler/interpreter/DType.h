@@ -1,10 +1,13 @@
-// Element types as host memory holds them, free of MLIR so the runtime can share them
-// (rounding and bit patterns of the float dtypes: FloatFormat.h).
+// Element types as host memory holds them. The enum is the runtime's (tile::rt::DType: one
+// definition for the compiler, the interpreter and the runtime); this adds what the interpreter
+// needs on top (rounding and bit patterns of the float dtypes: FloatFormat.h).
 //
 // The interpreter keeps float elements as doubles that are exactly representable in their
 // dtype (every op rounds its results back into the dtype), and integer elements as int64
 // canonicalised to their width: sign-extended, except bool which is 0 or 1.
 #pragma once
+
+#include "runtime/DType.h"
 
 #include <cstdint>
 #include <optional>
@@ -13,29 +16,15 @@
 
 namespace tile::interp {
 
-enum class DType : uint8_t {
-  Bool,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  Float16,
-  BFloat16,
-  Float32,
-  Float64,
-  TFloat32,  // stored in memory as a 32-bit float whose low 13 mantissa bits are zero
-  Float8E4M3FN,
-  Float8E5M2,
-};
+// TFloat32 is stored in memory as a 32-bit float whose low 13 mantissa bits are zero.
+using DType = rt::DType;
+using rt::dtypeName;  // cuTile's name: "bool_", "int32", "bfloat16", "float8_e4m3fn", ...
+using rt::dtypeSize;  // bytes per element in host memory
+using rt::isFloat;
 
-/// cuTile's name: "bool_", "int32", "bfloat16", "float8_e4m3fn", ...
-const char *dtypeName(DType dtype);
 /// Accepts cuTile names and the short forms tile-cc accepts (i32, f32, bf16, f16, tf32, ...).
 std::optional<DType> parseDType(std::string_view name);
 
-/// Bytes per element in host memory.
-unsigned dtypeSize(DType dtype);
-bool isFloat(DType dtype);
 inline bool isInteger(DType dtype) { return !isFloat(dtype); }
 /// Bits of an integer dtype (bool: 1).
 unsigned intWidth(DType dtype);
