@@ -221,6 +221,13 @@ private:
     return false;
   }
 
+  /// Parses with `parse` after checking that an expression can start here (else the
+  /// expectExpressionStart error); null on failure.
+  ExprPtr requireExpr(ExprPtr (Parser::*parse)(), std::string_view what,
+                      const char *quotedSuffix = nullptr) {
+    return expectExpressionStart(what, quotedSuffix) ? (this->*parse)() : nullptr;
+  }
+
   /// `if x = 1:` is a common slip; say what was probably meant.
   void expectedColonAfterCondition(const std::string &keyword) {
     std::string what = "expected ':' after " + keyword + " condition";
@@ -372,9 +379,7 @@ std::unique_ptr<Module> Parser::parseModule() {
 
 ExprPtr Parser::parseSingleExpression() {
   accept(TokenKind::Indent);  // leading blanks in the buffer
-  if (!expectExpressionStart("expected expression"))
-    return nullptr;
-  ExprPtr e = parseTestListStar();
+  ExprPtr e = requireExpr(&Parser::parseTestListStar, "expected expression");
   if (!e)
     return nullptr;
   accept(TokenKind::Newline);
@@ -592,9 +597,7 @@ bool Parser::parseSmallStatement(StmtList &out) {
     consume();
     ExprPtr value;
     if (!at(TokenKind::Newline) && !at(TokenKind::Semicolon) && !at(TokenKind::EndOfFile)) {
-      if (!expectExpressionStart("expected expression after 'return'"))
-        return false;
-      value = parseTestListStar();
+      value = requireExpr(&Parser::parseTestListStar, "expected expression after 'return'");
       if (!value)
         return false;
     }
@@ -607,16 +610,12 @@ bool Parser::parseSmallStatement(StmtList &out) {
     return parseFromImport(out);
   case TokenKind::kw_assert: {
     consume();
-    if (!expectExpressionStart("expected expression after 'assert'"))
-      return false;
-    ExprPtr test = parseTest();
+    ExprPtr test = requireExpr(&Parser::parseTest, "expected expression after 'assert'");
     if (!test)
       return false;
     ExprPtr msg;
     if (accept(TokenKind::Comma)) {
-      if (!expectExpressionStart("expected message after ','"))
-        return false;
-      msg = parseTest();
+      msg = requireExpr(&Parser::parseTest, "expected message after ','");
       if (!msg)
         return false;
     }
@@ -650,9 +649,7 @@ bool Parser::parseExpressionStatement(StmtList &out) {
     items.push_back(std::move(first));
     while (at(TokenKind::Equal)) {
       consume();
-      if (!expectExpressionStart("expected expression after '='"))
-        return false;
-      ExprPtr next = parseTestListStar();
+      ExprPtr next = requireExpr(&Parser::parseTestListStar, "expected expression after '='");
       if (!next)
         return false;
       items.push_back(std::move(next));
@@ -684,16 +681,12 @@ bool Parser::parseExpressionStatement(StmtList &out) {
       errorAt(first->range, "illegal target for annotation");
       break;
     }
-    if (!expectExpressionStart("expected annotation after ':'"))
-      return false;
-    ExprPtr annotation = parseTest();
+    ExprPtr annotation = requireExpr(&Parser::parseTest, "expected annotation after ':'");
     if (!annotation)
       return false;
     ExprPtr value;
     if (accept(TokenKind::Equal)) {
-      if (!expectExpressionStart("expected expression after '='"))
-        return false;
-      value = parseTestListStar();
+      value = requireExpr(&Parser::parseTestListStar, "expected expression after '='");
       if (!value)
         return false;
     }
@@ -708,9 +701,7 @@ bool Parser::parseExpressionStatement(StmtList &out) {
         !first->isa<SubscriptExpr>() && !first->isa<ErrorExpr>())
       errorAt(first->range,
               "'" + describeExpr(*first) + "' is an illegal expression for augmented assignment");
-    if (!expectExpressionStart("expected expression after", tokenSpelling(opTok.kind)))
-      return false;
-    ExprPtr value = parseTestListStar();
+    ExprPtr value = requireExpr(&Parser::parseTestListStar, "expected expression after", tokenSpelling(opTok.kind));
     if (!value)
       return false;
     out.push_back(std::make_unique<AugAssignStmt>(SourceRange(begin, prevEnd_), std::move(first),
@@ -871,9 +862,7 @@ bool Parser::parseFunctionDef(StmtList &out) {
   ExprList decorators;
   while (at(TokenKind::At)) {
     consume();
-    if (!expectExpressionStart("expected decorator expression after '@'"))
-      return false;
-    ExprPtr decorator = parseTest();
+    ExprPtr decorator = requireExpr(&Parser::parseTest, "expected decorator expression after '@'");
     if (!decorator)
       return false;
     if (!at(TokenKind::Newline)) {
@@ -1029,9 +1018,7 @@ bool Parser::parseIf(StmtList &out) {
 
 bool Parser::parseFor(StmtList &out) {
   Lexeme kw = consume();
-  if (!expectExpressionStart("expected loop variable after 'for'"))
-    return false;
-  ExprPtr target = parseTargetList();
+  ExprPtr target = requireExpr(&Parser::parseTargetList, "expected loop variable after 'for'");
   if (!target)
     return false;
   checkAssignTarget(*target);
@@ -1040,9 +1027,7 @@ bool Parser::parseFor(StmtList &out) {
     return false;
   }
   consume();
-  if (!expectExpressionStart("expected expression after 'in'"))
-    return false;
-  ExprPtr iter = parseTestListStar();
+  ExprPtr iter = requireExpr(&Parser::parseTestListStar, "expected expression after 'in'");
   if (!iter)
     return false;
   if (!at(TokenKind::Colon)) {
@@ -1191,9 +1176,7 @@ ExprPtr Parser::parseTest() {
 ExprPtr Parser::parseTestRest(ExprPtr e) {
   if (at(TokenKind::kw_if)) {
     consume();
-    if (!expectExpressionStart("expected condition after 'if'"))
-      return nullptr;
-    ExprPtr test = parseOrTest();
+    ExprPtr test = requireExpr(&Parser::parseOrTest, "expected condition after 'if'");
     if (!test)
       return nullptr;
     if (!at(TokenKind::kw_else)) {
@@ -1201,9 +1184,7 @@ ExprPtr Parser::parseTestRest(ExprPtr e) {
       return nullptr;
     }
     consume();
-    if (!expectExpressionStart("expected expression after 'else'"))
-      return nullptr;
-    ExprPtr orelse = parseTest();
+    ExprPtr orelse = requireExpr(&Parser::parseTest, "expected expression after 'else'");
     if (!orelse)
       return nullptr;
     SourceRange range(e->range.begin, orelse->range.end);
@@ -1212,9 +1193,7 @@ ExprPtr Parser::parseTestRest(ExprPtr e) {
   if (at(TokenKind::ColonEqual)) {
     Lexeme op = consume();
     errorAt(op.range, "walrus operator `:=` is not supported");
-    if (!expectExpressionStart("expected expression after ':='"))
-      return nullptr;
-    ExprPtr value = parseTest();
+    ExprPtr value = requireExpr(&Parser::parseTest, "expected expression after ':='");
     if (!value)
       return nullptr;
     return std::make_unique<ErrorExpr>(SourceRange(e->range.begin, value->range.end));
@@ -1268,9 +1247,7 @@ ExprPtr Parser::parseNotRest() {
   if (!guard.ok())
     return nullptr;
   Lexeme op = consume();
-  if (!expectExpressionStart("expected expression after 'not'"))
-    return nullptr;
-  ExprPtr operand = parseNotTest();
+  ExprPtr operand = requireExpr(&Parser::parseNotTest, "expected expression after 'not'");
   if (!operand)
     return nullptr;
   SourceRange range(op.range.begin, operand->range.end);
@@ -1367,9 +1344,7 @@ ExprPtr Parser::parseUnaryRest() {
   const UnaryOpKind op = opTok.is(TokenKind::Minus)  ? UnaryOpKind::Neg
                          : opTok.is(TokenKind::Plus) ? UnaryOpKind::Pos
                                                      : UnaryOpKind::Invert;
-  if (!expectExpressionStart("expected expression after", tokenSpelling(opTok.kind)))
-    return nullptr;
-  ExprPtr operand = parseUnary();
+  ExprPtr operand = requireExpr(&Parser::parseUnary, "expected expression after", tokenSpelling(opTok.kind));
   if (!operand)
     return nullptr;
   SourceRange range(opTok.range.begin, operand->range.end);
@@ -1392,9 +1367,7 @@ ExprPtr Parser::parsePowerRest(ExprPtr base) {
   if (!guard.ok())
     return nullptr;
   Lexeme op = consume();
-  if (!expectExpressionStart("expected expression after '**'"))
-    return nullptr;
-  ExprPtr exponent = parseUnary();
+  ExprPtr exponent = requireExpr(&Parser::parseUnary, "expected expression after '**'");
   if (!exponent)
     return nullptr;
   SourceRange range(base->range.begin, exponent->range.end);
@@ -1408,9 +1381,7 @@ ExprPtr Parser::parseAwait() {
     return nullptr;
   Lexeme kw = consume();
   errorAt(kw.range, "`await` expressions are not supported");
-  if (!expectExpressionStart("expected expression after 'await'"))
-    return nullptr;
-  ExprPtr operand = parsePower();
+  ExprPtr operand = requireExpr(&Parser::parsePower, "expected expression after 'await'");
   if (!operand)
     return nullptr;
   return std::make_unique<ErrorExpr>(SourceRange(kw.range.begin, operand->range.end));
@@ -1549,9 +1520,7 @@ ExprPtr Parser::parseParenthesized() {
     return std::make_unique<TupleExpr>(SourceRange(lparen.range.begin, rparen.range.end),
                                        ExprList(), true);
   }
-  if (!expectExpressionStart("expected expression after '('"))
-    return nullptr;
-  ExprPtr first = parseTestOrStar();
+  ExprPtr first = requireExpr(&Parser::parseTestOrStar, "expected expression after '('");
   if (!first)
     return nullptr;
   if (at(TokenKind::kw_for) || at(TokenKind::kw_async)) {
@@ -1588,9 +1557,7 @@ ExprPtr Parser::parseList() {
   Lexeme lsquare = consume();
   ExprList elts;
   if (!at(TokenKind::RSquare)) {
-    if (!expectExpressionStart("expected expression or ']'"))
-      return nullptr;
-    ExprPtr first = parseTestOrStar();
+    ExprPtr first = requireExpr(&Parser::parseTestOrStar, "expected expression or ']'");
     if (!first)
       return nullptr;
     if (at(TokenKind::kw_for) || at(TokenKind::kw_async)) {
@@ -1629,9 +1596,7 @@ ExprPtr Parser::parseDictOrSet() {
   };
   if (at(TokenKind::StarStar))
     return unpacking();
-  if (!expectExpressionStart("expected expression or '}'"))
-    return nullptr;
-  ExprPtr first = parseTestOrStar();
+  ExprPtr first = requireExpr(&Parser::parseTestOrStar, "expected expression or '}'");
   if (!first)
     return nullptr;
 
@@ -1649,9 +1614,7 @@ ExprPtr Parser::parseDictOrSet() {
 
   ExprList keys, values;
   consume();  // ':'
-  if (!expectExpressionStart("expected value after ':' in dict literal"))
-    return nullptr;
-  ExprPtr value = parseTest();
+  ExprPtr value = requireExpr(&Parser::parseTest, "expected value after ':' in dict literal");
   if (!value)
     return nullptr;
   if (at(TokenKind::kw_for) || at(TokenKind::kw_async)) {
@@ -1665,9 +1628,7 @@ ExprPtr Parser::parseDictOrSet() {
       break;
     if (at(TokenKind::StarStar))
       return unpacking();
-    if (!expectExpressionStart("expected key or '}' in dict literal"))
-      return nullptr;
-    ExprPtr key = parseTest();
+    ExprPtr key = requireExpr(&Parser::parseTest, "expected key or '}' in dict literal");
     if (!key)
       return nullptr;
     if (!at(TokenKind::Colon)) {
@@ -1675,9 +1636,7 @@ ExprPtr Parser::parseDictOrSet() {
       return nullptr;
     }
     consume();
-    if (!expectExpressionStart("expected value after ':' in dict literal"))
-      return nullptr;
-    ExprPtr v = parseTest();
+    ExprPtr v = requireExpr(&Parser::parseTest, "expected value after ':' in dict literal");
     if (!v)
       return nullptr;
     keys.push_back(std::move(key));
@@ -1711,9 +1670,7 @@ ExprPtr Parser::parseCall(ExprPtr func) {
     } else if (at(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
       Lexeme name = consume();
       consume();  // '='
-      if (!expectExpressionStart("expected expression after '='"))
-        return nullptr;
-      ExprPtr value = parseTest();
+      ExprPtr value = requireExpr(&Parser::parseTest, "expected expression after '='");
       if (!value)
         return nullptr;
       std::string keyword(name.text);
@@ -1727,9 +1684,7 @@ ExprPtr Parser::parseCall(ExprPtr func) {
       call->keywords.push_back(std::move(kw));
       sawKeyword = true;
     } else {
-      if (!expectExpressionStart("expected an argument or ')'"))
-        return nullptr;
-      ExprPtr arg = parseTest();
+      ExprPtr arg = requireExpr(&Parser::parseTest, "expected an argument or ')'");
       if (!arg)
         return nullptr;
       if (at(TokenKind::kw_for) || at(TokenKind::kw_async)) {

@@ -21,4 +21,21 @@ char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &ar
 void readElement(const char *p, Tensor &t, int64_t k);
 void writeElement(char *p, const Tensor &t, int64_t k);
 
+/// The per-element step loads and gathers share: element `k` of `r` from the array at
+/// `coords`, or `pad` where the element is masked off or out of bounds (`coords` null).
+inline auto readOrPad(ExecContext &ctx, mlir::Operation *op, const BoundArray &array, Tensor &r,
+                      const Tensor &pad, llvm::StringRef what) {
+  return [&ctx, op, &array, &r, &pad, what](int64_t k, const std::vector<int64_t> *coords) -> mlir::LogicalResult {
+    if (!coords) {
+      r.copyElement(k, pad, 0);
+      return mlir::success();
+    }
+    const char *p = elementAddress(ctx, op, array, *coords, what);
+    if (!p)
+      return mlir::failure();
+    readElement(p, r, k);
+    return mlir::success();
+  };
+}
+
 }  // namespace tile::interp

@@ -39,17 +39,7 @@ LogicalResult runGather(ExecContext &ctx, Operation *op) {
   Tensor pad = gather.getPadding() ? *ctx.shared(gather.getPadding()) : Tensor(r.dtype, {});
   LogicalResult result = forEachElement(
       ctx, array, gather.getIndices(), gather.getMask(), r.size(),
-      [&](int64_t k, const std::vector<int64_t> *coords) -> LogicalResult {
-        if (!coords) {
-          r.copyElement(k, pad, 0);
-          return success();
-        }
-        const char *p = elementAddress(ctx, op, array, *coords, "gather");
-        if (!p)
-          return failure();
-        readElement(p, r, k);
-        return success();
-      });
+      readOrPad(ctx, op, array, r, pad, "gather"));
   if (failed(result))
     return failure();
   ctx.bind(gather, std::move(r));

@@ -71,17 +71,7 @@ LogicalResult runLoad(ExecContext &ctx, Operation *op) {
   Tensor pad = paddingValue(load.getPadding(), r.dtype, ctx.options.undeterminedPadding);
   LogicalResult result = forEachTileElement(
       ctx, array.host, load.getIndices(), load.getOrder(), r.shape,
-      [&](int64_t k, const std::vector<int64_t> *coords) -> LogicalResult {
-        if (!coords) {
-          r.copyElement(k, pad, 0);
-          return success();
-        }
-        const char *p = elementAddress(ctx, op, array, *coords, "load");
-        if (!p)
-          return failure();
-        readElement(p, r, k);
-        return success();
-      });
+      readOrPad(ctx, op, array, r, pad, "load"));
   if (failed(result))
     return failure();
   ctx.bind(load, std::move(r));
