@@ -89,6 +89,9 @@ public:
   mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);
   void barrier();
   void reserveShared(int64_t bytes);
+  /// Row-major linear index (i32) of a multi-index within `shape`.
+  mlir::Value linearize(llvm::ArrayRef<mlir::Value> idx, llvm::ArrayRef<int64_t> shape);
+  static int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
   static int64_t byteSize(mlir::Type type);
   mlir::Value zeroOf(mlir::Type type);
 

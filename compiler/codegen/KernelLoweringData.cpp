@@ -13,17 +13,13 @@ using namespace mlir;
 
 namespace tile::codegen {
 
-// Row-major linear index of a multi-index within `shape` (i32).
-static Value linearize(KernelLowering &l, ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
-  TileLayout layout(shape, 1);
-  SmallVector<int64_t> strides = layout.strides();
-  Value linear = l.i32(0);
+Value KernelLowering::linearize(ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = TileLayout(shape, 1).strides();
+  Value linear = i32(0);
   for (size_t d = 0; d < idx.size(); ++d)
-    linear = arith::AddIOp::create(l.b_, l.loc_, linear, arith::MulIOp::create(l.b_, l.loc_, idx[d], l.i32(strides[d])));
+    linear = arith::AddIOp::create(b_, loc_, linear, arith::MulIOp::create(b_, loc_, idx[d], i32(strides[d])));
   return linear;
 }
-
-static int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
 
 LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -73,26 +69,26 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
       for (size_t d = 0; d < idx.size(); ++d)
         if (inType.getDimSize(d) == 1)
           idx[d] = i32(0);
-      src = linearize(*this, idx, in.shape);
+      src = linearize(idx, in.shape);
     } else if (auto perm = dyn_cast<mlir::tile::PermuteOp>(op)) {
       SmallVector<Value> srcIdx(idx.size());
       for (auto [d, p] : llvm::enumerate(perm.getPermutation()))
         srcIdx[p] = idx[d];
-      src = linearize(*this, srcIdx, in.shape);
+      src = linearize(srcIdx, in.shape);
     } else if (auto ex = dyn_cast<mlir::tile::ExtractOp>(op)) {
       for (size_t d = 0; d < idx.size(); ++d)
         idx[d] = arith::AddIOp::create(b_, loc_, idx[d], i32(ex.getIndices()[d] * out.shape[d]));
-      src = linearize(*this, idx, in.shape);
+      src = linearize(idx, in.shape);
     } else if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
-      src = linearize(*this, idx, out.shape);  // the same row-major position
+      src = linearize(idx, out.shape);  // the same row-major position
     } else if (cat) {
       // Elements past the left tile along the axis come from the right one.
       int64_t axis = cat.getAxis(), split = inType.getDimSize(axis);
       Value fromRhs = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::uge, idx[axis], i32(split));
       SmallVector<Value> rhsIdx = idx;
       rhsIdx[axis] = arith::SubIOp::create(b_, loc_, idx[axis], i32(split));
-      Value lhsLinear = linearize(*this, idx, in.shape);
-      Value rhsLinear = arith::AddIOp::create(b_, loc_, linearize(*this, rhsIdx, layoutOf(cat.getRhs().getType()).shape),
+      Value lhsLinear = linearize(idx, in.shape);
+      Value rhsLinear = arith::AddIOp::create(b_, loc_, linearize(rhsIdx, layoutOf(cat.getRhs().getType()).shape),
                                               i32(rhsOffset / byteSize(elt)));
       src = arith::SelectOp::create(b_, loc_, fromRhs, rhsLinear, lhsLinear);
     } else {
@@ -135,7 +131,7 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
     if (!op.getKeepdims())
       idx.insert(idx.begin() + axis, i32(0));
     idx[axis] = i32(0);
-    Value first = readShared(elt, 0, linearize(*this, idx, in.shape));
+    Value first = readShared(elt, 0, linearize(idx, in.shape));
     SmallVector<Value> inits = {first};
     if (isArg)
       inits.push_back(i32(0));
@@ -145,7 +141,7 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
       b_.setInsertionPointToStart(loop.getBody());
       SmallVector<Value> at = idx;
       at[axis] = loop.getInductionVar();
-      Value v = readShared(elt, 0, linearize(*this, at, in.shape));
+      Value v = readShared(elt, 0, linearize(at, in.shape));
       Value acc = loop.getRegionIterArgs()[0];
       SmallVector<Value> next;
       if (isArg) {
@@ -191,63 +187,12 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
       b_.setInsertionPointToStart(loop.getBody());
       SmallVector<Value> at = idx;
       at[axis] = loop.getInductionVar();
-      Value v = readShared(elt, 0, linearize(*this, at, layout.shape));
+      Value v = readShared(elt, 0, linearize(at, layout.shape));
       scf::YieldOp::create(b_, loc_, combine(b_, loc_, kind, loop.getRegionIterArgs()[0], v));
     }
     values.push_back(loop.getResult(0));
   }
   tiles_[op] = values;
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// Matrix product (FMA path)
-//===----------------------------------------------------------------------===//
-
-// Converts an operand element to the accumulator type.
-static Value toAccType(OpBuilder &b, Location loc, Value v, Type acc) {
-  Type t = v.getType();
-  if (t == acc)
-    return v;
-  if (isa<FloatType>(acc))
-    return isa<FloatType>(t) ? Value(arith::ExtFOp::create(b, loc, acc, v)) : Value(arith::SIToFPOp::create(b, loc, acc, v));
-  return arith::ExtSIOp::create(b, loc, acc, v);
-}
-
-LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
-  auto aType = op.getA().getType(), bType = op.getB().getType();
-  auto accType = op.getAcc().getType();
-  TileLayout la = layoutOf(aType), lb = layoutOf(bType), out = layoutOf(accType);
-  Type ea = aType.getElementType(), eacc = accType.getElementType();
-  int64_t rank = aType.getRank(), k = aType.getDimSize(rank - 1);
-  int64_t bOffset = alignTo16(la.numElements * byteSize(ea));
-  barrier();
-  writeShared(tiles_[op.getA()], la, ea, 0);
-  writeShared(tiles_[op.getB()], lb, ea, bOffset);
-  barrier();
-  // One loop over K carries every output register of this thread.
-  SmallVector<SmallVector<Value>> outIdx;
-  for (int64_t r = 0; r < out.perThread; ++r)
-    outIdx.push_back(delinearize(linearIndex(out, r), out.shape));
-  auto loop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(1), tiles_[op.getAcc()]);
-  {
-    OpBuilder::InsertionGuard guard(b_);
-    b_.setInsertionPointToStart(loop.getBody());
-    Value kk = loop.getInductionVar();
-    SmallVector<Value> next;
-    for (int64_t r = 0; r < out.perThread; ++r) {
-      SmallVector<Value> ai = outIdx[r], bi = outIdx[r];
-      ai[rank - 1] = kk;       // a[..., m, k]
-      bi[rank - 2] = kk;       // b[..., k, n]
-      Value av = toAccType(b_, loc_, readShared(ea, 0, linearize(*this, ai, la.shape)), eacc);
-      Value bv = toAccType(b_, loc_, readShared(ea, bOffset, linearize(*this, bi, lb.shape)), eacc);
-      Value acc = loop.getRegionIterArgs()[r];
-      next.push_back(isa<FloatType>(eacc) ? Value(math::FmaOp::create(b_, loc_, av, bv, acc))
-                                          : Value(arith::AddIOp::create(b_, loc_, acc, arith::MulIOp::create(b_, loc_, av, bv))));
-    }
-    scf::YieldOp::create(b_, loc_, next);
-  }
-  tiles_[op] = Elements(loop.getResults().begin(), loop.getResults().end());
   return success();
 }
 
