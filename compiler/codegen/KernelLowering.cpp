@@ -11,13 +11,14 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
 namespace tile::codegen {
 
-KernelLowering::KernelLowering(mlir::tile::KernelOp kernel, int64_t numThreads)
-    : kernel_(kernel), b_(kernel.getContext()), loc_(kernel.getLoc()), numThreads_(numThreads) {}
+KernelLowering::KernelLowering(mlir::tile::KernelOp kernel, int64_t numThreads, GpuTarget target)
+    : kernel_(kernel), b_(kernel.getContext()), loc_(kernel.getLoc()), numThreads_(numThreads), target_(target) {}
 
 //===----------------------------------------------------------------------===//
 // Small helpers
@@ -136,7 +137,47 @@ void KernelLowering::storeElement(Value value, Value ptr) {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-void KernelLowering::reserveShared(int64_t bytes) { sharedBytes_ = std::max(sharedBytes_, bytes); }
+void KernelLowering::reserveShared(int64_t bytes) {
+  if (bytes > sharedBytes_) {
+    sharedBytes_ = bytes;
+    largestSharedUser_ = currentOp_;
+  }
+}
+
+static std::string kibString(int64_t bytes) {
+  if (bytes % 1024 == 0)
+    return std::to_string(bytes / 1024) + " KiB";
+  return llvm::formatv("{0:F1} KiB", bytes / 1024.0).str();
+}
+
+// The error names the op that needs the most, with its largest tile, since that is the tile to
+// shrink: "tile 256x256xf32 needs 288 KiB of shared memory; the limit on sm_90 is 227 KiB".
+LogicalResult KernelLowering::checkSharedMemoryLimit() {
+  int64_t limit = target_.maxSharedBytesPerBlock();
+  if (sharedBytes_ <= limit)
+    return success();
+  Operation *op = largestSharedUser_ ? largestSharedUser_ : kernel_.getOperation();
+  RankedTensorType largest;
+  auto consider = [&](Type t) {
+    if (auto tt = dyn_cast<RankedTensorType>(t))
+      if (!largest || tt.getNumElements() * byteSize(tt.getElementType()) >
+                          largest.getNumElements() * byteSize(largest.getElementType()))
+        largest = tt;
+  };
+  for (Type t : op->getOperandTypes()) consider(t);
+  for (Type t : op->getResultTypes()) consider(t);
+  std::string what = "kernel '" + kernel_.getSymName().str() + "'";
+  if (largest) {
+    std::string shape;
+    llvm::raw_string_ostream os(shape);
+    llvm::interleave(largest.getShape(), os, "x");
+    os << "x" << largest.getElementType();
+    what = "tile " + shape;
+  }
+  op->emitError() << what << " needs " << kibString(sharedBytes_) << " of shared memory; the limit on sm_"
+                  << target_.sm << " is " << kibString(limit);
+  return failure();
+}
 
 Value KernelLowering::sharedBase() {
   return LLVM::AddressOfOp::create(b_, loc_, smem_);
@@ -145,12 +186,17 @@ Value KernelLowering::sharedBase() {
 void KernelLowering::barrier() { NVVM::Barrier0Op::create(b_, loc_); }
 
 void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type,
-                                 int64_t byteOffset) {
-  reserveShared(byteOffset + layout.numElements * byteSize(type));
+                                 int64_t byteOffset, int64_t rowPitch) {
+  int64_t rowLength = layout.shape.empty() ? 1 : layout.shape.back();
+  int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
+  reserveShared(byteOffset + footprint * byteSize(type));
   Value base = sharedBase();
   Type storage = type.isInteger(1) ? Type(b_.getI8Type()) : type;
   for (auto [r, v] : llvm::enumerate(values)) {
     Value e = linearIndex(layout, r);
+    if (rowPitch)
+      e = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, e, i32(rowLength)), i32(rowPitch)),
+                                arith::RemUIOp::create(b_, loc_, e, i32(rowLength)));
     Value at = arith::AddIOp::create(b_, loc_, e, i32(byteOffset / byteSize(type)));
     Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
     // Replicas hold the owner's value; only the owner writes.
@@ -228,6 +274,8 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   if (failed(lowerRegion(kernel_.getBody())))
     return failure();
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
+  if (failed(checkSharedMemoryLimit()))
+    return failure();
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
   info.numThreads = numThreads_;
@@ -238,6 +286,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
 LogicalResult KernelLowering::lowerRegion(Region &region) {
   for (Operation &op : region.front().without_terminator()) {
     loc_ = op.getLoc();
+    currentOp_ = &op;
     if (failed(lowerOp(&op)))
       return failure();
     // Every tile result must now have this thread's elements.

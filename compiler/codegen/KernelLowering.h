@@ -6,6 +6,7 @@
 // conversions (scf-to-cf, arith/math/cf-to-llvm) finish the job.
 #pragma once
 
+#include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/TileLayout.h"
 #include "dialect/TileDialect.h"
 
@@ -28,7 +29,7 @@ struct KernelLaunchInfo {
 
 class KernelLowering {
 public:
-  KernelLowering(mlir::tile::KernelOp kernel, int64_t numThreads);
+  KernelLowering(mlir::tile::KernelOp kernel, int64_t numThreads, GpuTarget target = {});
 
   /// Builds the llvm.func next to the kernel; reports unsupported ops as errors at their
   /// locations and fails.
@@ -57,9 +58,11 @@ private:
   mlir::LogicalResult lowerReduce(mlir::tile::ReduceOp op);
   mlir::LogicalResult lowerScan(mlir::tile::ScanOp op);
   mlir::LogicalResult lowerMma(mlir::tile::MmaOp op);
+  mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
   // Debugging (KernelLoweringDebug.cpp).
   mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);
   mlir::LogicalResult lowerAssert(mlir::tile::AssertOp op);
+  mlir::LogicalResult checkSharedMemoryLimit();
 
 public:
   // Helpers.
@@ -85,9 +88,14 @@ public:
   /// Shared memory: writes a tile's elements at `offsetElems` (in elements of its type) and
   /// returns the base pointer; `readShared` reads one element by linear index.
   mlir::Value sharedBase();
-  void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset);
+  /// With `rowPitch`, rows (runs of the last dimension) start every `rowPitch` elements instead
+  /// of back to back: padding that keeps column accesses free of bank conflicts.
+  void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
+                   int64_t rowPitch = 0);
   mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);
   void barrier();
+  /// Records that the op being lowered needs `bytes` of shared memory (the kernel needs the
+  /// largest such amount; the op is named when that exceeds the target's limit).
   void reserveShared(int64_t bytes);
   /// Row-major linear index (i32) of a multi-index within `shape`.
   mlir::Value linearize(llvm::ArrayRef<mlir::Value> idx, llvm::ArrayRef<int64_t> shape);
@@ -101,7 +109,10 @@ public:
   int64_t numThreads_;
   mlir::Value tid_;
   mlir::LLVM::GlobalOp smem_;
+  GpuTarget target_;
   int64_t sharedBytes_ = 0;
+  mlir::Operation *currentOp_ = nullptr;
+  mlir::Operation *largestSharedUser_ = nullptr;
   llvm::DenseMap<mlir::Value, Elements> tiles_;
   llvm::DenseMap<mlir::Value, mlir::Value> scalars_;
   llvm::DenseMap<mlir::Value, Array> arrays_;

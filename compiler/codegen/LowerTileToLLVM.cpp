@@ -3,6 +3,7 @@
 
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
+#include "compiler/codegen/GpuTarget.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -37,9 +38,14 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       module.emitError("num-threads ") << numThreads << " must be a power of two from 32 to 1024";
       return signalPassFailure();
     }
+    std::optional<GpuTarget> target = GpuTarget::parse(arch);
+    if (!target) {
+      module.emitError("unknown target '") << arch << "' (expected sm_70 ... sm_90a)";
+      return signalPassFailure();
+    }
     SmallVector<mlir::tile::KernelOp> kernels(module.getOps<mlir::tile::KernelOp>());
     for (mlir::tile::KernelOp kernel : kernels) {
-      KernelLowering lowering(kernel, numThreads);
+      KernelLowering lowering(kernel, numThreads, *target);
       FailureOr<KernelLaunchInfo> info = lowering.run();
       if (failed(info))
         return signalPassFailure();

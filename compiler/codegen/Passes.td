@@ -17,7 +17,9 @@ def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block (a power of two from 32 to 1024)">
+           "Threads per block (a power of two from 32 to 1024)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU (sm_70 ... sm_90a): picks Tensor Core instructions and bounds shared memory">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",

@@ -34,7 +34,7 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
   {
     frontend::MLIRDiagnosticBridge bridge(context, diags);
     mlir::PassManager pm(&context);
-    pipeline::buildLLVMDialectPipeline(pm, {options.optLevel, options.numThreads});
+    pipeline::buildLLVMDialectPipeline(pm, {options.optLevel, options.numThreads, options.arch});
     if (mlir::failed(pm.run(*module)) || diags.hasErrors())
       return fail(diags.hasErrors() ? "" : "compilation failed in the pass pipeline");
   }

@@ -20,7 +20,7 @@ void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
 
 void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileOptPipeline(pm, options);
-  pm.addPass(codegen::createTileLowerToLLVM({options.numThreads}));
+  pm.addPass(codegen::createTileLowerToLLVM({options.numThreads, options.arch}));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

@@ -9,6 +9,8 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace tile::pipeline {
 
 struct PipelineOptions {
@@ -16,6 +18,8 @@ struct PipelineOptions {
   unsigned optLevel = 2;
   /// Threads per block for code generation.
   int64_t numThreads = 128;
+  /// Target GPU for code generation (sm_70 ... sm_90a).
+  std::string arch = "sm_90a";
 };
 
 /// Target-independent tile passes: canonicalization (the dialect's folders), CSE, and dead

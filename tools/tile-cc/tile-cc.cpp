@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
     return finish(diags);
   if (emit != EmitKind::Tile) {
     mlir::PassManager pm(&context);
-    tile::pipeline::PipelineOptions options{static_cast<unsigned>(optLevel.getValue()), numThreads};
+    tile::pipeline::PipelineOptions options{static_cast<unsigned>(optLevel.getValue()), numThreads, arch};
     if (emit == EmitKind::TileOpt)
       tile::pipeline::buildTileOptPipeline(pm, options);
     else if (emit == EmitKind::GPU)

@@ -245,6 +245,35 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
 )py", "k", {{"BM", int64_t(32)}, {"BN", int64_t(32)}, {"BK", int64_t(16)}},
       {{"a", D::BFloat16, {70, 50}}, {"b", D::BFloat16, {50, 40}}, {"c", D::Float32, {70, 40}, false, true}},
       {}, {"a", "b", "c"}, rt::Grid(3, 2), 1e-4, 1e-4});
+  // Tensor Core shapes (mma.sync.m16n8k16 with ldmatrix): f16 and bf16, one n-tile per warp
+  // (ldmatrix.x2), wide tiles with several n-tiles per warp, batched 3-D products, and an f32
+  // product that takes the FMA path; ragged edges throughout.
+  struct MmaShape { const char *dtype; D d; int64_t bm, bn, bk, m, n, k; };
+  for (MmaShape s : {MmaShape{"f16", D::Float16, 16, 8, 16, 37, 21, 40}, MmaShape{"bf16", D::BFloat16, 64, 64, 32, 100, 130, 90},
+                     MmaShape{"f16", D::Float16, 128, 128, 64, 130, 129, 200}, MmaShape{"bf16", D::BFloat16, 16, 64, 16, 20, 70, 33},
+                     MmaShape{"f32", D::Float32, 32, 32, 16, 50, 45, 40}}) {
+    std::string name = std::string("mma_") + s.dtype + "_" + std::to_string(s.bm) + "x" + std::to_string(s.bn) + "x" + std::to_string(s.bk);
+    out.push_back({name, std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+    acc = ct.full((BM, BN), 0.5, dtype=ct.float32)
+    for kk in range(ct.num_tiles(a, 1, (BM, BK))):
+        ta = ct.load(a, (ct.bid(0), kk), (BM, BK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, (kk, ct.bid(1)), (BK, BN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, (ct.bid(0), ct.bid(1)), acc)
+)py", "k", {{"BM", s.bm}, {"BN", s.bn}, {"BK", s.bk}},
+        {{"a", s.d, {s.m, s.k}}, {"b", s.d, {s.k, s.n}, true}, {"c", D::Float32, {s.m, s.n}, false, true}},
+        {}, {"a", "b", "c"}, rt::Grid((s.m + s.bm - 1) / s.bm, (s.n + s.bn - 1) / s.bn), 1e-4, 1e-4});
+  }
+  out.push_back({"mma_batched", std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c):
+    ta = ct.load(a, (0, 0, 0), (4, 32, 16), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, (0, 0, 0), (4, 16, 16), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(c, (0, 0, 0), ct.mma(ta, tb, ct.zeros((4, 32, 16), dtype=ct.float32)))
+)py", "k", {}, {{"a", D::BFloat16, {3, 30, 16}}, {"b", D::BFloat16, {3, 16, 13}}, {"c", D::Float32, {3, 30, 13}, false, true}},
+      {}, {"a", "b", "c"}, rt::Grid(1), 1e-4, 1e-4});
   // Element-wise gathers, scatters and atomics, with masks.
   out.push_back({"gather", std::string(kHeader) + R"py(
 @ct.kernel
