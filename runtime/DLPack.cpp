@@ -87,6 +87,13 @@ ArrayArg arrayFromDLPack(const DLTensor &t, int deviceOrdinal) {
   if (deviceOrdinal >= 0 && type == kDLCUDA && t.device.device_id != deviceOrdinal)
     fail(fmt::format("DLPack tensor is on cuda:{}, the kernel is loaded on cuda:{}",
                      t.device.device_id, deviceOrdinal));
+  return dlpackView(t);
+}
+
+ArrayArg dlpackView(const DLTensor &t) {
+  auto fail = [](const std::string &message) {
+    throw Error(Error::Kind::InvalidArgument, message);
+  };
   std::optional<DType> dtype = dtypeFromDLPack(t.dtype);
   if (!dtype)
     fail(fmt::format("DLPack tensor has type {}, which is not a cuTile dtype",

@@ -23,5 +23,8 @@ std::string describeDLPackType(DLDataType type);
 /// kDLCUDAManaged), on device `deviceOrdinal` unless that is negative. Throws
 /// Error(InvalidArgument) saying what does not fit.
 ArrayArg arrayFromDLPack(const DLTensor &tensor, int deviceOrdinal = -1);
+/// The same view wherever the memory lives (the interpreter backend takes CPU tensors); the
+/// caller checks the device.
+ArrayArg dlpackView(const DLTensor &tensor);
 
 }  // namespace tile::rt

@@ -6,6 +6,9 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <utility>
+#include <vector>
+
 namespace tile::interp {
 
 /// Whether every coordinate lies within the array's shape.
@@ -37,5 +40,38 @@ inline auto readOrPad(ExecContext &ctx, mlir::Operation *op, const BoundArray &a
     return mlir::success();
   };
 }
+
+/// The writes of one store or scatter, made only once every address has passed the bounds
+/// checks: an element outside the allocation stops the op before it writes anything, so a
+/// wrong view leaves memory as it was. add() is the per-element step (null `coords`: masked
+/// off or outside the shape, skipped); commit() writes.
+class PendingWrites {
+public:
+  PendingWrites(ExecContext &ctx, mlir::Operation *op, const BoundArray &array, const Tensor &value,
+                llvm::StringRef what)
+      : ctx_(ctx), op_(op), array_(array), value_(value), what_(what) {}
+
+  mlir::LogicalResult add(int64_t k, const std::vector<int64_t> *coords) {
+    if (!coords)
+      return mlir::success();
+    char *p = elementAddress(ctx_, op_, array_, *coords, what_);
+    if (!p)
+      return mlir::failure();
+    writes_.emplace_back(p, k);
+    return mlir::success();
+  }
+  void commit() const {
+    for (auto [p, k] : writes_)
+      writeElement(p, value_, k);
+  }
+
+private:
+  ExecContext &ctx_;
+  mlir::Operation *op_;
+  const BoundArray &array_;
+  const Tensor &value_;
+  llvm::StringRef what_;
+  std::vector<std::pair<char *, int64_t>> writes_;
+};
 
 }  // namespace tile::interp

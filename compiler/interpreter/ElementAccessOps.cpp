@@ -50,16 +50,12 @@ LogicalResult runScatter(ExecContext &ctx, Operation *op) {
   auto scatter = cast<mlir::tile::ScatterOp>(op);
   const BoundArray &array = ctx.array(scatter.getArray());
   const Tensor &value = ctx.tensor(scatter.getValue());
-  return forEachElement(ctx, array, scatter.getIndices(), scatter.getMask(), value.size(),
-                        [&](int64_t k, const std::vector<int64_t> *coords) -> LogicalResult {
-                          if (!coords)
-                            return success();
-                          char *p = elementAddress(ctx, op, array, *coords, "scatter");
-                          if (!p)
-                            return failure();
-                          writeElement(p, value, k);
-                          return success();
-                        });
+  PendingWrites writes(ctx, op, array, value, "scatter");
+  if (failed(forEachElement(ctx, array, scatter.getIndices(), scatter.getMask(), value.size(),
+                            [&](int64_t k, const std::vector<int64_t> *coords) { return writes.add(k, coords); })))
+    return failure();
+  writes.commit();
+  return success();
 }
 
 LogicalResult runAtomicAdd(ExecContext &ctx, Operation *op) {

@@ -13,7 +13,8 @@
 // accumulates in the accumulator's dtype. Out-of-bounds loads pad and stores skip as the ops
 // define; everything else that would go wrong (an access outside an array's allocation, integer
 // division by zero, a failed tile.assert, an op it does not know) stops the launch with an error
-// naming the op's source location and the block.
+// naming the op's source location and the block. A store or scatter that would leave the
+// allocation writes none of its elements.
 #pragma once
 
 #include "compiler/interpreter/HostArray.h"

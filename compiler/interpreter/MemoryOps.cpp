@@ -1,6 +1,7 @@
 // tile.load and tile.store: tiles addressed in tile space. Result dimension d covers array
 // dimension order[d], elements [index[d] * shape[d], (index[d] + 1) * shape[d]). Elements
-// outside the array take the padding value on loads and are skipped on stores.
+// outside the array take the padding value on loads and are skipped on stores. A store writes
+// nothing unless every element it addresses lies inside the array's allocation.
 
 #include "compiler/interpreter/ArrayAccess.h"
 #include "compiler/interpreter/OpTable.h"
@@ -82,17 +83,12 @@ LogicalResult runStore(ExecContext &ctx, Operation *op) {
   auto store = cast<mlir::tile::StoreOp>(op);
   const BoundArray &array = ctx.array(store.getArray());
   const Tensor &value = ctx.tensor(store.getValue());
-  return forEachTileElement(
-      ctx, array.host, store.getIndices(), store.getOrder(), value.shape,
-      [&](int64_t k, const std::vector<int64_t> *coords) -> LogicalResult {
-        if (!coords)
-          return success();
-        char *p = elementAddress(ctx, op, array, *coords, "store");
-        if (!p)
-          return failure();
-        writeElement(p, value, k);
-        return success();
-      });
+  PendingWrites writes(ctx, op, array, value, "store");
+  if (failed(forEachTileElement(ctx, array.host, store.getIndices(), store.getOrder(), value.shape,
+                                [&](int64_t k, const std::vector<int64_t> *coords) { return writes.add(k, coords); })))
+    return failure();
+  writes.commit();
+  return success();
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "runtime/jit/Interpreted.h"
 
 #include "compiler/frontend/Frontend.h"
+#include "compiler/interpreter/ExecContext.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "dialect/TileDialect.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -67,6 +69,27 @@ private:
   std::map<std::string, mlir::OwningOpRef<mlir::ModuleOp>> modules_;
 };
 
+std::vector<rt::ParamInfo> parameters(mlir::tile::KernelOp kernel) {
+  std::vector<rt::ParamInfo> params;
+  llvm::ArrayRef<mlir::Type> types = kernel.getArgumentTypes();
+  for (unsigned i = 0; i < types.size(); ++i) {
+    rt::ParamInfo p;
+    p.name = kernel.getParamName(i);
+    auto array = llvm::dyn_cast<mlir::tile::ArrayType>(types[i]);
+    std::optional<interp::DType> dtype = interp::dtypeOf(array ? array.getElementType() : types[i]);
+    if (!dtype)
+      throw rt::Error(rt::Error::Kind::InvalidArgument, "kernel '" + kernel.getSymName().str() + "': parameter '" +
+                                                            p.name + "' has a type the interpreter does not support");
+    p.dtype = *dtype;
+    if (array) {
+      p.kind = rt::ParamInfo::Kind::Array;
+      p.rank = int(array.getRank());
+    }
+    params.push_back(std::move(p));
+  }
+  return params;
+}
+
 std::mutex &cacheMutex() {
   static std::mutex mutex;
   return mutex;
@@ -79,9 +102,13 @@ ModuleCache &moduleCache() {
 
 }  // namespace
 
-void compileForInterpreter(const KernelRequest &request) {
+std::vector<rt::ParamInfo> compileForInterpreter(const KernelRequest &request) {
   std::lock_guard<std::mutex> lock(cacheMutex());
-  moduleCache().get(request);
+  mlir::ModuleOp module = moduleCache().get(request);
+  for (auto kernel : module.getOps<mlir::tile::KernelOp>())
+    if (kernel.getSymName() == request.kernel)
+      return parameters(kernel);
+  fail(request, "cannot compile", "no kernel named '" + request.kernel + "' in the compiled module");
 }
 
 void interpret(const KernelRequest &request, interp::Dim3 grid, const std::vector<interp::LaunchArg> &args) {

@@ -17,8 +17,10 @@ namespace tile::jit {
 bool interpretRequested();
 
 /// Compiles `request` to tile IR for the interpreter, if this process has not yet, so that a
-/// timed interpret() does not include compiling. Throws like interpret().
-void compileForInterpreter(const KernelRequest &request);
+/// timed interpret() does not include compiling. Returns the kernel's parameters in order
+/// (name; array with dtype and rank, or scalar with dtype), as a GPU kernel's metadata lists
+/// them. Throws like interpret().
+std::vector<rt::ParamInfo> compileForInterpreter(const KernelRequest &request);
 
 /// Compiles `request` to tile IR (once per request and process: later calls with the same
 /// source, kernel, constants, argument types and config reuse the module) and runs it on `grid`

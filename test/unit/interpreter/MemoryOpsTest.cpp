@@ -203,7 +203,7 @@ TEST_CASE("an access outside the array's allocation is an error, not a memory wr
                              "(shape (100, 70), strides (-70, 1)): element offset -70 lies outside the "
                              "array's allocation (block (0, 0, 0))"));
   for (int64_t k = 0; k < y.size(); ++k)
-    REQUIRE(y.get(k) == (k < 32 ? 0 : 5));  // row 0 of the tile was written before row 1
+    REQUIRE(y.get(k) == 5);  // the store checks every address before it writes any
   // The same for loads.
   HostArray badLoad = HostArray::strided(x.bytes.data(), DType::Float32, {100, 70}, {70, 2}, x.bytes.data(),
                                          x.bytes.data() + x.bytes.size());

@@ -1,0 +1,100 @@
+// Choosing a backend, and the backend-neutral half of the API (the rest is in GpuBackend.cpp
+// and InterpreterBackend.cpp).
+#include "runtime/jit/BackendImpl.h"
+#include "runtime/jit/Interpreted.h"
+
+namespace tile::jit {
+
+const char *backendName(BackendKind kind) { return kind == BackendKind::Gpu ? "GPU" : "interpreter"; }
+
+namespace detail {
+
+TimePoint BackendImpl::hostTime() {
+  TimePoint t;
+  t.host_ = std::chrono::steady_clock::now();
+  return t;
+}
+
+TimePoint BackendImpl::eventTime(std::shared_ptr<rt::Event> recorded) {
+  TimePoint t;
+  t.event_ = std::move(recorded);
+  return t;
+}
+
+void checkBufferRange(std::size_t bytes, std::size_t offset, std::size_t size, const char *what) {
+  if (offset > size || bytes > size - offset)
+    throw rt::Error(rt::Error::Kind::InvalidArgument, std::string(what) + ": bytes [" + std::to_string(offset) + ", " +
+                                                          std::to_string(offset + bytes) + ") are outside the " +
+                                                          std::to_string(size) + "-byte buffer");
+}
+
+}  // namespace detail
+
+double TimePoint::elapsedMs(const TimePoint &start, const TimePoint &end) {
+  if (start.event_ && end.event_)
+    return rt::Event::elapsedMs(*start.event_, *end.event_);
+  if (start.event_ || end.event_)
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "TimePoint::elapsedMs: the two points come from different backends");
+  return std::chrono::duration<double, std::milli>(end.host_ - start.host_).count();
+}
+
+const std::string &KernelHandle::name() const { return state_->name; }
+const std::vector<rt::ParamInfo> &KernelHandle::params() const { return state_->params; }
+BackendKind KernelHandle::backend() const { return state_->backend; }
+
+Backend::Backend(const BackendOptions &options) {
+  using Choice = BackendOptions::Choice;
+  switch (options.choice) {
+  case Choice::Gpu:
+    impl_ = detail::makeGpuBackend(options, "requested");
+    return;
+  case Choice::Interpreter:
+    impl_ = detail::makeInterpreterBackend("requested");
+    return;
+  case Choice::Auto:
+    break;
+  }
+  if (interpretRequested()) {
+    impl_ = detail::makeInterpreterBackend("TILE_INTERPRET is set");
+    return;
+  }
+  std::string why;
+  if (rt::Device::available(options.deviceOrdinal, &why))
+    impl_ = detail::makeGpuBackend(options, "a GPU is available");
+  else
+    impl_ = detail::makeInterpreterBackend("no GPU: " + why);
+}
+
+BackendKind Backend::kind() const { return impl_->kind(); }
+const std::string &Backend::reason() const { return impl_->reason(); }
+std::string Backend::description() const { return impl_->description(); }
+
+KernelHandle Backend::compile(const KernelRequest &request) { return KernelHandle(impl_->compile(request)); }
+
+Buffer Backend::allocate(std::size_t bytes) { return Buffer(impl_->allocate(bytes)); }
+
+Buffer Backend::upload(const void *data, std::size_t bytes) {
+  Buffer b = allocate(bytes);
+  b.copyFromHost(data, bytes);
+  return b;
+}
+
+void Backend::launch(const KernelHandle &kernel, const rt::Grid &grid, const std::vector<rt::Arg> &args,
+                     const rt::Stream *stream) {
+  if (kernel.backend() != kind())
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "launch of '" + kernel.name() + "': the kernel was compiled by the " +
+                                                          backendName(kernel.backend()) + " backend, this is the " +
+                                                          backendName(kind()) + " backend");
+  impl_->launch(*kernel.state_, grid, args, stream);
+}
+
+void Backend::synchronize() { impl_->synchronize(); }
+TimePoint Backend::now(const rt::Stream *stream) { return impl_->now(stream); }
+
+Jit *Backend::jit() const { return impl_->jit(); }
+const rt::Device *Backend::device() const {
+  Jit *j = impl_->jit();
+  return j ? &j->device() : nullptr;
+}
+
+}  // namespace tile::jit
