@@ -1,6 +1,16 @@
 // Loads and stores addressed in tile space, and element-wise gathers, scatters and atomics.
 // Every access is bounds-checked against the array's run-time shape (ragged edges) and
 // addressed in 64-bit arithmetic.
+//
+// Tile loads and stores are vectorised: a thread's run of V consecutive elements
+// (TileLayout.h) is accessed in chunks of up to 16 bytes when the array allows it. Strides
+// and the base pointer are kernel parameters, unknown at compile time, so whether it does is
+// one uniform condition computed per load/store (unit stride along the run, base pointer and
+// every other stride multiples of the chunk). Each chunk then takes the vector access when
+// that condition holds and the whole chunk is in bounds, else the scalar masked path (ragged
+// edges, misaligned or strided views). Folding the uniform condition into each chunk's branch
+// instead of branching once per op between a vector copy and a scalar copy of the whole
+// access keeps one scalar copy instead of two: the hot path is the same, the code is smaller.
 
 #include "compiler/codegen/KernelLowering.h"
 
@@ -27,10 +37,11 @@ static Value paddingValue(OpBuilder &b, Location loc, Type type, mlir::tile::Pad
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
 }
 
-// Element indices into the array and the in-bounds mask for register `r` of a tile access.
+// Element indices into the array and the in-bounds mask for register `r` of a tile access;
+// with `width` > 1, the mask covers `width` consecutive elements along the tile's last dim.
 static SmallVector<Value> accessIndices(KernelLowering &l, KernelLowering::Array &array, ValueRange tileIndices,
                                         std::optional<ArrayRef<int32_t>> order, const TileLayout &layout,
-                                        int64_t r, Value &inBounds) {
+                                        int64_t r, Value &inBounds, int64_t width = 1) {
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
   SmallVector<Value> local = l.delinearize(l.linearIndex(layout, r), layout.shape);
@@ -41,24 +52,118 @@ static SmallVector<Value> accessIndices(KernelLowering &l, KernelLowering::Array
     Value tileStart = arith::MulIOp::create(b, loc, l.toI64(l.scalars_.lookup(tileIndices[d])), l.i64(layout.shape[d]));
     Value idx = arith::AddIOp::create(b, loc, tileStart, arith::ExtUIOp::create(b, loc, b.getI64Type(), local[d]));
     indices[a] = idx;
+    Value last = idx;
+    if (width > 1 && d + 1 == layout.shape.size())
+      last = arith::AddIOp::create(b, loc, idx, l.i64(width - 1));
     // Unsigned compare: negative indices are out of bounds too.
-    inBounds = l.boolAnd(inBounds, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, idx, array.shape[a]));
+    inBounds = l.boolAnd(inBounds, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, last, array.shape[a]));
   }
   return indices;
 }
+
+// The array dimension the tile's last dimension runs along.
+static size_t runDim(const TileLayout &layout, std::optional<ArrayRef<int32_t>> order) {
+  size_t d = layout.shape.size() - 1;
+  return order ? static_cast<size_t>((*order)[d]) : d;
+}
+
+// Elements per vector access (1: scalar only): a run of V elements in chunks of at most 16
+// bytes. Runs start at multiples of V along the last dim and tile offsets are multiples of
+// the tile's extent, so a chunk's column is always a multiple of the chunk width.
+static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::ArrayType arrayType,
+                           std::optional<ArrayRef<int32_t>> order) {
+  if (layout.replicated || layout.vector < 2 || layout.shape.empty() || layout.shape.back() % layout.vector)
+    return 1;
+  int64_t width = std::min<int64_t>(layout.vector, 16 / KernelLowering::byteSize(elt));
+  if (width < 2 || layout.vector % width)
+    return 1;
+  // A static extent shorter than a chunk is never covered by one.
+  size_t a = runDim(layout, order);
+  if (!arrayType.isDynamicDim(a) && arrayType.getShape()[a] < width)
+    return 1;
+  return width;
+}
+
+// The uniform condition for `width`-element vector accesses: unit stride along the run, and
+// the base pointer and every other stride (in bytes) multiples of the access size. A
+// dimension of extent 1 only admits index 0, so its stride does not matter.
+static Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, size_t runDimension,
+                           int64_t width) {
+  OpBuilder &b = l.b_;
+  Location loc = l.loc_;
+  auto isZero = [&](Value v) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, l.i64(0)); };
+  int64_t bytes = width * KernelLowering::byteSize(array.elementType);
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), array.ptr);
+  Value ok = isZero(arith::AndIOp::create(b, loc, address, l.i64(bytes - 1)));
+  ok = l.boolAnd(ok, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, array.strides[runDimension], l.i64(1)));
+  for (size_t d = 0; d < array.strides.size(); ++d) {
+    if (d == runDimension)
+      continue;
+    Value multiple = isZero(arith::AndIOp::create(b, loc, array.strides[d], l.i64(width - 1)));
+    Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, array.shape[d], l.i64(1));
+    ok = l.boolAnd(ok, arith::OrIOp::create(b, loc, multiple, unit));
+  }
+  return ok;
+}
+
+// The integer type a vector access of `bytes` moves: 32-bit lanes where possible (what NVPTX
+// maps to ld/st.global.v2/v4.b32 for every element type), else one 16-bit word.
+static Type accessType(OpBuilder &b, int64_t bytes) {
+  if (bytes >= 8)
+    return VectorType::get({bytes / 4}, b.getI32Type());
+  return b.getIntegerType(bytes * 8);
+}
+
+static Type storageType(OpBuilder &b, Type elt) { return elt.isInteger(1) ? Type(b.getI8Type()) : elt; }
 
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getType());
   Type elt = op.getType().getElementType();
-  Elements values;
-  for (int64_t r = 0; r < layout.perThread; ++r) {
+  auto scalarLoad = [&](int64_t r) {
     Value inBounds;
     SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds);
     Value ptr = elementPointer(array, idx);
-    values.push_back(ifValue(
+    return ifValue(
         inBounds, elt, [&] { return loadElement(elt, ptr); },
-        [&] { return paddingValue(b_, loc_, elt, op.getPadding()); }));
+        [&] { return paddingValue(b_, loc_, elt, op.getPadding()); });
+  };
+  int64_t width = vectorWidth(layout, elt, op.getArray().getType(), op.getOrder());
+  Elements values;
+  if (width == 1) {
+    for (int64_t r = 0; r < layout.perThread; ++r)
+      values.push_back(scalarLoad(r));
+    tiles_[op] = values;
+    return success();
+  }
+  Value aligned = vectorAligned(*this, array, runDim(layout, op.getOrder()), width);
+  int64_t bytes = width * byteSize(elt);
+  Type storage = storageType(b_, elt);
+  for (int64_t r = 0; r < layout.perThread; r += width) {
+    Value inBounds;
+    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds, width);
+    auto ifOp = scf::IfOp::create(b_, loc_, SmallVector<Type>(width, elt), boolAnd(aligned, inBounds),
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b_);
+      b_.setInsertionPointToStart(ifOp.thenBlock());
+      Value raw = LLVM::LoadOp::create(b_, loc_, accessType(b_, bytes), elementPointer(array, idx), bytes);
+      Value vec = LLVM::BitcastOp::create(b_, loc_, VectorType::get({width}, storage), raw);
+      SmallVector<Value> lanes;
+      for (int64_t i = 0; i < width; ++i) {
+        Value v = LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i));
+        if (elt.isInteger(1))
+          v = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, v, arith::ConstantIntOp::create(b_, loc_, 0, 8));
+        lanes.push_back(v);
+      }
+      scf::YieldOp::create(b_, loc_, lanes);
+      b_.setInsertionPointToStart(ifOp.elseBlock());
+      SmallVector<Value> scalars;
+      for (int64_t i = 0; i < width; ++i)
+        scalars.push_back(scalarLoad(r + i));
+      scf::YieldOp::create(b_, loc_, scalars);
+    }
+    llvm::append_range(values, ifOp.getResults());
   }
   tiles_[op] = values;
   return success();
@@ -67,12 +172,44 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
 LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getValue().getType());
-  const Elements &values = tiles_[op.getValue()];
-  for (int64_t r = 0; r < layout.perThread; ++r) {
+  Type elt = op.getValue().getType().getElementType();
+  // Copy: lowering other ops may grow the map.
+  Elements values = tiles_.lookup(op.getValue());
+  auto scalarStore = [&](int64_t r) {
     Value inBounds;
     SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds);
     Value ptr = elementPointer(array, idx);
     ifThen(boolAnd(owns(layout, r), inBounds), [&] { storeElement(values[r], ptr); });
+  };
+  int64_t width = vectorWidth(layout, elt, op.getArray().getType(), op.getOrder());
+  if (width == 1) {
+    for (int64_t r = 0; r < layout.perThread; ++r)
+      scalarStore(r);
+    return success();
+  }
+  // Vector layouts are never replicated: every thread owns its elements.
+  Value aligned = vectorAligned(*this, array, runDim(layout, op.getOrder()), width);
+  int64_t bytes = width * byteSize(elt);
+  Type storage = storageType(b_, elt);
+  auto vecType = VectorType::get({width}, storage);
+  for (int64_t r = 0; r < layout.perThread; r += width) {
+    Value inBounds;
+    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds, width);
+    auto ifOp = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inBounds), /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b_);
+    b_.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value vec = LLVM::PoisonOp::create(b_, loc_, vecType);
+    for (int64_t i = 0; i < width; ++i) {
+      Value v = values[r + i];
+      if (elt.isInteger(1))
+        v = arith::ExtUIOp::create(b_, loc_, b_.getI8Type(), v);
+      vec = LLVM::InsertElementOp::create(b_, loc_, vec, v, i32(i));
+    }
+    Value raw = LLVM::BitcastOp::create(b_, loc_, accessType(b_, bytes), vec);
+    LLVM::StoreOp::create(b_, loc_, raw, elementPointer(array, idx), bytes);
+    b_.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    for (int64_t i = 0; i < width; ++i)
+      scalarStore(r + i);
   }
   return success();
 }

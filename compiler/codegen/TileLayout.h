@@ -4,6 +4,9 @@
 //   N >= T: each thread holds P = N / T elements in runs of V consecutive elements;
 //           register r of thread t holds e = ((r / V) * T + t) * V + r % V.
 //           Neighbouring threads touch neighbouring runs, so global accesses coalesce.
+//           V = min(P, 8, last dim): a run of 16-bit elements is one 16-byte vector access;
+//           wider types split a run into several 16-byte accesses (f32: two). V depends on
+//           the shape only, never the dtype, so casts keep the layout.
 //   N <  T: each thread holds one element, e = t % N; the threads t < N own it (only owners
 //           store, add atomically or print), the others hold replicas.
 // Every tile of a given shape has the same layout, so element-wise ops never move data;
@@ -19,12 +22,18 @@
 namespace tile::codegen {
 
 struct TileLayout {
+  static constexpr int64_t kMaxVector = 8;
+
   llvm::SmallVector<int64_t> shape;
   int64_t numThreads = 128;
   int64_t numElements = 1;
   int64_t perThread = 1;  // P
   int64_t vector = 1;     // V
   bool replicated = false;
+  /// Set for tiles in the mma.sync accumulator layout (#tile.mma, see MmaLayout.h): the warp
+  /// grid (batch, m, n). Such a tile has P = N / T registers per thread, never replicated.
+  int64_t mmaWarps[3] = {0, 0, 0};
+  bool isMma() const { return mmaWarps[0] != 0; }
 
   TileLayout() = default;
   TileLayout(llvm::ArrayRef<int64_t> tileShape, int64_t threads) : shape(tileShape), numThreads(threads) {
@@ -33,7 +42,7 @@ struct TileLayout {
     if (numElements >= numThreads) {
       perThread = numElements / numThreads;
       int64_t last = shape.empty() ? 1 : shape.back();
-      vector = std::min<int64_t>({perThread, 4, last});
+      vector = std::min<int64_t>({perThread, kMaxVector, last});
     } else {
       replicated = true;
     }

@@ -67,6 +67,11 @@ static std::unique_ptr<llvm::Module> optimizedLLVM(mlir::ModuleOp module, const 
   mlir::registerLLVMDialectTranslation(registry);
   mlir::registerNVVMDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
+  // Translate under the target's data layout: accesses without an explicit alignment get the
+  // ABI alignment it gives (the default layout aligns i64 to 4 bytes, so NVPTX would split
+  // every i64 access into two 32-bit ones).
+  module->setAttr(mlir::LLVM::LLVMDialect::getDataLayoutAttrName(),
+                  mlir::StringAttr::get(module->getContext(), tm.createDataLayout().getStringRepresentation()));
   std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, context);
   if (!llvmModule) {
     error = "translation to LLVM IR failed";

@@ -12,15 +12,26 @@
 // CHECK-SAME: tile.shared_bytes = 0 : i64
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
-// 256 elements over 128 threads: 2 per thread, one run of 2.
+// 256 elements over 128 threads: 2 per thread, one run of 2, read as one 8-byte vector when
+// the array allows it (unit stride, 8-byte aligned base) and the run is in bounds, else
+// element by element with the padding value (vectorize.mlir has the details).
+// CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[X]] : !llvm.ptr<1> to i64
 // CHECK: %[[IDX:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK: %[[OK:.*]] = arith.cmpi ult, %[[IDX]], %[[N]] : i64
-// CHECK: %[[OFF:.*]] = arith.muli %[[IDX]], %[[S]] : i64
-// CHECK: %[[P:.*]] = llvm.getelementptr %[[X]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: scf.if %[[OK]] -> (f32) {
-// CHECK:   llvm.load %[[P]] : !llvm.ptr<1> -> f32
+// CHECK: %[[END:.*]] = arith.addi %[[IDX]], %{{.*}} : i64
+// CHECK: %[[RUN:.*]] = arith.cmpi ult, %[[END]], %[[N]] : i64
+// CHECK: %[[VEC:.*]] = arith.andi %{{.*}}, %[[RUN]] : i1
+// CHECK: scf.if %[[VEC]] -> (f32, f32) {
+// CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xi32>
 // CHECK: } else {
-// CHECK:   arith.constant 0.000000e+00 : f32
+// CHECK:   %[[IDX0:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK:   %[[OK:.*]] = arith.cmpi ult, %[[IDX0]], %[[N]] : i64
+// CHECK:   %[[OFF:.*]] = arith.muli %[[IDX0]], %[[S]] : i64
+// CHECK:   %[[P:.*]] = llvm.getelementptr %[[X]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK:   scf.if %[[OK]] -> (f32) {
+// CHECK:     llvm.load %[[P]] : !llvm.ptr<1> -> f32
+// CHECK:   } else {
+// CHECK:     arith.constant 0.000000e+00 : f32
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<1>
 // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<1>
 // CHECK: llvm.return
 tile.kernel @copy(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %flag: i1) {
