@@ -25,10 +25,12 @@ have tile-cc && step "tile-cc on the sample kernel" bash -c "tile-cc $root/kerne
 step "tile-unittests (CPU tests)" tile-unittests "~[gpu]"
 # On this machine a [gpu] test that skips is a failure; -d yes lists each test with its time.
 step "tile-unittests [gpu]" env TILE_TEST_REQUIRE_GPU=1 tile-unittests "[gpu]" -d yes
-# The JIT in an application, twice: the second process loads from the disk cache.
+# The JIT in an application, twice: the second process loads from the disk cache. --backend gpu
+# fails rather than fall back to the interpreter; the same binary then runs interpreted.
 export TILE_CACHE_DIR="$work/cache"
-have tile-jit-example && step "tile-jit-example (compiles)" tile-jit-example
-have tile-jit-example && step "tile-jit-example (second process, disk cache)" tile-jit-example
+have tile-jit-example && step "tile-jit-example on the GPU (compiles)" tile-jit-example --backend gpu
+have tile-jit-example && step "tile-jit-example on the GPU (second process, disk cache)" tile-jit-example --backend gpu
+have tile-jit-example && step "tile-jit-example with TILE_INTERPRET=1 (interpreter)" env TILE_INTERPRET=1 tile-jit-example
 step "tile-ssd demo (compiles; checked against the float64 reference)" tile-ssd
 step "tile-ssd demo again (second process: kernels from the disk cache)" tile-ssd
 if [ "${TILE_BENCH:-1}" = 1 ]; then

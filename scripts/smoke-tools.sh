@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every binary starts on this machine, GPU or not: the [gpu] tests report SKIPPED with the
-# reason, and the GPU tools say there is no GPU (exit 77) or fall back to the interpreter.
+# reason, and the GPU tools say there is no GPU (exit 77) or run on the interpreter instead.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BUILD_DIR:-$root/build}/bin
@@ -23,7 +23,8 @@ check "tile-unittests [gpu]" 0 -- "$bin/tile-unittests" "[gpu]"
 check "tile-cc --version" 0 -- "$bin/tile-cc" --version
 check "tile-opt --help" 0 -- "$bin/tile-opt" --help
 check "tile-run --help" 0 -- "$bin/tile-run" --help
-check "tile-jit-example" 0 77 -- "$bin/tile-jit-example"
+check "tile-jit-example (GPU, or the interpreter without one)" 0 -- "$bin/tile-jit-example"
+check "tile-jit-example with TILE_INTERPRET=1" 0 -- env TILE_INTERPRET=1 "$bin/tile-jit-example"
 check "tile-bench ssd" 0 77 -- "$bin/tile-bench" ssd --iters 1 --warmup 0 --shape small_b8_L2048
 check "tile-ssd (GPU, or the interpreter without one)" 0 -- "$bin/tile-ssd"
 echo "smoke: $failures failed"
