@@ -1,10 +1,12 @@
-// The GPU executor of the ssd_forward plan: device buffers for the outputs, the JIT for the
-// kernels, rt::launch on a stream, CUDA events for the per-kernel times.
+// The executor of the ssd_forward plan: the backend's buffers for the outputs, its compile and
+// launch for the kernels, its clock for the per-kernel times.
 #include "kernels/mamba2/SsdForward.h"
+
+#include "compiler/interpreter/DType.h"
 
 namespace tile::mamba2 {
 
-SsdShapes SsdDeviceInputs::shapes() const {
+SsdShapes SsdArrayInputs::shapes() const {
   SsdShapes s{x.shape, dt.shape, A.shape, B.shape, C.shape, {}, {}, {}, {}};
   if (D) s.D = D->shape;
   if (z) s.z = z->shape;
@@ -13,13 +15,13 @@ SsdShapes SsdDeviceInputs::shapes() const {
   return s;
 }
 
-// The device array bound to each input name (null for an absent optional one).
-static std::array<const rt::ArrayArg *, kNumSsdInputs> inputArrays(const SsdDeviceInputs &in) {
+// The array bound to each input name (null for an absent optional one).
+static std::array<const rt::ArrayArg *, kNumSsdInputs> inputArrays(const SsdArrayInputs &in) {
   auto opt = [](const std::optional<rt::ArrayArg> &a) { return a ? &*a : nullptr; };
   return {&in.x, &in.dt, &in.A, &in.B, &in.C, opt(in.D), opt(in.z), opt(in.dtBias), opt(in.initialStates)};
 }
 
-SsdTensorTypes SsdDeviceInputs::types() const {
+SsdTensorTypes SsdArrayInputs::types() const {
   SsdTensorTypes types;
   auto arrays = inputArrays(*this);
   for (unsigned i = 0; i < kNumSsdInputs; ++i)
@@ -28,41 +30,47 @@ SsdTensorTypes SsdDeviceInputs::types() const {
   return types;
 }
 
-SsdDims validate(const SsdDeviceInputs &in, const ForwardOptions &options) {
+SsdDims validate(const SsdArrayInputs &in, const ForwardOptions &options) {
   return planSsdForward(in.types(), options).dims;
 }
 
-SsdOutputs ssdForward(jit::Jit &jit, const SsdDeviceInputs &in, const ForwardOptions &options, const rt::Stream *streamIn,
-                      SsdTimings *timings) {
+Tensor SsdOutput::values() const {
+  const unsigned size = rt::dtypeSize(view.dtype);
+  Tensor t(view.shape);
+  std::vector<unsigned char> bytes(t.data.size() * size);
+  buffer.copyToHost(bytes.data(), bytes.size());
+  for (size_t i = 0; i < t.data.size(); ++i)
+    t.data[i] = interp::readFloat(bytes.data() + i * size, view.dtype);
+  return t;
+}
+
+SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const ForwardOptions &options,
+                      const rt::Stream *stream, SsdTimings *timings) {
   const SsdPlan plan = planSsdForward(in.types(), options);
-  const rt::Device &device = jit.device();
 
   SsdOutputs out;
   std::array<const rt::ArrayArg *, kNumSsdTensors> arrays{};
   auto inputs = inputArrays(in);
   std::copy(inputs.begin(), inputs.end(), arrays.begin());
-  auto alloc = [&](SsdTensor t, rt::DeviceBuffer &buf, rt::ArrayArg &view) {
+  auto alloc = [&](SsdTensor t, SsdOutput &o) {
     const SsdTensorType &type = plan.type(t);
-    buf = rt::DeviceBuffer(device, static_cast<size_t>(std::max<int64_t>(numElements(type.shape), 1)) *
-                                       rt::dtypeSize(type.dtype));
-    view = buf.array(type.dtype, type.shape);
-    arrays[static_cast<unsigned>(t)] = &view;
+    o.buffer = backend.allocate(static_cast<size_t>(numElements(type.shape)) * rt::dtypeSize(type.dtype));
+    o.view = o.buffer.array(type.dtype, type.shape);
+    arrays[static_cast<unsigned>(t)] = &o.view;
   };
-  alloc(SsdTensor::Y, out.y, out.yView);
-  alloc(SsdTensor::FinalStates, out.finalStates, out.finalStatesView);
-  alloc(SsdTensor::DtOut, out.dtOut, out.dtOutView);
-  alloc(SsdTensor::DACumsum, out.dACumsum, out.dACumsumView);
-  alloc(SsdTensor::States, out.states, out.statesView);
+  alloc(SsdTensor::Y, out.y);
+  alloc(SsdTensor::FinalStates, out.finalStates);
+  alloc(SsdTensor::DtOut, out.dtOut);
+  alloc(SsdTensor::DACumsum, out.dACumsum);
+  alloc(SsdTensor::States, out.states);
 
-  rt::Stream defaultStream = rt::Stream::defaultStream(device);
-  const rt::Stream &stream = streamIn ? *streamIn : defaultStream;
-  // A pair of events brackets each launch when timings are wanted. Every kernel is compiled
-  // first, on the host, so compiling never falls between a pair.
-  std::vector<rt::Kernel> kernels;
+  // Every kernel is compiled first, on the host, so compiling never falls between two time
+  // points.
+  std::vector<jit::KernelHandle> kernels;
   for (const SsdLaunch &l : plan.launches)
-    kernels.push_back(jit.compile(l.request));
-  std::vector<rt::Event> events;  // a start and an end per timed launch
-  std::vector<size_t> timed;      // which launch each pair brackets
+    kernels.push_back(backend.compile(l.request));
+  std::vector<jit::TimePoint> points;  // a start and an end per timed launch
+  std::vector<size_t> timed;           // which launch each pair brackets
   for (size_t k = 0; k < plan.launches.size(); ++k) {
     const SsdLaunch &l = plan.launches[k];
     if (l.empty())
@@ -74,22 +82,22 @@ SsdOutputs ssdForward(jit::Jit &jit, const SsdDeviceInputs &in, const ForwardOpt
       else
         args.emplace_back(rt::Scalar(std::get<std::int64_t>(a)));
     }
+    if (timings)
+      points.push_back(backend.now(stream));
+    backend.launch(kernels[k], rt::Grid(l.grid[0], l.grid[1], l.grid[2]), args, stream);
     if (timings) {
-      events.emplace_back(device);
-      events.back().record(stream);
-    }
-    rt::launch(kernels[k], rt::Grid(l.grid[0], l.grid[1], l.grid[2]), args, stream);
-    if (timings) {
-      events.emplace_back(device);
-      events.back().record(stream);
+      points.push_back(backend.now(stream));
       timed.push_back(k);
     }
   }
-  stream.synchronize();
+  if (stream)
+    stream->synchronize();
+  else
+    backend.synchronize();
   if (timings) {
     *timings = {};
     for (size_t i = 0; i < timed.size(); ++i)
-      timings->kernelMs(timed[i]) = rt::Event::elapsedMs(events[2 * i], events[2 * i + 1]);
+      timings->kernelMs(timed[i]) = jit::TimePoint::elapsedMs(points[2 * i], points[2 * i + 1]);
   }
   return out;
 }

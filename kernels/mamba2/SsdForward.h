@@ -1,19 +1,26 @@
-// ssd_forward: the Mamba-2 chunked-scan forward pass on the GPU, the equivalent of the forward
-// of mamba_ssm's mamba_chunk_scan_combined. Runs the three kernels of ssd.py as SsdPlan.h
-// plans them, compiled by the JIT for the shapes and dtypes at hand (cached in memory and on
-// disk). The same plan runs on the CPU through the interpreter: SsdInterpreted.h.
+// ssd_forward: the Mamba-2 chunked-scan forward pass, the equivalent of the forward of
+// mamba_ssm's mamba_chunk_scan_combined. Runs the three kernels of ssd.py as SsdPlan.h plans
+// them on a jit::Backend: on the GPU, compiled by the JIT for the shapes and dtypes at hand
+// (cached in memory and on disk); or through the interpreter on the CPU — one executor, the
+// same launches, so CI (no GPU) checks what the GPU computes and tile-ssd runs anywhere.
+//
+//   jit::Backend backend;                                  // GPU, or the interpreter
+//   jit::Buffer x = backend.upload(xBytes), ...;           // inputs in their dtype's bits
+//   SsdArrayInputs in{x.array(rt::DType::BFloat16, {b, T, H, P}), ...};
+//   SsdOutputs out = ssdForward(backend, in, options);
+//   Tensor y = out.y.values();
 #pragma once
 
 #include "kernels/mamba2/SsdPlan.h"
-#include "runtime/jit/Jit.h"
+#include "runtime/jit/Backend.h"
 
 #include <optional>
 
 namespace tile::mamba2 {
 
-/// Device arrays (any strides; bf16, fp16 or fp32 for x, z, B, C; dt fp32/bf16/fp16; A, D,
-/// dt_bias, initial_states fp32).
-struct SsdDeviceInputs {
+/// Arrays in the backend's memory (Buffer::array views; any strides; bf16, fp16 or fp32 for x,
+/// z, B, C; dt fp32/bf16/fp16; A, D, dt_bias, initial_states fp32). The kernels only read them.
+struct SsdArrayInputs {
   rt::ArrayArg x;    // (b, T, H, P)
   rt::ArrayArg dt;   // (b, T, H)
   rt::ArrayArg A;    // (H,)
@@ -28,19 +35,32 @@ struct SsdDeviceInputs {
   SsdTensorTypes types() const;
 };
 
-/// Outputs live in buffers owned by this struct; the views describe them.
+/// One output: a buffer of the backend and the contiguous array it holds.
+struct SsdOutput {
+  jit::Buffer buffer;
+  rt::ArrayArg view;
+  /// The elements as float64 values, exactly the stored ones (y is already rounded to its dtype).
+  Tensor values() const;
+};
+
+/// Shapes as in docs/mamba2.md.
 struct SsdOutputs {
-  rt::DeviceBuffer y, finalStates, dtOut, dACumsum, states;
-  rt::ArrayArg yView, finalStatesView, dtOutView, dACumsumView, statesView;
+  SsdOutput y;            // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
+  SsdOutput finalStates;  // (b, H, P, N)
+  SsdOutput dtOut;        // (b, H, nc, Q)
+  SsdOutput dACumsum;     // (b, H, nc, Q)
+  SsdOutput states;       // (b, nc, H, P, N): the state entering each chunk
 };
 
 /// Checks the inputs' shapes (the reference's checks, same messages) and dtypes; throws
 /// rt::Error(InvalidArgument) naming the tensor and the expected shape.
-SsdDims validate(const SsdDeviceInputs &inputs, const ForwardOptions &options);
+SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 
-/// Runs the forward pass on `stream` (the default stream when null) and waits for it.
-/// `timings` gets the GPU time of each kernel (CUDA events around each launch).
-SsdOutputs ssdForward(jit::Jit &jit, const SsdDeviceInputs &inputs, const ForwardOptions &options = {},
+/// Runs the forward pass on `stream` (the default stream when null; the interpreter ignores
+/// it) and waits for it. Every kernel is compiled first, so `timings` (GPU: CUDA events around
+/// each launch; interpreter: host wall-clock time) never include compiling. A kernel the
+/// interpreter stops throws rt::Error(InvalidArgument) with its message.
+SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
 
 }  // namespace tile::mamba2

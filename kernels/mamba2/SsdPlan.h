@@ -1,10 +1,10 @@
 // ssd_forward's launch sequence, described once for every backend. From the inputs' dtypes and
 // shapes and the options, planSsdForward checks the problem and returns the three launches of
 // ssd.py — what to compile (a jit::KernelRequest), on which grid, and the argument list as
-// references to named tensors or integer scalars. An executor (the GPU one in SsdForward.cpp,
-// the interpreter one in SsdInterpreted.cpp) only allocates the outputs, binds the tensor names
-// to its own memory and runs the launches in order; the kernel choices (block sizes, constants,
-// placeholders for absent inputs) live here alone, so both backends run the very same kernels.
+// references to named tensors or integer scalars. The executor (SsdForward.cpp, over a
+// jit::Backend) only allocates the outputs, binds the tensor names to the backend's memory and
+// runs the launches in order; the kernel choices (block sizes, constants, placeholders for
+// absent inputs) live here alone, so the GPU and the interpreter run the very same kernels.
 #pragma once
 
 #include "kernels/mamba2/SsdProblem.h"
@@ -51,7 +51,7 @@ struct SsdLaunch {
   std::array<std::int64_t, 3> grid{1, 1, 1};
   std::vector<SsdLaunchArg> args;  // in the kernel's parameter order
 
-  /// No blocks (an empty batch or sequence): executors skip the launch, which is exactly its
+  /// No blocks (an empty batch or sequence): the executor skips the launch, which is exactly its
   /// effect (fwd_pass_state still runs for T = 0, so final_states = initial_states).
   bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
 };
@@ -67,7 +67,7 @@ struct SsdPlan {
   const SsdTensorType &type(SsdTensor t) const { return *tensors[static_cast<unsigned>(t)]; }
 };
 
-/// Per-kernel times of one call, in milliseconds (what each executor can measure: GPU events
+/// Per-kernel times of one call, in milliseconds (what the backend can measure: GPU events
 /// or host wall-clock time; compiling is never included).
 struct SsdTimings {
   double chunkCumsumMs = 0, fwdPassStateMs = 0, computeOutMs = 0;

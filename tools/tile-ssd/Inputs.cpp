@@ -20,22 +20,6 @@ HostTensor::HostTensor(rt::DType dtype, mamba2::Tensor v) : dtype(dtype), values
   }
 }
 
-interp::HostArray HostTensor::array() const {
-  // The kernels only read inputs; HostArray is mutable because outputs share the type.
-  return interp::HostArray::contiguous(const_cast<unsigned char *>(bytes.data()), static_cast<interp::DType>(dtype),
-                                       values.shape);
-}
-
-mamba2::SsdHostInputs Inputs::host() const {
-  auto get = [&](SsdTensor t) { return tensors[unsigned(t)]->array(); };
-  auto opt = [&](SsdTensor t) {
-    return tensors[unsigned(t)] ? std::optional<interp::HostArray>(get(t)) : std::nullopt;
-  };
-  return {get(SsdTensor::X),  get(SsdTensor::Dt), get(SsdTensor::A),      get(SsdTensor::B),
-          get(SsdTensor::C),  opt(SsdTensor::D),  opt(SsdTensor::Z),      opt(SsdTensor::DtBias),
-          opt(SsdTensor::InitialStates)};
-}
-
 mamba2::SsdInputs Inputs::reference() const {
   auto get = [&](SsdTensor t) { return tensors[unsigned(t)]->values.view(); };
   auto opt = [&](SsdTensor t) {

@@ -1,10 +1,10 @@
 // tile-ssd's inputs in host memory, whichever backend runs them: each tensor in its kernel
-// dtype's bits (what the GPU gets uploaded and the interpreter reads in place) and as the
-// float64 values those bits hold (what the reference gets).
+// dtype's bits (what is uploaded to the backend) and as the float64 values those bits hold
+// (what the reference gets).
 #pragma once
 
 #include "kernels/mamba2/Reference.h"
-#include "kernels/mamba2/SsdInterpreted.h"
+#include "kernels/mamba2/SsdPlan.h"
 
 #include <array>
 #include <cstdint>
@@ -21,14 +21,12 @@ struct HostTensor {
 
   /// `values` rounded into `dtype` (bfloat16, float16 or float32).
   HostTensor(rt::DType dtype, mamba2::Tensor values);
-  interp::HostArray array() const;
 };
 
 /// Indexed by mamba2::SsdTensor (the inputs only); absent optional inputs are nullopt.
 struct Inputs {
   std::array<std::optional<HostTensor>, mamba2::kNumSsdInputs> tensors;
 
-  mamba2::SsdHostInputs host() const;
   mamba2::SsdInputs reference() const;
 };
 

@@ -1,11 +1,11 @@
-// tile-ssd's two ways to run ssd_forward on its host inputs: upload them and run the kernels on
-// the GPU, or run the same kernels with the interpreter in place. Either gives y and
-// final_states as float64 values, and per-kernel times.
+// tile-ssd's run of ssd_forward on its host inputs: upload them to the backend (device memory,
+// or the interpreter's host buffers), run the kernels, and bring y and final_states back as
+// float64 values, with per-kernel times.
 #pragma once
 
 #include "tools/tile-ssd/Inputs.h"
 
-#include "runtime/Device.h"
+#include "runtime/jit/Backend.h"
 
 namespace tile::ssd {
 
@@ -13,15 +13,15 @@ struct RunResult {
   mamba2::Tensor y, finalStates;
   rt::DType yDType = rt::DType::Float32;
   mamba2::SsdTimings timings;  // GPU events, or host wall-clock time when interpreted
-  // GPU only: the first call (compiling or loading the kernels, then running) and where the
+  // The first call (compiling or loading the kernels, then running), and on the GPU where the
   // kernels came from.
   double firstCallMs = 0;
   unsigned compiled = 0, fromDiskCache = 0;
 };
 
-/// Compiles (JIT, disk cache) and warms up with one call, then times a second call.
-RunResult runOnGpu(const rt::Device &device, const Inputs &inputs, const mamba2::ForwardOptions &options);
-/// One call through the interpreter (compiling is not timed).
-RunResult runInterpreted(const Inputs &inputs, const mamba2::ForwardOptions &options);
+/// One call, which compiles (GPU: or loads from the JIT's disk cache) and is timed whole; on
+/// the GPU a second, warm call gives the per-kernel times (the interpreter's first call has
+/// them already: compiling is never inside them).
+RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::ForwardOptions &options);
 
 }  // namespace tile::ssd

@@ -10,13 +10,12 @@
 // --check, compares with the float64 reference and prints the max abs error, the error relative
 // to the output's RMS and the count outside atol 3e-3 + rtol 1e-2 * |ref|.
 //
-// The kernels run on the GPU, or through the tile IR interpreter on the CPU with --interpret,
-// with TILE_INTERPRET=1, or on a machine without a GPU (it says which): the same launches
-// (kernels/mamba2/SsdPlan.h), so the demo and --check mean the same on both. Interpreted, the
-// demo takes under a second on one core.
+// The kernels run on a jit::Backend: the GPU, or the tile IR interpreter on the CPU with
+// --interpret, with TILE_INTERPRET=1, or on a machine without a GPU (it says which): the same
+// launches (kernels/mamba2/SsdPlan.h), so the demo and --check mean the same on both.
+// Interpreted, the demo takes under a second on one core.
 
 #include "kernels/mamba2/ErrorMetrics.h"
-#include "runtime/jit/Interpreted.h"
 #include "runtime/npy/Npy.h"
 #include "tools/tile-ssd/Run.h"
 
@@ -41,7 +40,8 @@ int usage(const char *message) {
 int main(int argc, char **argv) {
   std::string inputDir, outDir;
   ForwardOptions options;
-  bool check = false, interpret = jit::interpretRequested();
+  bool check = false;
+  jit::BackendOptions backendOptions;
   std::optional<rt::DType> outputDType;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -62,18 +62,15 @@ int main(int argc, char **argv) {
       else if (s == "bfloat16") outputDType = rt::DType::BFloat16;
       else return usage("--output-dtype must be float32, float16 or bfloat16");
     } else if (a == "--check") check = true;
-    else if (a == "--interpret") interpret = true;
+    else if (a == "--interpret") backendOptions.choice = jit::BackendOptions::Choice::Interpreter;
     else return usage(("unknown option " + a).c_str());
   }
-  std::string why;
-  if (interpret) {
-    std::printf("tile-ssd: running the kernels with the interpreter (%s)\n",
-                jit::interpretRequested() ? "TILE_INTERPRET is set" : "--interpret");
-  } else if (!rt::Device::available(0, &why)) {
-    std::printf("tile-ssd: no GPU here (%s); running the kernels with the interpreter instead\n", why.c_str());
-    interpret = true;
-  }
   try {
+    jit::Backend backend(backendOptions);
+    const bool interpret = !backend.onGpu();
+    std::printf("tile-ssd: running the kernels on %s\n",
+                backendOptions.choice == jit::BackendOptions::Choice::Interpreter ? "the interpreter (--interpret)"
+                                                                                   : backend.description().c_str());
     ssd::Inputs inputs;
     if (inputDir.empty()) {
       // The demo: a small 2.7B-like layer (ragged seqlen), bf16.
@@ -89,8 +86,10 @@ int main(int argc, char **argv) {
     }
     options.outputDType = outputDType;
 
-    ssd::RunResult r = interpret ? ssd::runInterpreted(inputs, options) : ssd::runOnGpu(rt::Device(0), inputs, options);
-    if (!interpret)
+    ssd::RunResult r = ssd::run(backend, inputs, options);
+    if (interpret)
+      std::printf("tile-ssd: first call %.1f ms (compiling to tile IR and interpreting)\n", r.firstCallMs);
+    else
       std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", r.firstCallMs,
                   r.compiled, r.fromDiskCache);
     std::printf("tile-ssd: chunk_cumsum %.3f ms, fwd_pass_state %.3f ms, compute_out %.3f ms, total %.3f ms%s\n",

@@ -27,14 +27,14 @@ struct Config {
   double dtMin = 0.0, dtMax = std::numeric_limits<double>::infinity();
 };
 
-// A device array and the float64 copy of exactly what it holds.
+// An array in GPU memory and the float64 copy of exactly what it holds.
 struct Input {
-  rt::DeviceBuffer buffer;
+  jit::Buffer buffer;
   rt::ArrayArg view;
   Tensor host;  // logical shape, contiguous
 };
 
-Input makeInput(const rt::Device &device, Shape shape, rt::DType dtype, std::mt19937 &rng, double lo, double hi,
+Input makeInput(jit::Backend &backend, Shape shape, rt::DType dtype, std::mt19937 &rng, double lo, double hi,
                 bool strided = false) {
   Input in;
   in.host = Tensor(shape);
@@ -56,39 +56,35 @@ Input makeInput(const rt::Device &device, Shape shape, rt::DType dtype, std::mt1
     interp::writeFloat(bytes.data() + off * size, idt, dist(rng));
     in.host.data[i] = interp::readFloat(bytes.data() + off * size, idt);
   }
-  in.buffer = rt::DeviceBuffer(device, bytes.size());
-  in.buffer.copyFromHost(bytes.data(), bytes.size());
+  in.buffer = backend.upload(bytes);
   in.view = in.buffer.array(dtype, shape, strided ? strides : Shape{});
   return in;
 }
 
-Tensor download(const rt::DeviceBuffer &buffer, rt::DType dtype, const Shape &shape) {
-  auto idt = static_cast<interp::DType>(dtype);
-  std::vector<uint8_t> bytes(numElements(shape) * interp::dtypeSize(idt));
-  buffer.copyToHost(bytes.data(), bytes.size());
-  Tensor t(shape);
-  for (int64_t i = 0; i < t.numElements(); ++i)
-    t.data[i] = interp::readFloat(bytes.data() + i * interp::dtypeSize(idt), idt);
-  return t;
+// The GPU backend, with the JIT's disk cache in `dir` ("" for none).
+jit::Backend gpuBackend(const std::string &dir) {
+  jit::BackendOptions options;
+  options.choice = jit::BackendOptions::Choice::Gpu;
+  options.diskCache = jit::DiskCache(dir);
+  return jit::Backend(options);
 }
 
-void runConfig(jit::Jit &jit, const Config &c) {
+void runConfig(jit::Backend &backend, const Config &c) {
   INFO("config " << c.name);
-  const rt::Device &device = jit.device();
   std::mt19937 rng(7);
   auto f32 = rt::DType::Float32;
-  Input x = makeInput(device, {c.b, c.T, c.H, c.P}, c.dtype, rng, -1, 1, c.strided);
-  Input dt = makeInput(device, {c.b, c.T, c.H}, f32, rng, c.softplus ? -4.0 : 0.001, c.softplus ? 0.0 : 0.1);
-  Input A = makeInput(device, {c.H}, f32, rng, -2.0, -0.5);
-  Input B = makeInput(device, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
-  Input C = makeInput(device, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
+  Input x = makeInput(backend, {c.b, c.T, c.H, c.P}, c.dtype, rng, -1, 1, c.strided);
+  Input dt = makeInput(backend, {c.b, c.T, c.H}, f32, rng, c.softplus ? -4.0 : 0.001, c.softplus ? 0.0 : 0.1);
+  Input A = makeInput(backend, {c.H}, f32, rng, -2.0, -0.5);
+  Input B = makeInput(backend, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
+  Input C = makeInput(backend, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
   std::optional<Input> D, z, bias, init;
-  if (c.D) D = makeInput(device, c.dPerChannel ? Shape{c.H, c.P} : Shape{c.H}, f32, rng, 0, 1);
-  if (c.z) z = makeInput(device, {c.b, c.T, c.H, c.P}, c.dtype, rng, -2, 2);
-  if (c.bias) bias = makeInput(device, {c.H}, f32, rng, -0.5, 0.5);
-  if (c.init) init = makeInput(device, {c.b, c.H, c.P, c.N}, f32, rng, -1, 1);
+  if (c.D) D = makeInput(backend, c.dPerChannel ? Shape{c.H, c.P} : Shape{c.H}, f32, rng, 0, 1);
+  if (c.z) z = makeInput(backend, {c.b, c.T, c.H, c.P}, c.dtype, rng, -2, 2);
+  if (c.bias) bias = makeInput(backend, {c.H}, f32, rng, -0.5, 0.5);
+  if (c.init) init = makeInput(backend, {c.b, c.H, c.P, c.N}, f32, rng, -1, 1);
 
-  SsdDeviceInputs in{x.view, dt.view, A.view, B.view, C.view, {}, {}, {}, {}};
+  SsdArrayInputs in{x.view, dt.view, A.view, B.view, C.view, {}, {}, {}, {}};
   SsdInputs ref{x.host, dt.host, A.host, B.host, C.host, {}, {}, {}, {}};
   if (D) in.D = D->view, ref.D = D->host.view();
   if (z) in.z = z->view, ref.z = z->host.view();
@@ -98,10 +94,12 @@ void runConfig(jit::Jit &jit, const Config &c) {
   options.chunkSize = c.chunk;
   options.dt = {c.softplus, c.dtMin, c.dtMax};
 
-  SsdOutputs out = ssdForward(jit, in, options);
+  SsdOutputs out = ssdForward(backend, in, options);
   SsdResult expected = reference(ref, options.dt);
-  Tensor y = download(out.y, c.dtype, {c.b, c.T, c.H, c.P});
-  Tensor finalStates = download(out.finalStates, f32, {c.b, c.H, c.P, c.N});
+  Tensor y = out.y.values();
+  Tensor finalStates = out.finalStates.values();
+  REQUIRE(y.shape == Shape{c.b, c.T, c.H, c.P});
+  REQUIRE(finalStates.shape == Shape{c.b, c.H, c.P, c.N});
   // The output dtype's rounding dominates for 16-bit data; fp32 reaches the approximate exp's
   // accuracy.
   double tol = c.dtype == rt::DType::Float32 ? 1e-4 : c.dtype == rt::DType::Float16 ? 2e-2 : 5e-2;
@@ -119,7 +117,7 @@ TEST_CASE("gpu: ssd_forward matches the float64 reference", "[gpu][mamba2]") {
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-ssd-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::Jit jit(device, {}, jit::DiskCache(dir));
+  jit::Backend backend = gpuBackend(dir);
   auto bf16 = rt::DType::BFloat16, f16 = rt::DType::Float16, f32 = rt::DType::Float32;
   std::vector<Config> configs = {
       {"chunk64 ragged fp32", 2, 200, 4, 32, 1, 16, 64, f32},
@@ -133,23 +131,23 @@ TEST_CASE("gpu: ssd_forward matches the float64 reference", "[gpu][mamba2]") {
       {"fp32 all options", 1, 333, 4, 64, 2, 128, 128, f32, true, false, true, true, true, true},
   };
   for (const Config &c : configs)
-    runConfig(jit, c);
+    runConfig(backend, c);
 }
 
 TEST_CASE("gpu: ssd_forward on a 131072-token sequence (64-bit offsets)", "[gpu][mamba2]") {
   TILE_REQUIRE_GPU(device);
-  jit::Jit jit(device, {}, jit::DiskCache(""));
-  runConfig(jit, {"batch1 T=131072", 1, 131072, 2, 32, 1, 16, 256, rt::DType::BFloat16, true});
+  jit::Backend backend = gpuBackend("");
+  runConfig(backend, {"batch1 T=131072", 1, 131072, 2, 32, 1, 16, 256, rt::DType::BFloat16, true});
 }
 
 TEST_CASE("gpu: ssd_forward refuses bad shapes with the tensor's name", "[gpu][mamba2]") {
   TILE_REQUIRE_GPU(device);
-  jit::Jit jit(device, {}, jit::DiskCache(""));
+  jit::Backend backend = gpuBackend("");
   std::mt19937 rng(1);
-  Input x = makeInput(device, {1, 16, 4, 8}, rt::DType::Float32, rng, 0, 1);
-  Input dt = makeInput(device, {1, 16, 4}, rt::DType::Float32, rng, 0, 1);
-  Input A = makeInput(device, {4}, rt::DType::Float32, rng, -1, 0);
-  Input B = makeInput(device, {1, 16, 3, 8}, rt::DType::Float32, rng, 0, 1);
-  SsdDeviceInputs in{x.view, dt.view, A.view, B.view, B.view, {}, {}, {}, {}};
-  CHECK_THROWS_WITH(ssdForward(jit, in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
+  Input x = makeInput(backend, {1, 16, 4, 8}, rt::DType::Float32, rng, 0, 1);
+  Input dt = makeInput(backend, {1, 16, 4}, rt::DType::Float32, rng, 0, 1);
+  Input A = makeInput(backend, {4}, rt::DType::Float32, rng, -1, 0);
+  Input B = makeInput(backend, {1, 16, 3, 8}, rt::DType::Float32, rng, 0, 1);
+  SsdArrayInputs in{x.view, dt.view, A.view, B.view, B.view, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(ssdForward(backend, in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
 }

@@ -1,4 +1,4 @@
-// ssd_forward's three kernels run by the interpreter (no GPU: this is what CI checks) on tiny
+// ssd_forward's three kernels on the interpreter backend (no GPU: this is what CI checks) on tiny
 // shapes covering what the GPU tests cover — ragged seqlen, ngroups > 1, D of both shapes, z,
 // initial states, dt bias + softplus, dt limits, strided inputs, bf16/fp16/fp32 — against the
 // float64 references: y and final_states against reference(), the intermediates (dt_out,
@@ -7,7 +7,7 @@
 #include "compiler/interpreter/DType.h"
 #include "kernels/mamba2/ErrorMetrics.h"
 #include "kernels/mamba2/Reference.h"
-#include "kernels/mamba2/SsdInterpreted.h"
+#include "kernels/mamba2/SsdForward.h"
 #include "test/unit/mamba2/Mamba2TestUtil.h"
 
 #include <catch2/catch.hpp>
@@ -21,11 +21,22 @@ using tile::mamba2::test::ProblemSpec;
 
 namespace {
 
-// A tensor stored in a kernel dtype (optionally as a view whose last dimension is padded by 3
-// elements, like a slice of a wider projection), and the float64 values it holds.
+// The backend of every test here: the interpreter, through the same API the GPU uses.
+jit::Backend &interpreter() {
+  static jit::Backend backend([] {
+    jit::BackendOptions options;
+    options.choice = jit::BackendOptions::Choice::Interpreter;
+    return options;
+  }());
+  return backend;
+}
+
+// A tensor stored in a kernel dtype in a buffer of the backend (optionally as a view whose last
+// dimension is padded by 3 elements, like a slice of a wider projection), and the float64
+// values it holds.
 struct Stored {
-  std::vector<unsigned char> bytes;
-  interp::HostArray array;
+  jit::Buffer buffer;
+  rt::ArrayArg array;
   Tensor rounded;
 
   Stored(const Tensor &values, interp::DType dtype, bool strided) : rounded(values.shape) {
@@ -33,7 +44,7 @@ struct Stored {
     if (strided) storage.back() += 3;
     const Shape strides = contiguousStrides(storage);
     const unsigned size = interp::dtypeSize(dtype);
-    bytes.assign(size_t(numElements(storage)) * size, 0);
+    std::vector<unsigned char> bytes(size_t(numElements(storage)) * size, 0);
     for (int64_t i = 0; i < values.numElements(); ++i) {
       int64_t rest = i, off = 0;
       for (size_t d = values.shape.size(); d-- > 0;) {
@@ -44,8 +55,8 @@ struct Stored {
       interp::writeFloat(p, dtype, values.data[size_t(i)]);
       rounded.data[size_t(i)] = interp::readFloat(p, dtype);
     }
-    array = interp::HostArray::strided(bytes.data(), dtype, values.shape, strides, bytes.data(),
-                                       bytes.data() + bytes.size());
+    buffer = interpreter().upload(bytes);
+    array = buffer.array(dtype, values.shape, strides);
   }
 };
 
@@ -74,7 +85,7 @@ void run(const Case &c) {
   const Stored &x = store(p.x, c.dtype, c.strided), &dt = store(p.dt, f32, false),
                &A = store(p.A, f32, false), &B = store(p.B, c.dtype, c.strided),
                &C = store(p.C, c.dtype, c.strided);
-  SsdHostInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, {}};
+  SsdArrayInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, {}};
   SsdInputs ref{x.rounded, dt.rounded, A.rounded, B.rounded, C.rounded, {}, {}, {}, {}};
   if (c.spec.dRank) {
     const Stored &s = store(p.D, f32, false);
@@ -96,7 +107,11 @@ void run(const Case &c) {
   options.chunkSize = c.chunk;
   options.dt = c.spec.options;
 
-  const SsdHostOutputs out = ssdForwardInterpreted(in, options);
+  const SsdOutputs outputs = ssdForward(interpreter(), in, options);
+  struct {
+    Tensor y, finalStates, dtOut, dACumsum, states;
+  } out{outputs.y.values(), outputs.finalStates.values(), outputs.dtOut.values(), outputs.dACumsum.values(),
+        outputs.states.values()};
   const SsdResult expected = reference(ref, options.dt);
   const ChunkedResult chunked = referenceChunked(ref, c.chunk, options.dt);
 
@@ -165,16 +180,16 @@ TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 reference
 TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][interpreter]") {
   Stored x(Tensor({1, 16, 4, 8}), interp::DType::Float32, false), dt(Tensor({1, 16, 4}), interp::DType::Float32, false),
       A(Tensor({4}), interp::DType::Float32, false), B(Tensor({1, 16, 3, 8}), interp::DType::Float32, false);
-  SsdHostInputs in{x.array, dt.array, A.array, B.array, B.array, {}, {}, {}, {}};
-  CHECK_THROWS_WITH(ssdForwardInterpreted(in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
+  SsdArrayInputs in{x.array, dt.array, A.array, B.array, B.array, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(ssdForward(interpreter(), in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
   Stored b64(Tensor({1, 16, 2, 8}), interp::DType::Float64, false);
   in.B = in.C = b64.array;
-  CHECK_THROWS_WITH(ssdForwardInterpreted(in), Catch::Contains("B has dtype float64"));
+  CHECK_THROWS_WITH(ssdForward(interpreter(), in), Catch::Contains("B has dtype float64"));
   Stored b2(Tensor({1, 16, 2, 8}), interp::DType::Float32, false);
   in.B = in.C = b2.array;
   ForwardOptions options;
   options.chunkSize = 8;
-  CHECK_THROWS_WITH(ssdForwardInterpreted(in, options), Catch::Contains("chunk_size 8 must be a power of two from 16"));
+  CHECK_THROWS_WITH(ssdForward(interpreter(), in, options), Catch::Contains("chunk_size 8 must be a power of two from 16"));
 }
 
 TEST_CASE("mamba2 interpreted: an empty sequence passes initial_states through", "[mamba2][interpreter]") {
@@ -186,14 +201,14 @@ TEST_CASE("mamba2 interpreted: an empty sequence passes initial_states through",
   const interp::DType f32 = interp::DType::Float32;
   Stored x(p.x, f32, false), dt(p.dt, f32, false), A(p.A, f32, false), B(p.B, f32, false), C(p.C, f32, false),
       init(p.initialStates, f32, false);
-  SsdHostInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array};
+  SsdArrayInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array};
   ForwardOptions options;
   options.chunkSize = 16;
   SsdTimings timings;
-  const SsdHostOutputs out = ssdForwardInterpreted(in, options, &timings);
-  CHECK(out.y.numElements() == 0);
-  CHECK(out.states.shape == Shape{2, 0, 2, 8, 16});
-  CHECK(out.finalStates.data == init.rounded.data);
+  const SsdOutputs out = ssdForward(interpreter(), in, options, nullptr, &timings);
+  CHECK(out.y.values().numElements() == 0);
+  CHECK(out.states.view.shape == Shape{2, 0, 2, 8, 16});
+  CHECK(out.finalStates.values().data == init.rounded.data);
   CHECK(timings.chunkCumsumMs == 0);
   CHECK(timings.computeOutMs == 0);
 }
