@@ -1,6 +1,7 @@
 // The JIT's CPU path: a KernelRequest run by the interpreter over host memory instead of being
-// compiled for a GPU. Tests and host APIs describe a launch once (request, grid, arguments) and
-// pick the backend at run time: TILE_INTERPRET=1, an explicit option, or no GPU.
+// compiled for a GPU. Applications and tests use it through jit::Backend (Backend.h), which
+// takes the GPU's launch arguments and picks the backend at run time (TILE_INTERPRET=1, an
+// explicit option, or no GPU); this is the layer underneath, on interpreter arguments.
 //
 //   tile::jit::interpret(request, {4, 2, 1}, {LaunchArg::of(x), LaunchArg::i64(n)});
 #pragma once
