@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace tile;
@@ -25,6 +26,8 @@ struct ArraySpec {
   std::vector<int64_t> shape;
   bool columnMajor = false;  // a strided (transposed-storage) view
   bool output = false;
+  std::vector<int64_t> strides = {};  // explicit strides in elements (padded rows, gaps)
+  int64_t offset = 0;                 // the view's first element in its allocation (1: misaligned)
 };
 
 struct Scalar {
@@ -53,16 +56,19 @@ struct HostData {
 
 HostData makeArray(const ArraySpec &spec, std::mt19937 &rng) {
   HostData h{spec, {}, {}};
-  int64_t n = 1;
-  for (int64_t d : spec.shape)
-    n *= d;
   h.strides.assign(spec.shape.size(), 1);
-  if (spec.columnMajor)
+  if (!spec.strides.empty())
+    h.strides = spec.strides;
+  else if (spec.columnMajor)
     for (size_t d = 1; d < spec.shape.size(); ++d)
       h.strides[d] = h.strides[d - 1] * spec.shape[d - 1];
   else
     for (int64_t d = static_cast<int64_t>(spec.shape.size()) - 2; d >= 0; --d)
       h.strides[d] = h.strides[d + 1] * spec.shape[d + 1];
+  // The allocation spans the view (non-negative strides); gaps and the offset hold data too.
+  int64_t n = spec.offset + 1;
+  for (size_t d = 0; d < spec.shape.size(); ++d)
+    n += (spec.shape[d] - 1) * h.strides[d];
   unsigned size = interp::dtypeSize(spec.dtype);
   h.bytes.assign(static_cast<size_t>(n) * size, 0);
   std::uniform_real_distribution<double> real(-2.0, 2.0);
@@ -79,11 +85,16 @@ HostData makeArray(const ArraySpec &spec, std::mt19937 &rng) {
   return h;
 }
 
-double element(const HostData &h, std::vector<int64_t> idx) {
-  int64_t off = 0;
+// The allocation element index of a view element.
+int64_t position(const HostData &h, const std::vector<int64_t> &idx) {
+  int64_t off = h.spec.offset;
   for (size_t d = 0; d < idx.size(); ++d)
     off += idx[d] * h.strides[d];
-  const void *p = h.bytes.data() + off * interp::dtypeSize(h.spec.dtype);
+  return off;
+}
+
+double element(const HostData &h, const std::vector<int64_t> &idx) {
+  const void *p = h.bytes.data() + position(h, idx) * interp::dtypeSize(h.spec.dtype);
   return interp::isFloat(h.spec.dtype) ? interp::readFloat(p, h.spec.dtype)
                                        : static_cast<double>(interp::readInt(p, h.spec.dtype));
 }
@@ -116,10 +127,13 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
       HostData &h = gpuData[name];
       buffers.emplace(name, rt::DeviceBuffer(device, h.bytes.size()));
       buffers[name].copyFromHost(h.bytes.data(), h.bytes.size());
-      gpuArgs.push_back(buffers[name].array(static_cast<rt::DType>(h.spec.dtype), h.spec.shape, h.strides));
+      size_t offsetBytes = static_cast<size_t>(h.spec.offset) * interp::dtypeSize(h.spec.dtype);
+      gpuArgs.push_back(
+          buffers[name].array(static_cast<rt::DType>(h.spec.dtype), h.spec.shape, h.strides, offsetBytes));
       HostData &ch = cpuData[name];
-      cpuArgs.push_back(interp::LaunchArg::of(interp::HostArray::strided(
-          ch.bytes.data(), ch.spec.dtype, ch.spec.shape, ch.strides, ch.bytes.data(), ch.bytes.data() + ch.bytes.size())));
+      cpuArgs.push_back(interp::LaunchArg::of(interp::HostArray::strided(ch.bytes.data() + offsetBytes, ch.spec.dtype,
+                                                                         ch.spec.shape, ch.strides, ch.bytes.data(),
+                                                                         ch.bytes.data() + ch.bytes.size())));
       continue;
     }
     const Scalar &s = *std::find_if(c.scalars.begin(), c.scalars.end(), [&](const Scalar &x) { return x.name == name; });
@@ -160,6 +174,8 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
     int64_t n = 1, bad = 0;
     for (int64_t d : a.shape)
       n *= d;
+    unsigned size = interp::dtypeSize(a.dtype);
+    std::vector<bool> inView(g.bytes.size() / size, false);
     double maxErr = 0;
     for (int64_t i = 0; i < n; ++i) {
       std::vector<int64_t> idx(a.shape.size());
@@ -168,14 +184,22 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
         idx[d] = rest % a.shape[d];
         rest /= a.shape[d];
       }
+      inView[position(g, idx)] = true;
       double gv = element(g, idx), rv = element(r, idx);
       double err = std::fabs(gv - rv);
       maxErr = std::max(maxErr, err);
       if (!(err <= c.atol + c.rtol * std::fabs(rv)) && !(std::isnan(gv) && std::isnan(rv)))
         ++bad;
     }
-    INFO(a.name << ": max abs error " << maxErr << ", " << bad << " of " << n << " elements outside tolerance");
+    // Elements of the allocation outside the view (gaps, the offset) must stay untouched.
+    int64_t stray = 0;
+    for (size_t e = 0; e < inView.size(); ++e)
+      if (!inView[e] && std::memcmp(g.bytes.data() + e * size, r.bytes.data() + e * size, size) != 0)
+        ++stray;
+    INFO(a.name << ": max abs error " << maxErr << ", " << bad << " of " << n << " elements outside tolerance, "
+                << stray << " elements outside the view written");
     CHECK(bad == 0);
+    CHECK(stray == 0);
     std::printf("differential %-12s %-4s max|gpu-interp| = %.3g over %lld elements\n", c.name.c_str(), a.name.c_str(),
                 maxErr, static_cast<long long>(n));
   }
@@ -274,6 +298,19 @@ def k(a, b, c):
     ct.store(c, (0, 0, 0), ct.mma(ta, tb, ct.zeros((4, 32, 16), dtype=ct.float32)))
 )py", "k", {}, {{"a", D::BFloat16, {3, 30, 16}}, {"b", D::BFloat16, {3, 16, 13}}, {"c", D::Float32, {3, 30, 13}, false, true}},
       {}, {"a", "b", "c"}, rt::Grid(1), 1e-4, 1e-4});
+  // The accumulator rescaled every iteration (the Mamba-2 state update): the loop carries it
+  // in mma.sync registers and the rescale runs in that layout.
+  out.push_back({"mma_rescale", std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, decay):
+    acc = ct.full((64, 64), 1.0, dtype=ct.float32)
+    for kk in range(ct.num_tiles(a, 1, (64, 32))):
+        ta = ct.load(a, (ct.bid(0), kk), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, (kk, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc * decay)
+    ct.store(c, (ct.bid(0), 0), acc + 1.0)
+)py", "k", {}, {{"a", D::BFloat16, {100, 75}}, {"b", D::BFloat16, {75, 64}}, {"c", D::Float32, {100, 64}, false, true}},
+      {{"decay", D::Float32, 0.5}}, {"a", "b", "c", "decay"}, rt::Grid(2), 1e-4, 1e-4});
   // Element-wise gathers, scatters and atomics, with masks.
   out.push_back({"gather", std::string(kHeader) + R"py(
 @ct.kernel
@@ -326,6 +363,63 @@ def k(x, y, n, Q: ct.Constant[int]):
     ct.store(y, (0, 0), ct.where(valid[:, None], t, 0.0))
 )py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}},
                    {{"n", D::Int32, 190}}, {"x", "y", "n"}, rt::Grid(1), 2e-3, 2e-3});
+  }
+  // Vectorised loads and stores: runs of 8 elements move in 16-byte accesses (f32: two, i8:
+  // one of 8 bytes) when the view allows it, else element by element. Each dtype goes through
+  // a view with padded rows (aligned; ragged edges in both dims, one cutting through a
+  // vector), a contiguous one, a misaligned base (element 1) and a last stride of 2; y is x's
+  // view, so stores take the same paths, and z receives whole tiles, padding included.
+  struct View {
+    const char *name;
+    std::vector<int64_t> strides;
+    int64_t offset;
+    int64_t cols;
+  };
+  const std::vector<View> views = {
+      {"padded", {256, 1}, 0, 197}, {"contig", {}, 0, 200}, {"offset1", {256, 1}, 1, 197}, {"stride2", {512, 2}, 0, 197}};
+  const std::vector<std::pair<D, const char *>> dtypes = {
+      {D::Float32, "f32"}, {D::BFloat16, "bf16"}, {D::Float16, "f16"}, {D::Int8, "i8"}, {D::Int32, "i32"}};
+  auto copySource = [](const char *padding, const char *order) {
+    return std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, z, TM: ct.Constant[int], TN: ct.Constant[int]):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    t = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.)py" + padding + order + R"py()
+    ct.store(y, (i, j), t)py" + order + R"py()
+    ct.store(z, (i, j), t)
+)py";
+  };
+  for (auto [dtype, tag] : dtypes) {
+    const char *padding = interp::isFloat(dtype) ? "NAN" : "ZERO";
+    for (const View &v : views)
+      out.push_back({std::string("vec_") + tag + "_" + v.name, copySource(padding, ""), "k",
+                     {{"TM", int64_t(32)}, {"TN", int64_t(64)}},
+                     {{"x", dtype, {70, v.cols}, false, false, v.strides, v.offset},
+                      {"y", dtype, {70, v.cols}, false, true, v.strides, v.offset},
+                      {"z", dtype, {96, 256}, false, true}},
+                     {}, {"x", "y", "z"}, rt::Grid(3, 4), 0, 0});
+  }
+  // Shorter runs: 8-byte (bf16, 4 per run) and 2-byte (i8, 2 per run) vectors.
+  for (auto [dtype, tm] : {std::pair{D::BFloat16, int64_t(8)}, std::pair{D::Int8, int64_t(4)}})
+    out.push_back({std::string("vec_") + interp::dtypeName(dtype) + "_tm" + std::to_string(tm),
+                   copySource(interp::isFloat(dtype) ? "NAN" : "ZERO", ""), "k", {{"TM", tm}, {"TN", int64_t(64)}},
+                   {{"x", dtype, {70, 197}, false, false, {256, 1}},
+                    {"y", dtype, {70, 197}, false, true, {256, 1}},
+                    {"z", dtype, {(70 + tm - 1) / tm * tm, 256}, false, true}},
+                   {}, {"x", "y", "z"}, rt::Grid((70 + tm - 1) / tm, 4), 0, 0});
+  // order = (1, 0): the tile's rows run down the columns of column-major storage, vectorised
+  // when the columns are padded to a multiple of the vector, scalar when they are not.
+  for (auto [dtype, tag] : {dtypes[0], dtypes[1]}) {
+    for (bool padded : {true, false}) {
+      std::vector<int64_t> strides = padded ? std::vector<int64_t>{1, 200} : std::vector<int64_t>{};
+      out.push_back({std::string("vec_") + tag + (padded ? "_order_padded" : "_order_colmajor"),
+                     copySource("NAN", ", order=(1, 0)"), "k", {{"TM", int64_t(32)}, {"TN", int64_t(64)}},
+                     {{"x", dtype, {197, 70}, !padded, false, strides},
+                      {"y", dtype, {197, 70}, !padded, true, strides},
+                      {"z", dtype, {96, 256}, false, true}},
+                     {}, {"x", "y", "z"}, rt::Grid(3, 4), 0, 0});
+    }
   }
   return out;
 }
