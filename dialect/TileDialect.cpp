@@ -14,6 +14,7 @@ using namespace mlir::tile;
 
 void TileDialect::initialize() {
   registerTypes();
+  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "dialect/TileOps.cpp.inc"

@@ -25,6 +25,9 @@
 #define GET_TYPEDEF_CLASSES
 #include "dialect/TileTypes.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "dialect/TileAttrs.h.inc"
+
 #include "dialect/TileTraits.h"
 
 #define GET_OP_CLASSES

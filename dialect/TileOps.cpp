@@ -302,6 +302,25 @@ LogicalResult ExpandDimsOp::verify() {
   return success();
 }
 
+LogicalResult ConvertLayoutOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getResult().getType();
+  if (in.getShape() != out.getShape() || in.getElementType() != out.getElementType())
+    return emitOpError() << "changes only the layout: " << in << " and " << out
+                         << " differ in shape or element type";
+  for (RankedTensorType t : {in, out})
+    if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(t.getEncoding())) {
+      if (t.getRank() != 2 && t.getRank() != 3)
+        return emitOpError() << "#tile.mma needs a 2-D or 3-D tile, not " << t;
+      int64_t m = t.getDimSize(t.getRank() - 2), n = t.getDimSize(t.getRank() - 1);
+      int64_t b = t.getRank() == 3 ? t.getDimSize(0) : 1;
+      if (m % (16 * mma.getWarpsM()) || n % (8 * mma.getWarpsN()) || b % mma.getWarpsB())
+        return emitOpError() << t << ": the warp grid does not divide the 16x8 tiles";
+    } else if (t.getEncoding()) {
+      return emitOpError() << "unknown layout encoding in " << t;
+    }
+  return success();
+}
+
 LogicalResult ReshapeOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
   if (in.getElementType() != out.getElementType())

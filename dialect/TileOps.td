@@ -6,6 +6,7 @@
 include "dialect/TileDialect.td"
 include "dialect/TileTypes.td"
 include "dialect/TileEnums.td"
+include "dialect/TileAttrs.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -278,6 +279,24 @@ def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure, Tile_PowerOfTwoShapes]> {
   let arguments = (ins Tile_Tile:$input, I32Attr:$axis);
   let results = (outs Tile_Tile:$result);
   let assemblyFormat = "$input `axis` `=` $axis attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure]> {
+  let summary = "move a tile's elements to another distributed layout";
+  let description = [{
+    The same tile (shape and element type) with another layout encoding: code generation
+    moves the elements between threads (through shared memory). Layout passes insert these
+    where producers and consumers disagree and remove the ones they can make unnecessary.
+
+    ```mlir
+    %m = tile.convert_layout %acc : tensor<64x64xf32> -> tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+    ```
+  }];
+  let arguments = (ins Tile_Tile:$input);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let hasFolder = 1;
 }

@@ -4,6 +4,7 @@
 #include "compiler/codegen/KernelLowering.h"
 
 #include "compiler/codegen/DeviceMath.h"
+#include "compiler/codegen/MmaLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -51,11 +52,11 @@ Value KernelLowering::zeroOf(Type type) {
   return arith::ConstantOp::create(b_, loc_, type, b_.getIntegerAttr(type, 0));
 }
 
-TileLayout KernelLowering::layoutOf(Type tensorType) const {
-  return TileLayout(cast<RankedTensorType>(tensorType).getShape(), numThreads_);
-}
+TileLayout KernelLowering::layoutOf(Type tensorType) const { return layoutOfType(tensorType, numThreads_); }
 
 Value KernelLowering::linearIndex(const TileLayout &layout, int64_t r) {
+  if (layout.isMma())
+    return mmaLinearIndex(layout, r);
   if (layout.replicated)
     return arith::RemUIOp::create(b_, loc_, tid_, i32(layout.numElements));
   int64_t v = layout.vector, t = layout.numThreads;
@@ -302,7 +303,24 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
 // Op dispatch
 //===----------------------------------------------------------------------===//
 
+// Ops that work on any layout: element-wise ones (every operand has the result's layout, so
+// register r of each holds the same element), control flow, and the layout-aware ones.
+static bool acceptsAnyLayout(Operation *op) {
+  if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+    return true;
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op))
+    return !isa<RankedTensorType>(bc.getInput().getType());  // a scalar fills any layout
+  return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
 LogicalResult KernelLowering::lowerOp(Operation *op) {
+  if (!acceptsAnyLayout(op))
+    for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (auto tt = dyn_cast<RankedTensorType>(t); tt && tt.getEncoding())
+        return op->emitError("code generation needs the canonical layout for '")
+               << op->getName() << "', not " << tt << " (a tile.convert_layout is missing)";
+  if (auto convert = dyn_cast<mlir::tile::ConvertLayoutOp>(op))
+    return lowerConvertLayout(convert);
   if (auto bid = dyn_cast<mlir::tile::BlockIdOp>(op)) {
     Value v = bid.getAxis() == 0   ? Value(NVVM::BlockIdXOp::create(b_, loc_, b_.getI32Type()))
               : bid.getAxis() == 1 ? Value(NVVM::BlockIdYOp::create(b_, loc_, b_.getI32Type()))

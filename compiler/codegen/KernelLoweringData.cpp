@@ -100,4 +100,19 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
   return success();
 }
 
+// Every thread writes its registers at their elements' row-major positions and reads the ones
+// its registers hold in the other layout.
+LogicalResult KernelLowering::lowerConvertLayout(mlir::tile::ConvertLayoutOp op) {
+  TileLayout in = layoutOf(op.getInput().getType()), out = layoutOf(op.getType());
+  Type elt = op.getType().getElementType();
+  barrier();
+  writeShared(tiles_[op.getInput()], in, elt, 0);
+  barrier();
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r)
+    values.push_back(readShared(elt, 0, linearIndex(out, r)));
+  tiles_[op] = values;
+  return success();
+}
+
 }  // namespace tile::codegen

@@ -3,6 +3,7 @@
 // go to shared memory and each thread accumulates its canonical-layout output registers over K.
 
 #include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/MmaLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -17,25 +18,55 @@ namespace tile::codegen {
 // Tensor Core path
 //===----------------------------------------------------------------------===//
 
-// The shapes mma.sync.m16n8k16 tiles exactly (shapes are powers of two, so M >= 16 suffices).
-static bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target) {
-  auto aType = op.getA().getType(), bType = op.getB().getType();
-  Type ea = aType.getElementType(), eacc = op.getAcc().getType().getElementType();
-  int64_t rank = aType.getRank();
-  return target.hasMmaM16N8K16() && (ea.isBF16() || ea.isF16()) && eacc.isF32() &&
-         aType.getDimSize(rank - 2) % 16 == 0 && aType.getDimSize(rank - 1) % 16 == 0 &&
-         bType.getDimSize(rank - 1) % 8 == 0;
+// Where register r of this thread sits in a #tile.mma tile (see TileAttrs.td): fragment
+// element r % 4 of n-tile (r / 4) % nPerWarp of the thread's (r / 4 / nPerWarp)-th
+// (batch, m-tile) pair, m fastest.
+Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
+  int64_t rank = layout.shape.size();
+  int64_t m = layout.shape[rank - 2], n = layout.shape[rank - 1];
+  int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], wn = layout.mmaWarps[2];
+  int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
+  int64_t i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);
+  int64_t mLocal = pair % mPerWarp, bLocal = pair / mPerWarp;
+  MmaThread t = mmaThread(wb, wm, wn);
+  Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(bLocal * wb));
+  Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(mLocal * wm));
+  Value row = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
+                                    arith::AddIOp::create(b_, loc_, t.group, i32(i >= 2 ? 8 : 0)));
+  Value col = arith::AddIOp::create(
+      b_, loc_, arith::MulIOp::create(b_, loc_, arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(nPerWarp)), i32(j)), i32(8)),
+      arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(i & 1)));
+  Value rowAll = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, batch, i32(m)), row);
+  return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(n)), col);
 }
 
-// The operands and the accumulator arrive in the canonical layout, so all three go to shared
-// memory: rows padded by 8 elements, which puts ldmatrix's eight row addresses (and the
-// accumulator fragments' rows) in distinct banks. Warps then own strips of 16x8 output tiles:
-// a warp loads its accumulator fragments, runs the K loop (one ldmatrix.x4 for A, one
-// ldmatrix.x4.trans per two n-tiles of B, one mma.sync per n-tile), and writes the fragments
-// back in place; finally every thread reads its canonical elements.
+KernelLowering::MmaThread KernelLowering::mmaThread(int64_t wb, int64_t wm, int64_t wn) {
+  auto bin = [&](auto opTag, Value x, int64_t c) { return decltype(opTag)::create(b_, loc_, x, i32(c)).getResult(); };
+  MmaThread t;
+  t.lane = bin(arith::AndIOp{}, tid_, 31);
+  t.warp = bin(arith::ShRUIOp{}, tid_, 5);
+  t.group = bin(arith::ShRUIOp{}, t.lane, 2);
+  t.quad = bin(arith::AndIOp{}, t.lane, 3);
+  t.warpM = bin(arith::RemUIOp{}, t.warp, wm);
+  t.warpN = bin(arith::RemUIOp{}, bin(arith::DivUIOp{}, t.warp, wm), wn);
+  t.warpB = bin(arith::DivUIOp{}, t.warp, wm * wn);
+  (void)wb;
+  return t;
+}
+
+// A and B go to shared memory (rows padded by 8 elements, which puts ldmatrix's eight row
+// addresses in distinct banks). The warps split the output into 16x8 tiles (MmaWarpGrid); a
+// warp runs the K loop per (batch, m-tile) it owns: one ldmatrix.x4 for A, one
+// ldmatrix.x4.trans per two n-tiles of B, one mma.sync per n-tile. The accumulator fragments
+// come from registers when the accumulator has the #tile.mma layout (the layout passes arrange
+// that for products whose warps all have work); otherwise from shared memory, where the
+// canonical-layout accumulator is written first and the result read back.
 LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   MLIRContext *ctx = b_.getContext();
   auto aType = op.getA().getType(), bType = op.getB().getType(), accType = op.getAcc().getType();
+  bool inRegisters = layoutOf(accType).isMma();
+  if (inRegisters != layoutOf(op.getType()).isMma())
+    return op.emitError("internal error: the accumulator and result of a Tensor Core product disagree on the layout");
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
@@ -47,44 +78,37 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   barrier();
   writeShared(tiles_[op.getA()], layoutOf(aType), ea, 0, aPitch);
   writeShared(tiles_[op.getB()], layoutOf(bType), ea, bOffset, bPitch);
-  writeShared(tiles_[op.getAcc()], layoutOf(accType), f32, cOffset, cPitch);
+  if (!inRegisters)
+    writeShared(tiles_[op.getAcc()], layoutOf(accType), f32, cOffset, cPitch);
   barrier();
 
-  // Warps over (batch, m-tile, n-strip); a warp's n-tiles are adjacent so B pairs share loads.
-  int64_t warps = numThreads_ / 32, tilesM = m / 16, tilesN = n / 8;
-  int64_t wm = std::min(warps, tilesM);
-  int64_t wn = std::min(warps / wm, tilesN);
-  int64_t wb = std::min(warps / (wm * wn), batch);
-  int64_t nPerWarp = tilesN / wn;
-  auto bin = [&](auto opTag, Value x, int64_t c) { return decltype(opTag)::create(b_, loc_, x, i32(c)).getResult(); };
-  Value lane = bin(arith::AndIOp{}, tid_, 31), warp = bin(arith::ShRUIOp{}, tid_, 5);
-  Value group = bin(arith::ShRUIOp{}, lane, 2), quad = bin(arith::AndIOp{}, lane, 3);
+  MmaWarpGrid grid = MmaWarpGrid::choose(batch, m, n, numThreads_);
+  if (inRegisters) {
+    TileLayout acc = layoutOf(accType);
+    grid = {acc.mmaWarps[0], acc.mmaWarps[1], acc.mmaWarps[2]};
+  }
+  int64_t wb = grid.warpsB, wm = grid.warpsM, wn = grid.warpsN;
+  int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm, bPerWarp = batch / wb;
+  MmaThread t = mmaThread(wb, wm, wn);
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  auto and_ = [&](Value x, int64_t c) { return arith::AndIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  auto shr = [&](Value x, int64_t c) { return arith::ShRUIOp::create(b_, loc_, x, i32(c)).getResult(); };
   // ldmatrix: lanes 8i..8i+7 address the rows of matrix i; matrices 1 and 3 are 8 rows down,
   // 2 and 3 are 8 columns right.
-  Value ldRow = arith::AddIOp::create(b_, loc_, bin(arith::AndIOp{}, lane, 7),
-                                      bin(arith::MulIOp{}, bin(arith::AndIOp{}, bin(arith::ShRUIOp{}, lane, 3), 1), 8));
-  Value ldCol = bin(arith::MulIOp{}, bin(arith::ShRUIOp{}, lane, 4), 8);
-  Value warpM = bin(arith::RemUIOp{}, warp, wm);
-  Value warpN = bin(arith::RemUIOp{}, bin(arith::DivUIOp{}, warp, wm), wn);
-  Value warpB = bin(arith::DivUIOp{}, warp, wm * wn);
-  Value active = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, warp, i32(wm * wn * wb));
-
-  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
-  auto mul = [&](Value x, int64_t c) { return bin(arith::MulIOp{}, x, c); };
+  Value ldRow = add(and_(t.lane, 7), mul(and_(shr(t.lane, 3), 1), 8));
+  Value ldCol = mul(shr(t.lane, 4), 8);
   auto smemPtr = [&](Type type, int64_t byteOffset, Value index) {
     Value base = sharedBase();
     Value at = add(index, i32(byteOffset / byteSize(type)));
     return LLVM::GEPOp::create(b_, loc_, base.getType(), type, base, ValueRange{at}).getResult();
   };
-  auto i32x = [&](int count) {
-    return LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32t));
-  };
   auto ldmatrix = [&](Value ptr, int count, bool transpose) {
+    auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32t));
     Value s = NVVM::LdMatrixOp::create(
-        b_, loc_, i32x(count), ptr, b_.getI32IntegerAttr(count),
+        b_, loc_, regsType, ptr, b_.getI32IntegerAttr(count),
         NVVM::MMALayoutAttr::get(ctx, transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row),
-        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
-        NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
     SmallVector<Value> regs;
     for (int i = 0; i < count; ++i) {
       Value r = LLVM::ExtractValueOp::create(b_, loc_, s, i);
@@ -97,30 +121,27 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   };
   NVVM::MMATypes ptxType = ea.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
   auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32));
+  const Elements &accIn = tiles_[op.getAcc()];
+  Elements result(inRegisters ? accIn.size() : 0);
 
-  ifThen(active, [&] {
-    auto batchLoop = scf::ForOp::create(b_, loc_, warpB, i32(batch), i32(wb));
-    OpBuilder::InsertionGuard outer(b_);
-    b_.setInsertionPointToStart(batchLoop.getBody());
-    Value bi = batchLoop.getInductionVar();
-    auto mLoop = scf::ForOp::create(b_, loc_, warpM, i32(tilesM), i32(wm));
-    b_.setInsertionPointToStart(mLoop.getBody());
-    Value m0 = mul(mLoop.getInductionVar(), 16);
-    Value n0 = mul(warpN, nPerWarp * 8);
+  // One (batch, m-tile) of this warp: its n-strip of accumulators through the K loop.
+  auto tileRow = [&](int64_t bLocal, int64_t mLocal) {
+    Value bi = add(t.warpB, i32(bLocal * wb));
+    Value m0 = mul(add(t.warpM, i32(mLocal * wm)), 16);
+    Value n0 = mul(t.warpN, nPerWarp * 8);
     Value aRowBase = add(mul(bi, m), m0);  // row of A (and of C) in the batch-stacked layout
     Value bRowBase = mul(bi, k);
+    int64_t firstReg = (bLocal * mPerWarp + mLocal) * nPerWarp * 4;
     // Accumulator fragment j: (row, col) and (row + 8, col) pairs, col = n0 + 8j + 2 * quad.
-    SmallVector<Value> cIndex;
+    SmallVector<Value> cIndex, acc;
     for (int64_t j = 0; j < nPerWarp; ++j) {
-      Value col = add(add(n0, i32(8 * j)), mul(quad, 2));
-      Value row = add(aRowBase, group);
-      Value at = add(mul(row, cPitch), col);
+      Value at = add(mul(add(aRowBase, t.group), cPitch), add(add(n0, i32(8 * j)), mul(t.quad, 2)));
       Value at8 = add(at, i32(8 * cPitch));
       cIndex.append({at, add(at, i32(1)), at8, add(at8, i32(1))});
     }
-    SmallVector<Value> acc;
-    for (Value at : cIndex)
-      acc.push_back(LLVM::LoadOp::create(b_, loc_, f32, smemPtr(f32, cOffset, at)));
+    for (int64_t i = 0; i < 4 * nPerWarp; ++i)
+      acc.push_back(inRegisters ? accIn[firstReg + i]
+                                : Value(LLVM::LoadOp::create(b_, loc_, f32, smemPtr(f32, cOffset, cIndex[i]))));
     auto kLoop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(16), acc);
     {
       OpBuilder::InsertionGuard inner(b_);
@@ -137,8 +158,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
           ValueRange c = kLoop.getRegionIterArgs().slice(4 * jj, 4);
           ArrayRef<Value> bPair = ArrayRef<Value>(bRegs).slice(2 * (jj - j), 2);
           Value d = NVVM::MmaOp::create(b_, loc_, accStruct, aRegs, bPair, c, ArrayRef<int64_t>{16, 8, 16},
-                                        std::nullopt, std::nullopt,
-                                        std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                                        std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
                                         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
           for (int i = 0; i < 4; ++i)
             next.push_back(LLVM::ExtractValueOp::create(b_, loc_, d, i));
@@ -146,16 +166,35 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
       }
       scf::YieldOp::create(b_, loc_, next);
     }
-    for (auto [at, v] : llvm::zip(cIndex, kLoop.getResults()))
-      LLVM::StoreOp::create(b_, loc_, v, smemPtr(f32, cOffset, at));
-  });
+    for (int64_t i = 0; i < 4 * nPerWarp; ++i) {
+      if (inRegisters)
+        result[firstReg + i] = kLoop.getResult(i);
+      else
+        LLVM::StoreOp::create(b_, loc_, kLoop.getResult(i), smemPtr(f32, cOffset, cIndex[i]));
+    }
+  };
+  auto allTiles = [&] {
+    for (int64_t bLocal = 0; bLocal < bPerWarp; ++bLocal)
+      for (int64_t mLocal = 0; mLocal < mPerWarp; ++mLocal)
+        tileRow(bLocal, mLocal);
+  };
+  if (inRegisters) {
+    allTiles();  // every warp has work (accumulatorLayoutFor)
+    tiles_[op] = result;
+    return success();
+  }
+  if (grid.numWarps() == numThreads_ / 32) {
+    allTiles();
+  } else {
+    Value active = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, t.warp, i32(grid.numWarps()));
+    ifThen(active, allTiles);
+  }
   barrier();
-
   TileLayout out = layoutOf(accType);
   Elements values;
   for (int64_t r = 0; r < out.perThread; ++r) {
     Value e = linearIndex(out, r);
-    Value at = add(mul(bin(arith::DivUIOp{}, e, n), cPitch), bin(arith::RemUIOp{}, e, n));
+    Value at = add(mul(arith::DivUIOp::create(b_, loc_, e, i32(n)), cPitch), arith::RemUIOp::create(b_, loc_, e, i32(n)));
     values.push_back(readShared(f32, cOffset, at));
   }
   tiles_[op] = values;

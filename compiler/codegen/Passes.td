@@ -5,6 +5,34 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give Tensor Core products the mma accumulator layout";
+  let description = [{
+    Every `tile.mma` that code generation runs on Tensor Cores, with work for every warp, gets
+    its accumulator and result in the `#tile.mma` layout (mma.sync's C/D fragments in
+    registers), with `tile.convert_layout` ops from and to the canonical layout around it.
+    `tile-remove-layout-conversions` then removes the conversions it can.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
+           "Threads per block (a power of two from 32 to 1024)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU (sm_70 ... sm_90a)">
+  ];
+}
+
+def TileRemoveLayoutConversions : Pass<"tile-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Remove layout conversions by moving element-wise ops and loops into the layout";
+  let description = [{
+    Removes round trips through shared memory: a conversion of a conversion folds; a
+    conversion of an element-wise op whose operands are conversions from the target layout,
+    splat constants or broadcast scalars becomes the element-wise op in that layout; and a loop
+    that carries a tile converted to a layout at the top of every iteration and back at the
+    bottom carries it in that layout instead (the accumulator of a K loop stays in mma.sync's
+    registers across iterations).
+  }];
+}
+
 def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to NVVM kernel functions";
   let description = [{

@@ -20,6 +20,9 @@ void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
 
 void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileOptPipeline(pm, options);
+  pm.addPass(codegen::createTileAssignLayouts({options.numThreads, options.arch}));
+  pm.addPass(codegen::createTileRemoveLayoutConversions());
+  pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(codegen::createTileLowerToLLVM({options.numThreads, options.arch}));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

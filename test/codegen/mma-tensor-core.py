@@ -6,6 +6,7 @@
 # RUN: tile-cc %s --kernel matmul --const BN=8 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=ONE-N-TILE
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx --arch sm_75 | FileCheck %s --check-prefix=FMA
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=FMA
+# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu --print-ir-after=tile-remove-layout-conversions -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYOUT
 # RUN: tile-cc %s --kernel batched --arg a=bf16:3 --arg b=bf16:3 --arg c=f32:3 --emit=gpu | FileCheck %s --check-prefix=GPU
 import cuda.tile as ct
 
@@ -26,6 +27,11 @@ def batched(a, b, c):
     tb = ct.load(b, (0, 0, 0), (4, 16, 16), padding_mode=ct.PaddingMode.ZERO)
     ct.store(c, (0, 0, 0), ct.mma(ta, tb, ct.zeros((4, 32, 16), dtype=ct.float32)))
 
+# The K loop carries the accumulator as mma.sync fragments; one conversion after the loop.
+# LAYOUT: scf.for {{.*}} -> (tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>)
+# LAYOUT-NOT: tile.convert_layout
+# LAYOUT: scf.yield
+# LAYOUT: tile.convert_layout %{{.*}} : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64x64xf32>
 # BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -698,3 +698,30 @@ tile.kernel @k(%f: f32) {
   tile.assert %f, "x" : f32
   tile.return
 }
+
+// -----
+
+tile.kernel @k() {
+  %t = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.convert_layout' op changes only the layout: 'tensor<64x64xf32>' and 'tensor<64x32xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>' differ in shape or element type}}
+  %m = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x32xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %t = arith.constant dense<0.0> : tensor<32x64xf32>
+  // expected-error @+1 {{'tile.convert_layout' op 'tensor<32x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>': the warp grid does not divide the 16x8 tiles}}
+  %m = tile.convert_layout %t : tensor<32x64xf32> -> tensor<32x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %t = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.convert_layout' op unknown layout encoding in 'tensor<64x64xf32, "blocked">'}}
+  %m = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x64xf32, "blocked">
+  tile.return
+}

@@ -143,3 +143,14 @@ tile.kernel @debug(%v: f32) {
   tile.assert %ct, "all lanes" : tensor<8xi1>
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel @layouts
+// CHECK: tile.convert_layout %{{.*}} : tensor<64x64xf32> -> tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+tile.kernel @layouts(%x: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x64xf32>
+  %m = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  %b = tile.convert_layout %m : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64x64xf32>
+  tile.store %b, %x[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}

@@ -1,0 +1,54 @@
+#include "compiler/codegen/MmaLayout.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target) {
+  auto aType = op.getA().getType(), bType = op.getB().getType();
+  Type ea = aType.getElementType(), eacc = op.getAcc().getType().getElementType();
+  int64_t rank = aType.getRank();
+  return target.hasMmaM16N8K16() && (ea.isBF16() || ea.isF16()) && eacc.isF32() &&
+         aType.getDimSize(rank - 2) % 16 == 0 && aType.getDimSize(rank - 1) % 16 == 0 &&
+         bType.getDimSize(rank - 1) % 8 == 0;
+}
+
+MmaWarpGrid MmaWarpGrid::choose(int64_t batch, int64_t m, int64_t n, int64_t numThreads) {
+  int64_t warps = numThreads / 32;
+  MmaWarpGrid g;
+  g.warpsM = std::min(warps, m / 16);
+  g.warpsN = std::min(warps / g.warpsM, n / 8);
+  g.warpsB = std::min(warps / (g.warpsM * g.warpsN), batch);
+  return g;
+}
+
+std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
+                                                               int64_t numThreads) {
+  if (!usesTensorCores(op, target))
+    return std::nullopt;
+  auto acc = op.getAcc().getType();
+  int64_t rank = acc.getRank();
+  MmaWarpGrid g = MmaWarpGrid::choose(rank == 3 ? acc.getDimSize(0) : 1, acc.getDimSize(rank - 2),
+                                      acc.getDimSize(rank - 1), numThreads);
+  if (g.numWarps() != numThreads / 32)
+    return std::nullopt;
+  return mlir::tile::MmaLayoutAttr::get(op.getContext(), g.warpsB, g.warpsM, g.warpsN);
+}
+
+TileLayout layoutOfType(Type tensorType, int64_t numThreads) {
+  auto type = cast<RankedTensorType>(tensorType);
+  TileLayout layout(type.getShape(), numThreads);
+  if (auto mma = dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(type.getEncoding())) {
+    layout.mmaWarps[0] = mma.getWarpsB();
+    layout.mmaWarps[1] = mma.getWarpsM();
+    layout.mmaWarps[2] = mma.getWarpsN();
+    layout.perThread = layout.numElements / numThreads;
+    layout.vector = 1;
+    layout.replicated = false;
+  }
+  return layout;
+}
+
+}  // namespace tile::codegen

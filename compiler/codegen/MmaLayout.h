@@ -1,0 +1,33 @@
+// Tensor Core products: when a tile.mma runs on mma.sync, and the accumulator layout it then
+// uses (#tile.mma): which element each register of a thread holds.
+#pragma once
+
+#include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/TileLayout.h"
+#include "dialect/TileDialect.h"
+
+#include <optional>
+
+namespace tile::codegen {
+
+/// Whether `op` runs on Tensor Cores (mma.sync.m16n8k16): bf16/f16 operands, an f32
+/// accumulator, M and K multiples of 16, N of 8, an sm_80+ target.
+bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target);
+
+/// How the warps of a block split a (batch x M x N) product into 16x8 tiles: as many along
+/// M as there are m-tiles, then along N, then batch. Some warps may be left without work.
+struct MmaWarpGrid {
+  int64_t warpsB = 1, warpsM = 1, warpsN = 1;
+  static MmaWarpGrid choose(int64_t batch, int64_t m, int64_t n, int64_t numThreads);
+  int64_t numWarps() const { return warpsB * warpsM * warpsN; }
+};
+
+/// The accumulator layout for `op` when it runs on Tensor Cores and every warp of the block
+/// has work (otherwise the product keeps the canonical layout and goes through shared memory).
+std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
+                                                               int64_t numThreads);
+
+/// The TileLayout of a tile type: canonical without an encoding, mma fragments with #tile.mma.
+TileLayout layoutOfType(mlir::Type tensorType, int64_t numThreads);
+
+}  // namespace tile::codegen

@@ -1,0 +1,145 @@
+// The tile-remove-layout-conversions pass: rewrites that make tile.convert_layout ops
+// unnecessary (each one costs a round trip through shared memory and two barriers).
+
+#include "compiler/codegen/Passes.h"
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tile::codegen {
+
+#define GEN_PASS_DEF_TILEREMOVELAYOUTCONVERSIONS
+#include "compiler/codegen/Passes.h.inc"
+
+using namespace mlir;
+using mlir::tile::ConvertLayoutOp;
+
+namespace {
+
+// A value that costs nothing to have in any layout: a splat constant or a broadcast scalar.
+static bool isLayoutFree(Value v) {
+  if (matchPattern(v, m_Constant()))
+    return isa_and_nonnull<SplatElementsAttr>(
+        cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
+  if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>())
+    return !isa<RankedTensorType>(bc.getInput().getType());
+  return false;
+}
+
+static RankedTensorType withEncoding(Type t, Attribute encoding) {
+  auto tt = cast<RankedTensorType>(t);
+  return RankedTensorType::get(tt.getShape(), tt.getElementType(), encoding);
+}
+
+// convert(elementwise(x, ...)) -> elementwise(convert(x), ...) when that does not add
+// conversions: every tile operand but at most one is a conversion from the target layout (the
+// two cancel) or layout-free. Moving the one real conversion up lets it meet the loop pattern
+// below or another conversion.
+struct HoistConversionAboveElementwise : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
+    Operation *producer = convert.getInput().getDefiningOp();
+    if (!producer || !producer->hasTrait<OpTrait::Elementwise>() || producer->getNumResults() != 1 ||
+        !producer->hasOneUse() || !isa<arith::ArithDialect, math::MathDialect>(producer->getDialect()))
+      return failure();
+    Attribute target = convert.getType().getEncoding();
+    int realConversions = 0;
+    for (Value operand : producer->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()))
+        continue;
+      auto from = operand.getDefiningOp<ConvertLayoutOp>();
+      bool cancels = from && from.getInput().getType().getEncoding() == target;
+      if (!cancels && !isLayoutFree(operand))
+        ++realConversions;
+    }
+    if (realConversions > 1)
+      return failure();
+    rewriter.setInsertionPoint(producer);
+    SmallVector<Value> operands;
+    for (Value operand : producer->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType())) {
+        operands.push_back(operand);
+        continue;
+      }
+      operands.push_back(ConvertLayoutOp::create(rewriter, convert.getLoc(),
+                                                 withEncoding(operand.getType(), target), operand));
+    }
+    Operation *moved = rewriter.clone(*producer);
+    moved->setOperands(operands);
+    moved->getResult(0).setType(convert.getType());
+    rewriter.replaceOp(convert, moved->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+// A broadcast scalar or splat constant converted to a layout is built in that layout.
+struct BuildLayoutFreeInPlace : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
+    auto bc = convert.getInput().getDefiningOp<mlir::tile::BroadcastOp>();
+    if (!bc || isa<RankedTensorType>(bc.getInput().getType()))
+      return failure();
+    rewriter.replaceOpWithNewOp<mlir::tile::BroadcastOp>(convert, convert.getType(), bc.getInput());
+    return success();
+  }
+};
+
+// A loop-carried tile that every iteration converts to layout L before use and yields as a
+// conversion from L is carried in L: one conversion before the loop, one after.
+struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop, PatternRewriter &rewriter) const override {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || type.getEncoding())
+        continue;
+      auto yielded = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+      if (!yielded)
+        continue;
+      RankedTensorType carried = yielded.getInput().getType();
+      if (!carried.getEncoding() || arg.use_empty() || !llvm::all_of(arg.getUsers(), [&](Operation *user) {
+            auto c = dyn_cast<ConvertLayoutOp>(user);
+            return c && c.getType() == carried;
+          }))
+        continue;
+      rewriter.setInsertionPoint(loop);
+      Value init = ConvertLayoutOp::create(rewriter, loop.getLoc(), carried, loop.getInitArgs()[i]);
+      rewriter.modifyOpInPlace(loop, [&] {
+        loop.getInitArgsMutable()[i].assign(init);
+        arg.setType(carried);
+        loop.getResult(i).setType(carried);
+      });
+      for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
+        rewriter.replaceOp(user, arg);
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(i, yielded.getInput()); });
+      rewriter.setInsertionPointAfter(loop);
+      auto back = ConvertLayoutOp::create(rewriter, loop.getLoc(), type, loop.getResult(i));
+      rewriter.replaceAllUsesExcept(loop.getResult(i), back, back);
+      return success();
+    }
+    return failure();
+  }
+};
+
+struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<TileRemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+}  // namespace
+
+}  // namespace tile::codegen
