@@ -184,6 +184,14 @@ Value KernelLowering::sharedBase() {
   return LLVM::AddressOfOp::create(b_, loc_, smem_);
 }
 
+Value KernelLowering::paddedPosition(Value linear, int64_t rowLength, int64_t rowPitch) {
+  if (!rowPitch)
+    return linear;
+  Value row = arith::DivUIOp::create(b_, loc_, linear, i32(rowLength));
+  return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, row, i32(rowPitch)),
+                               arith::RemUIOp::create(b_, loc_, linear, i32(rowLength)));
+}
+
 void KernelLowering::barrier() { NVVM::Barrier0Op::create(b_, loc_); }
 
 void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type,
@@ -195,9 +203,7 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
   Type storage = type.isInteger(1) ? Type(b_.getI8Type()) : type;
   for (auto [r, v] : llvm::enumerate(values)) {
     Value e = linearIndex(layout, r);
-    if (rowPitch)
-      e = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, e, i32(rowLength)), i32(rowPitch)),
-                                arith::RemUIOp::create(b_, loc_, e, i32(rowLength)));
+    e = paddedPosition(e, rowLength, rowPitch);
     Value at = arith::AddIOp::create(b_, loc_, e, i32(byteOffset / byteSize(type)));
     Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
     // Replicas hold the owner's value; only the owner writes.

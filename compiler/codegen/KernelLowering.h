@@ -100,6 +100,9 @@ public:
   void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                    int64_t rowPitch = 0);
   mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);
+  /// Where linear element `linear` of rows `rowLength` long sits when rows start every
+  /// `rowPitch` elements (padding against bank conflicts); `linear` itself for pitch 0.
+  mlir::Value paddedPosition(mlir::Value linear, int64_t rowLength, int64_t rowPitch);
   void barrier();
   /// Records that the op being lowered needs `bytes` of shared memory (the kernel needs the
   /// largest such amount; the op is named when that exceeds the target's limit).

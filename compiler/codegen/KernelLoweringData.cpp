@@ -101,16 +101,21 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
 }
 
 // Every thread writes its registers at their elements' row-major positions and reads the ones
-// its registers hold in the other layout.
+// its registers hold in the other layout. Rows are padded by 8 elements when an mma layout is
+// involved: its fragments touch 8 rows at the same columns per access, which a row pitch that
+// is a multiple of 32 banks would serialize 8 ways (padded: at most 2).
 LogicalResult KernelLowering::lowerConvertLayout(mlir::tile::ConvertLayoutOp op) {
   TileLayout in = layoutOf(op.getInput().getType()), out = layoutOf(op.getType());
   Type elt = op.getType().getElementType();
+  int64_t rowLength = out.shape.back();
+  int64_t pitch = (in.isMma() || out.isMma()) ? rowLength + 8 : 0;
   barrier();
-  writeShared(tiles_[op.getInput()], in, elt, 0);
+  writeShared(tiles_[op.getInput()], in, elt, 0, pitch);
   barrier();
   Elements values;
-  for (int64_t r = 0; r < out.perThread; ++r)
-    values.push_back(readShared(elt, 0, linearIndex(out, r)));
+  for (int64_t r = 0; r < out.perThread; ++r) {
+    values.push_back(readShared(elt, 0, paddedPosition(linearIndex(out, r), rowLength, pitch)));
+  }
   tiles_[op] = values;
   return success();
 }

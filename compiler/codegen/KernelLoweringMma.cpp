@@ -193,9 +193,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   TileLayout out = layoutOf(accType);
   Elements values;
   for (int64_t r = 0; r < out.perThread; ++r) {
-    Value e = linearIndex(out, r);
-    Value at = add(mul(arith::DivUIOp::create(b_, loc_, e, i32(n)), cPitch), arith::RemUIOp::create(b_, loc_, e, i32(n)));
-    values.push_back(readShared(f32, cOffset, at));
+    values.push_back(readShared(f32, cOffset, paddedPosition(linearIndex(out, r), n, cPitch)));
   }
   tiles_[op] = values;
   return success();
