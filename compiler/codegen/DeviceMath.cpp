@@ -25,9 +25,11 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
   if (!isa<FloatType>(type) || type.isF64())
     return op->emitError("code generation supports '") << op->getName() << "' on f16, bf16 and f32, not " << type;
+  // tf32 values live in f32 registers; the caller rounds the result.
+  bool inF32 = type.isF32() || type.isTF32();
   SmallVector<Value> xs;
   for (Value v : operands)
-    xs.push_back(type.isF32() ? v : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
+    xs.push_back(inF32 ? v : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
   Value x = xs[0], r;
   auto ex2 = [&](Value v) { return intrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", v); };
   auto lg2 = [&](Value v) { return intrinsic(b, loc, "llvm.nvvm.lg2.approx.f", v); };
@@ -54,7 +56,7 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
     Value q = arith::DivFOp::create(b, loc, f32(b, loc, 2.0), arith::AddFOp::create(b, loc, e, f32(b, loc, 1.0)));
     r = arith::SubFOp::create(b, loc, f32(b, loc, 1.0), q);
   }
-  return type.isF32() ? r : Value(arith::TruncFOp::create(b, loc, type, r));
+  return inF32 ? r : Value(arith::TruncFOp::create(b, loc, type, r));
 }
 
 }  // namespace tile::codegen

@@ -23,7 +23,7 @@ struct GpuTarget {
     return GpuTarget{std::stoi(digits)};
   }
 
-  /// mma.sync.m16n8k16 with bf16/f16 operands and ldmatrix (Ampere and later).
+  /// mma.sync.m16n8k16 (bf16/f16) and m16n8k8 (tf32) with ldmatrix (Ampere and later).
   bool hasMmaM16N8K16() const { return sm >= 80; }
 
   /// The most dynamic shared memory one block may opt into (CUDA programming guide, table

@@ -43,10 +43,36 @@ Value KernelLowering::boolAnd(Value a, Value c) {
 int64_t KernelLowering::byteSize(Type type) {
   if (type.isInteger(1))
     return 1;  // booleans are stored as bytes
+  if (type.isTF32())
+    return 4;  // 19 significant bits in an f32
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
+Type KernelLowering::storageType(Type elt) {
+  if (elt.isInteger(1))
+    return IntegerType::get(elt.getContext(), 8);
+  return registerType(elt);
+}
+
+Type KernelLowering::registerType(Type elt) {
+  return elt.isTF32() ? Float32Type::get(elt.getContext()) : elt;
+}
+
+// Integer rounding on the bits: add half an ulp of tf32 (plus the kept lsb, for ties to even)
+// and clear the 13 dropped bits; infinities and NaNs pass unchanged.
+Value KernelLowering::roundToTf32(Value f32) {
+  Value bits = arith::BitcastOp::create(b_, loc_, b_.getI32Type(), f32);
+  Value lsb = arith::AndIOp::create(b_, loc_, arith::ShRUIOp::create(b_, loc_, bits, i32(13)), i32(1));
+  Value biased = arith::AddIOp::create(b_, loc_, bits, arith::AddIOp::create(b_, loc_, lsb, i32(0xfff)));
+  Value rounded = arith::AndIOp::create(b_, loc_, biased, i32(static_cast<int32_t>(0xffffe000u)));
+  Value exponent = arith::AndIOp::create(b_, loc_, bits, i32(0x7f800000));
+  Value special = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, exponent, i32(0x7f800000));
+  Value result = arith::SelectOp::create(b_, loc_, special, bits, rounded);
+  return arith::BitcastOp::create(b_, loc_, b_.getF32Type(), result);
+}
+
 Value KernelLowering::zeroOf(Type type) {
+  type = registerType(type);
   if (isa<FloatType>(type))
     return arith::ConstantOp::create(b_, loc_, type, b_.getFloatAttr(type, 0.0));
   return arith::ConstantOp::create(b_, loc_, type, b_.getIntegerAttr(type, 0));
@@ -114,7 +140,7 @@ Value KernelLowering::elementPointer(const Array &array, ArrayRef<Value> indices
     Value term = arith::MulIOp::create(b_, loc_, idx, array.strides[i]);
     offset = offset ? Value(arith::AddIOp::create(b_, loc_, offset, term)) : term;
   }
-  Type storage = array.elementType.isInteger(1) ? Type(b_.getI8Type()) : array.elementType;
+  Type storage = storageType(array.elementType);
   if (!offset)
     return array.ptr;
   return LLVM::GEPOp::create(b_, loc_, array.ptr.getType(), storage, array.ptr, ValueRange{offset});
@@ -125,6 +151,8 @@ Value KernelLowering::loadElement(Type type, Value ptr) {
     Value byte = LLVM::LoadOp::create(b_, loc_, b_.getI8Type(), ptr);
     return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, byte, arith::ConstantIntOp::create(b_, loc_, 0, 8));
   }
+  if (type.isTF32())  // a tfloat32 array may hold any f32; its element is the rounded value
+    return roundToTf32(LLVM::LoadOp::create(b_, loc_, b_.getF32Type(), ptr));
   return LLVM::LoadOp::create(b_, loc_, type, ptr);
 }
 
@@ -200,7 +228,7 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
   reserveShared(byteOffset + footprint * byteSize(type));
   Value base = sharedBase();
-  Type storage = type.isInteger(1) ? Type(b_.getI8Type()) : type;
+  Type storage = storageType(type);
   for (auto [r, v] : llvm::enumerate(values)) {
     Value e = linearIndex(layout, r);
     e = paddedPosition(e, rowLength, rowPitch);
@@ -213,7 +241,7 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
 
 Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
   Value base = sharedBase();
-  Type storage = type.isInteger(1) ? Type(b_.getI8Type()) : type;
+  Type storage = storageType(type);
   Value at = arith::AddIOp::create(b_, loc_, linear, i32(byteOffset / byteSize(type)));
   Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
   return loadElement(type, ptr);
@@ -247,7 +275,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       params.push_back(globalPtr);
       params.append(2 * array.getRank(), b_.getI64Type());
     } else {
-      params.push_back(t.isInteger(1) ? Type(b_.getI8Type()) : t);
+      params.push_back(storageType(t));
     }
   }
   std::string symbol = kernel_.getSymName().str();
@@ -381,7 +409,42 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 // Element types the NVPTX path handles.
 static bool isSupportedElementType(Type t) {
   return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) ||
-         t.isF16() || t.isBF16() || t.isF32() || t.isF64();
+         t.isF16() || t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
+}
+
+// Element-wise ops touching tf32 run on the f32 registers that hold tf32 values: conversions
+// to tf32 round, conversions from it are exact, and arithmetic producing tf32 rounds its f32
+// result. Returns null for ops without tf32 operands or results.
+Value KernelLowering::lowerTf32Elementwise(Operation *op, ValueRange operands) {
+  auto isTf32 = [](Type t) { return getElementTypeOrSelf(t).isTF32(); };
+  bool resultTf32 = op->getNumResults() == 1 && isTf32(op->getResult(0).getType());
+  bool operandTf32 = llvm::any_of(op->getOperandTypes(), isTf32);
+  if (!resultTf32 && !operandTf32)
+    return {};
+  Type result = registerType(getElementTypeOrSelf(op->getResult(0).getType()));
+  if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
+    Value v = operands[0];
+    if (v.getType() != b_.getF32Type())  // via f32: exact from tf32, and f64 -> f32 -> tf32
+      v = v.getType().getIntOrFloatBitWidth() > 32 ? Value(arith::TruncFOp::create(b_, loc_, b_.getF32Type(), v))
+                                                   : Value(arith::ExtFOp::create(b_, loc_, b_.getF32Type(), v));
+    if (resultTf32)
+      return roundToTf32(v);
+    if (result == v.getType())
+      return v;
+    return result.getIntOrFloatBitWidth() > 32 ? Value(arith::ExtFOp::create(b_, loc_, result, v))
+                                               : Value(arith::TruncFOp::create(b_, loc_, result, v));
+  }
+  FailureOr<Value> special = lowerDeviceMath(b_, op, operands);
+  if (failed(special))
+    return {};
+  Value v = *special;
+  if (!v) {
+    OperationState state(loc_, op->getName(), operands, TypeRange{result}, op->getAttrs());
+    v = b_.create(state)->getResult(0);
+  }
+  if (resultTf32 && !isa<arith::SelectOp, arith::BitcastOp>(op))
+    v = roundToTf32(v);
+  return v;
 }
 
 LogicalResult KernelLowering::lowerElementwise(Operation *op) {
@@ -390,21 +453,27 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
       return op->emitError("code generation does not support element type ")
              << getElementTypeOrSelf(t) << " yet";
   bool isTile = llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
+  // A constant of its register type (a tf32 constant's value is exact in f32).
+  auto constantOf = [&](Attribute value) -> Value {
+    auto typed = cast<TypedAttr>(value);
+    if (auto f = dyn_cast<FloatAttr>(typed); f && f.getType().isTF32())
+      return arith::ConstantOp::create(b_, loc_, b_.getF32FloatAttr(f.getValueAsDouble()));
+    return arith::ConstantOp::create(b_, loc_, typed.getType(), typed);
+  };
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
     if (!isTile) {
-      scalars_[constant] = arith::ConstantOp::create(b_, loc_, constant.getType(), constant.getValue());
+      scalars_[constant] = constantOf(constant.getValue());
       return success();
     }
     auto dense = dyn_cast<SplatElementsAttr>(constant.getValue());
     if (!dense)
       return op->emitError("code generation supports only splat constant tiles");
     auto type = cast<RankedTensorType>(constant.getType());
-    Value scalar = arith::ConstantOp::create(b_, loc_, type.getElementType(),
-                                             cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    Value scalar = constantOf(dense.getSplatValue<Attribute>());
     tiles_[constant] = Elements(layoutOf(type).perThread, scalar);
     return success();
   }
-  auto scalarOf = [](Type t) { return getElementTypeOrSelf(t); };
+  auto scalarOf = [](Type t) { return registerType(getElementTypeOrSelf(t)); };
   SmallVector<Type> resultTypes;
   for (Type t : op->getResultTypes())
     resultTypes.push_back(scalarOf(t));
@@ -414,6 +483,10 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
       operands.push_back(isa<RankedTensorType>(v.getType()) ? tiles_[v][r] : scalars_.lookup(v));
+    if (Value tf32 = lowerTf32Elementwise(op, operands)) {
+      results[0].push_back(tf32);
+      continue;
+    }
     FailureOr<Value> special = lowerDeviceMath(b_, op, operands);
     if (failed(special))
       return failure();
@@ -489,7 +562,7 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   SmallVector<Type> types;
   for (Type t : op.getResultTypes()) {
     if (isa<RankedTensorType>(t))
-      types.append(layoutOf(t).perThread, getElementTypeOrSelf(t));
+      types.append(layoutOf(t).perThread, registerType(getElementTypeOrSelf(t)));
     else
       types.push_back(t);
   }

@@ -47,6 +47,7 @@ private:
   mlir::LogicalResult lowerRegion(mlir::Region &region);
   mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
+  mlir::Value lowerTf32Elementwise(mlir::Operation *op, mlir::ValueRange operands);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
   mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
   // Memory (KernelLoweringMemory.cpp).
@@ -111,6 +112,12 @@ public:
   mlir::Value linearize(llvm::ArrayRef<mlir::Value> idx, llvm::ArrayRef<int64_t> shape);
   static int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
   static int64_t byteSize(mlir::Type type);
+  /// How an element is stored in memory: bool as a byte, tf32 as its f32 bits.
+  static mlir::Type storageType(mlir::Type elt);
+  /// How an element is held in a register: tf32 as an f32 whose low 13 mantissa bits are zero.
+  static mlir::Type registerType(mlir::Type elt);
+  /// Rounds an f32 to the nearest tf32 (ties to even), as the interpreter and cvt.rn.tf32 do.
+  mlir::Value roundToTf32(mlir::Value f32);
   mlir::Value zeroOf(mlir::Type type);
 
   mlir::tile::KernelOp kernel_;

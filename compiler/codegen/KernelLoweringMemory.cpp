@@ -114,7 +114,6 @@ static Type accessType(OpBuilder &b, int64_t bytes) {
   return b.getIntegerType(bytes * 8);
 }
 
-static Type storageType(OpBuilder &b, Type elt) { return elt.isInteger(1) ? Type(b.getI8Type()) : elt; }
 
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   Array &array = arrays_[op.getArray()];
@@ -125,8 +124,8 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
     SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds);
     Value ptr = elementPointer(array, idx);
     return ifValue(
-        inBounds, elt, [&] { return loadElement(elt, ptr); },
-        [&] { return paddingValue(b_, loc_, elt, op.getPadding()); });
+        inBounds, registerType(elt), [&] { return loadElement(elt, ptr); },
+        [&] { return paddingValue(b_, loc_, registerType(elt), op.getPadding()); });
   };
   int64_t width = vectorWidth(layout, elt, op.getArray().getType(), op.getOrder());
   Elements values;
@@ -138,11 +137,11 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   }
   Value aligned = vectorAligned(*this, array, runDim(layout, op.getOrder()), width);
   int64_t bytes = width * byteSize(elt);
-  Type storage = storageType(b_, elt);
+  Type storage = storageType(elt);
   for (int64_t r = 0; r < layout.perThread; r += width) {
     Value inBounds;
     SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds, width);
-    auto ifOp = scf::IfOp::create(b_, loc_, SmallVector<Type>(width, elt), boolAnd(aligned, inBounds),
+    auto ifOp = scf::IfOp::create(b_, loc_, SmallVector<Type>(width, registerType(elt)), boolAnd(aligned, inBounds),
                                   /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard guard(b_);
@@ -154,6 +153,8 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
         Value v = LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i));
         if (elt.isInteger(1))
           v = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, v, arith::ConstantIntOp::create(b_, loc_, 0, 8));
+        if (elt.isTF32())
+          v = roundToTf32(v);
         lanes.push_back(v);
       }
       scf::YieldOp::create(b_, loc_, lanes);
@@ -190,7 +191,7 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   // Vector layouts are never replicated: every thread owns its elements.
   Value aligned = vectorAligned(*this, array, runDim(layout, op.getOrder()), width);
   int64_t bytes = width * byteSize(elt);
-  Type storage = storageType(b_, elt);
+  Type storage = storageType(elt);
   auto vecType = VectorType::get({width}, storage);
   for (int64_t r = 0; r < layout.perThread; r += width) {
     Value inBounds;
@@ -238,7 +239,7 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
     Value ptr = elementPointer(array, idx);
     if (gather) {
       Value pad = gather.getPadding() ? scalars_.lookup(gather.getPadding()) : zeroOf(elt);
-      results.push_back(ifValue(ok, elt, [&] { return loadElement(elt, ptr); }, [&] { return pad; }));
+      results.push_back(ifValue(ok, registerType(elt), [&] { return loadElement(elt, ptr); }, [&] { return pad; }));
       continue;
     }
     Value value = tiles_[op->getOperand(0)][r];
@@ -247,6 +248,8 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
       ifThen(ok, [&] { storeElement(value, ptr); });
       continue;
     }
+    if (elt.isTF32())  // the hardware adds in f32; the sum would not be rounded to tf32
+      return op->emitError("code generation does not support atomic_add on tfloat32 arrays; use float32");
     auto kind = isa<FloatType>(elt) ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
     results.push_back(ifValue(
         ok, elt,

@@ -71,10 +71,14 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
   Type ea = aType.getElementType(), f32 = b_.getF32Type(), i32t = b_.getI32Type();
-  constexpr int64_t kRowPad = 8;
-  int64_t aPitch = k + kRowPad, bPitch = n + kRowPad, cPitch = n + kRowPad;
-  int64_t bOffset = alignTo16(batch * m * aPitch * 2);
-  int64_t cOffset = bOffset + alignTo16(batch * k * bPitch * 2);
+  bool tf32 = ea.isTF32();
+  int64_t kStep = mmaInstructionK(ea), esize = byteSize(ea);
+  // Rows of A padded by 16 bytes: ldmatrix's eight 16-byte row reads then hit distinct banks.
+  // B and C padded by 8 elements: the fragment accesses of a warp (8 rows x 4 columns, or for
+  // tf32 B 4 rows x 8 columns) then spread over the banks.
+  int64_t aPitch = k + 16 / esize, bPitch = n + 8, cPitch = n + 8;
+  int64_t bOffset = alignTo16(batch * m * aPitch * esize);
+  int64_t cOffset = bOffset + alignTo16(batch * k * bPitch * esize);
   barrier();
   writeShared(tiles_[op.getA()], layoutOf(aType), ea, 0, aPitch);
   writeShared(tiles_[op.getB()], layoutOf(bType), ea, bOffset, bPitch);
@@ -97,11 +101,11 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   // ldmatrix: lanes 8i..8i+7 address the rows of matrix i; matrices 1 and 3 are 8 rows down,
   // 2 and 3 are 8 columns right.
   Value ldRow = add(and_(t.lane, 7), mul(and_(shr(t.lane, 3), 1), 8));
-  Value ldCol = mul(shr(t.lane, 4), 8);
+  Value ldCol = mul(shr(t.lane, 4), 16 / esize);
   auto smemPtr = [&](Type type, int64_t byteOffset, Value index) {
     Value base = sharedBase();
     Value at = add(index, i32(byteOffset / byteSize(type)));
-    return LLVM::GEPOp::create(b_, loc_, base.getType(), type, base, ValueRange{at}).getResult();
+    return LLVM::GEPOp::create(b_, loc_, base.getType(), storageType(type), base, ValueRange{at}).getResult();
   };
   auto ldmatrix = [&](Value ptr, int count, bool transpose) {
     auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32t));
@@ -119,7 +123,16 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     }
     return regs;
   };
-  NVVM::MMATypes ptxType = ea.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  NVVM::MMATypes ptxType = ea.isF16() ? NVVM::MMATypes::f16 : tf32 ? NVVM::MMATypes::tf32 : NVVM::MMATypes::bf16;
+  // tf32 B fragments: b0 = B[k0 + quad][n], b1 = B[k0 + quad + 4][n], n = n-tile + group. (ldmatrix
+  // cannot transpose 32-bit elements.)
+  auto tf32BFragment = [&](Value bRowBase, Value k0, Value nTile) {
+    Value row = add(add(bRowBase, k0), t.quad);
+    Value at = add(mul(row, bPitch), add(nTile, t.group));
+    Value b0 = LLVM::LoadOp::create(b_, loc_, i32t, smemPtr(ea, bOffset, at));
+    Value b1 = LLVM::LoadOp::create(b_, loc_, i32t, smemPtr(ea, bOffset, add(at, i32(4 * bPitch))));
+    return SmallVector<Value>{b0, b1};
+  };
   auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32));
   const Elements &accIn = tiles_[op.getAcc()];
   Elements result(inRegisters ? accIn.size() : 0);
@@ -142,7 +155,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     for (int64_t i = 0; i < 4 * nPerWarp; ++i)
       acc.push_back(inRegisters ? accIn[firstReg + i]
                                 : Value(LLVM::LoadOp::create(b_, loc_, f32, smemPtr(f32, cOffset, cIndex[i]))));
-    auto kLoop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(16), acc);
+    auto kLoop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(kStep), acc);
     {
       OpBuilder::InsertionGuard inner(b_);
       b_.setInsertionPointToStart(kLoop.getBody());
@@ -152,12 +165,18 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
       SmallVector<Value> next;
       for (int64_t j = 0; j < nPerWarp; j += 2) {
         int count = j + 1 < nPerWarp ? 4 : 2;
-        Value bAt = add(mul(add(add(bRowBase, k0), ldRow), bPitch), add(add(n0, i32(8 * j)), ldCol));
-        SmallVector<Value> bRegs = ldmatrix(smemPtr(ea, bOffset, bAt), count, true);
+        SmallVector<Value> bRegs;
+        if (tf32) {
+          for (int64_t jj = j; jj < j + count / 2; ++jj)
+            llvm::append_range(bRegs, tf32BFragment(bRowBase, k0, add(n0, i32(8 * jj))));
+        } else {
+          Value bAt = add(mul(add(add(bRowBase, k0), ldRow), bPitch), add(add(n0, i32(8 * j)), ldCol));
+          bRegs = ldmatrix(smemPtr(ea, bOffset, bAt), count, true);
+        }
         for (int64_t jj = j; jj < j + count / 2; ++jj) {
           ValueRange c = kLoop.getRegionIterArgs().slice(4 * jj, 4);
           ArrayRef<Value> bPair = ArrayRef<Value>(bRegs).slice(2 * (jj - j), 2);
-          Value d = NVVM::MmaOp::create(b_, loc_, accStruct, aRegs, bPair, c, ArrayRef<int64_t>{16, 8, 16},
+          Value d = NVVM::MmaOp::create(b_, loc_, accStruct, aRegs, bPair, c, ArrayRef<int64_t>{16, 8, kStep},
                                         std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
                                         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row, NVVM::MMALayout::col});
           for (int i = 0; i < 4; ++i)

@@ -6,13 +6,19 @@ using namespace mlir;
 
 namespace tile::codegen {
 
+int64_t mmaInstructionK(Type operand) {
+  if (operand.isBF16() || operand.isF16())
+    return 16;
+  return operand.isTF32() ? 8 : 0;
+}
+
 bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target) {
   auto aType = op.getA().getType(), bType = op.getB().getType();
   Type ea = aType.getElementType(), eacc = op.getAcc().getType().getElementType();
   int64_t rank = aType.getRank();
-  return target.hasMmaM16N8K16() && (ea.isBF16() || ea.isF16()) && eacc.isF32() &&
-         aType.getDimSize(rank - 2) % 16 == 0 && aType.getDimSize(rank - 1) % 16 == 0 &&
-         bType.getDimSize(rank - 1) % 8 == 0;
+  int64_t k = mmaInstructionK(ea);
+  return target.hasMmaM16N8K16() && k && eacc.isF32() && aType.getDimSize(rank - 2) % 16 == 0 &&
+         aType.getDimSize(rank - 1) % k == 0 && bType.getDimSize(rank - 1) % 8 == 0;
 }
 
 MmaWarpGrid MmaWarpGrid::choose(int64_t batch, int64_t m, int64_t n, int64_t numThreads) {

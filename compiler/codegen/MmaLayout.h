@@ -10,8 +10,11 @@
 
 namespace tile::codegen {
 
-/// Whether `op` runs on Tensor Cores (mma.sync.m16n8k16): bf16/f16 operands, an f32
-/// accumulator, M and K multiples of 16, N of 8, an sm_80+ target.
+/// The K of the mma.sync shape for an operand type: 16 (bf16, f16), 8 (tf32), 0 for none.
+int64_t mmaInstructionK(mlir::Type operand);
+
+/// Whether `op` runs on Tensor Cores (mma.sync.m16n8k16 for bf16/f16, m16n8k8 for tf32): an
+/// f32 accumulator, M a multiple of 16, K of the instruction's K, N of 8, an sm_80+ target.
 bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target);
 
 /// How the warps of a block split a (batch x M x N) product into 16x8 tiles: as many along

@@ -1,9 +1,10 @@
 # Matrix products on Tensor Cores: bf16/f16 -> f32 with M, K multiples of 16 and N of 8 become
-# ldmatrix-fed mma.sync.m16n8k16 on sm_80+; other dtypes, shapes and older targets take the FMA
-# path through shared memory.
+# ldmatrix-fed mma.sync.m16n8k16 on sm_80+, tf32 -> f32 mma.sync.m16n8k8; other dtypes, shapes
+# and older targets take the FMA path through shared memory.
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=BF16
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=F16
 # RUN: tile-cc %s --kernel matmul --const BN=8 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=ONE-N-TILE
+# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=TF32
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx --arch sm_75 | FileCheck %s --check-prefix=FMA
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=FMA
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu --print-ir-after=tile-remove-layout-conversions -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYOUT
@@ -39,6 +40,11 @@ def batched(a, b, c):
 # F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# tf32: m16n8k8; A through ldmatrix (16-byte rows of four tf32), B fragments element by element
+# (ldmatrix cannot transpose 32-bit elements).
+# TF32: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# TF32-NOT: ldmatrix{{.*}}.trans
+# TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 # One 16x8 tile per warp: B comes in with the two-matrix form.
 # ONE-N-TILE: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 # ONE-N-TILE: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -275,6 +275,7 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
   struct MmaShape { const char *dtype; D d; int64_t bm, bn, bk, m, n, k; };
   for (MmaShape s : {MmaShape{"f16", D::Float16, 16, 8, 16, 37, 21, 40}, MmaShape{"bf16", D::BFloat16, 64, 64, 32, 100, 130, 90},
                      MmaShape{"f16", D::Float16, 128, 128, 64, 130, 129, 200}, MmaShape{"bf16", D::BFloat16, 16, 64, 16, 20, 70, 33},
+                     MmaShape{"tf32", D::TFloat32, 64, 64, 32, 100, 70, 90}, MmaShape{"tf32", D::TFloat32, 16, 8, 8, 20, 9, 12},
                      MmaShape{"f32", D::Float32, 32, 32, 16, 50, 45, 40}}) {
     std::string name = std::string("mma_") + s.dtype + "_" + std::to_string(s.bm) + "x" + std::to_string(s.bn) + "x" + std::to_string(s.bk);
     out.push_back({name, std::string(kHeader) + R"py(
@@ -311,6 +312,18 @@ def k(a, b, c, decay):
     ct.store(c, (ct.bid(0), 0), acc + 1.0)
 )py", "k", {}, {{"a", D::BFloat16, {100, 75}}, {"b", D::BFloat16, {75, 64}}, {"c", D::Float32, {100, 64}, false, true}},
       {{"decay", D::Float32, 0.5}}, {"a", "b", "c", "decay"}, rt::Grid(2), 1e-4, 1e-4});
+  // tf32 from f32 data: rounding on conversion, arithmetic rounded to tf32, transcendentals,
+  // and a tf32 product on Tensor Cores (m16n8k8).
+  out.push_back({"tf32", std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, d):
+    ta = ct.load(a, (ct.bid(0), 0), (64, 32), padding_mode=ct.PaddingMode.ZERO).astype(ct.tfloat32)
+    tb = ct.load(b, (0, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO).astype(ct.tfloat32)
+    e = ct.exp(ta * 0.5) + ta
+    ct.store(d, (ct.bid(0), 0), e.astype(ct.float32))
+    ct.store(c, (ct.bid(0), 0), ct.mma(e, tb, ct.zeros((64, 64), dtype=ct.float32)))
+)py", "k", {}, {{"a", D::Float32, {100, 32}}, {"b", D::Float32, {32, 64}}, {"c", D::Float32, {100, 64}, false, true},
+                {"d", D::Float32, {100, 32}, false, true}}, {}, {"a", "b", "c", "d"}, rt::Grid(2), 2e-3, 2e-3});
   // Element-wise gathers, scatters and atomics, with masks.
   out.push_back({"gather", std::string(kHeader) + R"py(
 @ct.kernel
