@@ -86,9 +86,10 @@ static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::Array
 
 // The uniform condition for `width`-element vector accesses: unit stride along the run, and
 // the base pointer and every other stride (in bytes) multiples of the access size. A
-// dimension of extent 1 only admits index 0, so its stride does not matter.
-static Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, size_t runDimension,
-                           int64_t width) {
+// dimension of extent 1 only admits index 0, so its stride does not matter (a static extent
+// of 1 drops the term).
+static Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, mlir::tile::ArrayType arrayType,
+                           size_t runDimension, int64_t width) {
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
   auto isZero = [&](Value v) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, l.i64(0)); };
@@ -97,7 +98,7 @@ static Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array
   Value ok = isZero(arith::AndIOp::create(b, loc, address, l.i64(bytes - 1)));
   ok = l.boolAnd(ok, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, array.strides[runDimension], l.i64(1)));
   for (size_t d = 0; d < array.strides.size(); ++d) {
-    if (d == runDimension)
+    if (d == runDimension || arrayType.getShape()[d] == 1)
       continue;
     Value multiple = isZero(arith::AndIOp::create(b, loc, array.strides[d], l.i64(width - 1)));
     Value unit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, array.shape[d], l.i64(1));
@@ -135,7 +136,7 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
     tiles_[op] = values;
     return success();
   }
-  Value aligned = vectorAligned(*this, array, runDim(layout, op.getOrder()), width);
+  Value aligned = vectorAligned(*this, array, op.getArray().getType(), runDim(layout, op.getOrder()), width);
   int64_t bytes = width * byteSize(elt);
   Type storage = storageType(elt);
   for (int64_t r = 0; r < layout.perThread; r += width) {
@@ -189,7 +190,7 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
     return success();
   }
   // Vector layouts are never replicated: every thread owns its elements.
-  Value aligned = vectorAligned(*this, array, runDim(layout, op.getOrder()), width);
+  Value aligned = vectorAligned(*this, array, op.getArray().getType(), runDim(layout, op.getOrder()), width);
   int64_t bytes = width * byteSize(elt);
   Type storage = storageType(elt);
   auto vecType = VectorType::get({width}, storage);

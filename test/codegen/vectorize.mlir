@@ -121,3 +121,16 @@ tile.kernel @scalar(%x: !tile.array<?x2xf32>, %y: !tile.array<?xf32>) {
   tile.store %s, %y[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
   tile.return
 }
+
+// -----
+
+// A static extent of 1 admits only index 0: its stride is not checked.
+// CHECK-LABEL: llvm.func @single__tile(
+// CHECK-SAME: %[[X:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i64, %{{[^:]*}}: i64, %[[S0:[^:]*]]: i64, %[[S1:[^:]*]]: i64)
+// CHECK-NOT: arith.andi %[[S0]]
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+tile.kernel @single(%x: !tile.array<1x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0, %c0] padding = zero : !tile.array<1x?xf32>[i32, i32] -> tensor<1x1024xf32>
+  tile.return
+}
