@@ -69,10 +69,11 @@ static size_t runDim(const TileLayout &layout, std::optional<ArrayRef<int32_t>> 
 
 // Elements per vector access (1: scalar only): a run of V elements in chunks of at most 16
 // bytes. Runs start at multiples of V along the last dim and tile offsets are multiples of
-// the tile's extent, so a chunk's column is always a multiple of the chunk width.
+// the tile's extent, so a chunk's column is always a multiple of the chunk width. Only the
+// canonical layout's runs are known to be consecutive registers (not mma fragments).
 static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::ArrayType arrayType,
                            std::optional<ArrayRef<int32_t>> order) {
-  if (layout.replicated || layout.vector < 2 || layout.shape.empty() || layout.shape.back() % layout.vector)
+  if (layout.isMma() || layout.replicated || layout.vector < 2 || layout.shape.empty() || layout.shape.back() % layout.vector)
     return 1;
   int64_t width = std::min<int64_t>(layout.vector, 16 / KernelLowering::byteSize(elt));
   if (width < 2 || layout.vector % width)
