@@ -380,7 +380,8 @@ def k(x, y, n, Q: ct.Constant[int]):
   // Vectorised loads and stores: runs of 8 elements move in 16-byte accesses (f32: two, i8:
   // one of 8 bytes) when the view allows it, else element by element. Each dtype goes through
   // a view with padded rows (aligned; ragged edges in both dims, one cutting through a
-  // vector), a contiguous one, a misaligned base (element 1) and a last stride of 2; y is x's
+  // vector), a contiguous one, a misaligned base (element 1), a row pitch that is not a
+  // multiple of the vector and a last stride of 2; y is x's
   // view, so stores take the same paths, and z receives whole tiles, padding included.
   struct View {
     const char *name;
@@ -388,8 +389,9 @@ def k(x, y, n, Q: ct.Constant[int]):
     int64_t offset;
     int64_t cols;
   };
-  const std::vector<View> views = {
-      {"padded", {256, 1}, 0, 197}, {"contig", {}, 0, 200}, {"offset1", {256, 1}, 1, 197}, {"stride2", {512, 2}, 0, 197}};
+  const std::vector<View> views = {{"padded", {256, 1}, 0, 197},  {"contig", {}, 0, 200},
+                                    {"offset1", {256, 1}, 1, 197}, {"pitch198", {198, 1}, 0, 197},
+                                    {"stride2", {512, 2}, 0, 197}};
   const std::vector<std::pair<D, const char *>> dtypes = {
       {D::Float32, "f32"}, {D::BFloat16, "bf16"}, {D::Float16, "f16"}, {D::Int8, "i8"}, {D::Int32, "i32"}};
   auto copySource = [](const char *padding, const char *order) {
