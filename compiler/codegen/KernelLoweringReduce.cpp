@@ -464,7 +464,8 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
         incl = arith::SelectOp::create(b_, loc_, reaches, comb(from, incl), incl);
       }
       Value before = shuffle(*this, toLater, incl, i32(int64_t(1) << first));
-      Value total = shuffle(*this, NVVM::ShflKind::idx, incl, lastLane);
+      // Only the levels above need the group's total.
+      Value total = axis.warpMask || axis.highRegMask ? shuffle(*this, NVVM::ShflKind::idx, incl, lastLane) : incl;
       extend(base, hasBefore, before, total);
     }
   }
