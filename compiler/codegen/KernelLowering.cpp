@@ -342,8 +342,10 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
 static bool acceptsAnyLayout(Operation *op) {
   if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
     return true;
-  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op))
-    return !isa<RankedTensorType>(bc.getInput().getType());  // a scalar fills any layout
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) {  // a scalar or 1-element tile fills any layout
+    auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
+    return !in || in.getNumElements() == 1;
+  }
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
 }
 

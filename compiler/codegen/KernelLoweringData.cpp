@@ -52,6 +52,10 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
     tiles_[op->getResult(0)] = Elements(out.perThread, scalars_.lookup(input));
     return success();
   }
+  if (isa<mlir::tile::BroadcastOp>(op) && cast<RankedTensorType>(input.getType()).getNumElements() == 1) {
+    tiles_[op->getResult(0)] = Elements(out.perThread, tiles_[input][0]);  // every thread holds it
+    return success();
+  }
   auto inType = cast<RankedTensorType>(input.getType());
   TileLayout in = layoutOf(inType);
   int64_t rhsOffset = alignTo16(in.numElements * byteSize(elt));

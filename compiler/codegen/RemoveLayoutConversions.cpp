@@ -21,13 +21,19 @@ using mlir::tile::ConvertLayoutOp;
 
 namespace {
 
+// A broadcast of a scalar or a one-element tile (which every thread holds): free in any layout.
+static bool isBroadcastOfScalar(mlir::tile::BroadcastOp bc) {
+  auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
+  return !in || in.getNumElements() == 1;
+}
+
 // A value that costs nothing to have in any layout: a splat constant or a broadcast scalar.
 static bool isLayoutFree(Value v) {
   if (matchPattern(v, m_Constant()))
     return isa_and_nonnull<SplatElementsAttr>(
         cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
   if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>())
-    return !isa<RankedTensorType>(bc.getInput().getType());
+    return isBroadcastOfScalar(bc);
   return false;
 }
 
@@ -85,15 +91,17 @@ struct BuildLayoutFreeInPlace : OpRewritePattern<ConvertLayoutOp> {
 
   LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
     auto bc = convert.getInput().getDefiningOp<mlir::tile::BroadcastOp>();
-    if (!bc || isa<RankedTensorType>(bc.getInput().getType()))
+    if (!bc || !isBroadcastOfScalar(bc))
       return failure();
     rewriter.replaceOpWithNewOp<mlir::tile::BroadcastOp>(convert, convert.getType(), bc.getInput());
     return success();
   }
 };
 
-// A loop-carried tile that every iteration converts to layout L before use and yields as a
-// conversion from L is carried in L: one conversion before the loop, one after.
+// A loop-carried tile that an iteration converts to layout L and yields as a conversion from L
+// is carried in L: one conversion before the loop, one after. Other users in the loop (a store
+// of the running state, say) get a conversion back; each iteration then converts once
+// instead of twice.
 struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -107,10 +115,11 @@ struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
       if (!yielded)
         continue;
       RankedTensorType carried = yielded.getInput().getType();
-      if (!carried.getEncoding() || arg.use_empty() || !llvm::all_of(arg.getUsers(), [&](Operation *user) {
-            auto c = dyn_cast<ConvertLayoutOp>(user);
-            return c && c.getType() == carried;
-          }))
+      auto convertsToCarried = [&](Operation *user) {
+        auto c = dyn_cast<ConvertLayoutOp>(user);
+        return c && c.getType() == carried;
+      };
+      if (!carried.getEncoding() || !llvm::any_of(arg.getUsers(), convertsToCarried))
         continue;
       rewriter.setInsertionPoint(loop);
       Value init = ConvertLayoutOp::create(rewriter, loop.getLoc(), carried, loop.getInitArgs()[i]);
@@ -119,8 +128,21 @@ struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
         arg.setType(carried);
         loop.getResult(i).setType(carried);
       });
-      for (Operation *user : llvm::make_early_inc_range(arg.getUsers()))
-        rewriter.replaceOp(user, arg);
+      Value canonical;
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : arg.getUses())
+        uses.push_back(&use);
+      for (OpOperand *use : uses) {
+        if (convertsToCarried(use->getOwner())) {
+          rewriter.replaceOp(use->getOwner(), arg);
+          continue;
+        }
+        if (!canonical) {
+          rewriter.setInsertionPointToStart(loop.getBody());
+          canonical = ConvertLayoutOp::create(rewriter, loop.getLoc(), type, arg);
+        }
+        rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(canonical); });
+      }
       rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(i, yielded.getInput()); });
       rewriter.setInsertionPointAfter(loop);
       auto back = ConvertLayoutOp::create(rewriter, loop.getLoc(), type, loop.getResult(i));

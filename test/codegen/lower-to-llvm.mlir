@@ -18,8 +18,8 @@
 // CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[X]] : !llvm.ptr<1> to i64
 // CHECK: %[[IDX:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
 // CHECK: %[[END:.*]] = arith.addi %[[IDX]], %{{.*}} : i64
-// CHECK: %[[RUN:.*]] = arith.cmpi ult, %[[END]], %[[N]] : i64
-// CHECK: %[[VEC:.*]] = arith.andi %{{.*}}, %[[RUN]] : i1
+// CHECK: %[[INBOUNDS:.*]] = arith.cmpi ult, %[[END]], %[[N]] : i64
+// CHECK: %[[VEC:.*]] = arith.andi %{{.*}}, %[[INBOUNDS]] : i1
 // CHECK: scf.if %[[VEC]] -> (f32, f32) {
 // CHECK:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xi32>
 // CHECK: } else {
@@ -125,11 +125,29 @@ tile.kernel @unsupported(%v: f64) {
 
 // -----
 
-tile.kernel @tf32(%x: !tile.array<?xf32>) {
+tile.kernel @f8(%x: !tile.array<?xf32>) {
   %c0 = arith.constant 0 : i32
   %t = tile.load %x[%c0] : !tile.array<?xf32>[i32] -> tensor<16xf32>
-  // expected-error @+1 {{code generation does not support element type 'tf32' yet}}
-  %r = arith.truncf %t : tensor<16xf32> to tensor<16xtf32>
+  // expected-error @+1 {{code generation does not support element type 'f8E4M3FN' yet}}
+  %r = arith.truncf %t : tensor<16xf32> to tensor<16xf8E4M3FN>
+  tile.return
+}
+
+// -----
+
+// tf32 values live in f32 registers: converting rounds to nearest even on the bits (half an
+// ulp plus the kept lsb, then the 13 dropped bits cleared; infinities and NaNs pass).
+// CHECK-LABEL: llvm.func @tf32__tile
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.andi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.select
+// CHECK: arith.bitcast %{{.*}} : i32 to f32
+tile.kernel @tf32(%x: !tile.array<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0] : !tile.array<?xf32>[i32] -> tensor<256xf32>
+  %r = arith.truncf %t : tensor<256xf32> to tensor<256xtf32>
+  %e = arith.extf %r : tensor<256xtf32> to tensor<256xf32>
+  tile.store %e, %x[%c0] : tensor<256xf32>, !tile.array<?xf32>[i32]
   tile.return
 }
 

@@ -50,3 +50,34 @@ tile.kernel @chain(%a: !tile.array<?x?xbf16>, %c: !tile.array<?xf32>) {
   tile.store %s, %c[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
   tile.return
 }
+
+// -----
+
+// The Mamba-2 state loop: the running state is stored every iteration and rescaled by a
+// one-element tile. The loop still carries it in the mma layout; the store gets one conversion back.
+// CHECK-LABEL: tile.kernel @state_loop
+// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #tile.mma<{{.*}}>>)
+// CHECK-NEXT: %[[BACK:.*]] = tile.convert_layout %{{.*}} : tensor<64x64xf32, #tile.mma<{{.*}}>> -> tensor<64x64xf32>
+// CHECK-NEXT: tile.store %[[BACK]]
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[DECAY:.*]] = tile.broadcast %{{.*}} : tensor<1x1xf32> -> tensor<64x64xf32, #tile.mma<{{.*}}>>
+// CHECK: arith.mulf %{{.*}}, %[[DECAY]] : tensor<64x64xf32, #tile.mma<{{.*}}>>
+// CHECK: scf.yield
+tile.kernel @state_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %w: !tile.array<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    tile.store %acc, %c[%i, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+    %v = tile.load %w[%i] : !tile.array<?xf32>[i32] -> tensor<16xf32>
+    %s = tile.reduce sum %v axis = 0 : tensor<16xf32> -> tensor<f32>
+    %s11 = tile.reshape %s : tensor<f32> -> tensor<1x1xf32>
+    %d0 = tile.broadcast %s11 : tensor<1x1xf32> -> tensor<64x64xf32>
+    %scaled = arith.mulf %acc, %d0 : tensor<64x64xf32>
+    %d = tile.mma %ta, %tb, %scaled : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.return
+}

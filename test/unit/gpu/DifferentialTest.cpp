@@ -186,9 +186,9 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
       }
       inView[position(g, idx)] = true;
       double gv = element(g, idx), rv = element(r, idx);
-      double err = std::fabs(gv - rv);
+      double err = gv == rv ? 0.0 : std::fabs(gv - rv);  // equal infinities match too
       maxErr = std::max(maxErr, err);
-      if (!(err <= c.atol + c.rtol * std::fabs(rv)) && !(std::isnan(gv) && std::isnan(rv)))
+      if (gv != rv && !(err <= c.atol + c.rtol * std::fabs(rv)) && !(std::isnan(gv) && std::isnan(rv)))
         ++bad;
     }
     // Elements of the allocation outside the view (gaps, the offset) must stay untouched.
@@ -312,6 +312,21 @@ def k(a, b, c, decay):
     ct.store(c, (ct.bid(0), 0), acc + 1.0)
 )py", "k", {}, {{"a", D::BFloat16, {100, 75}}, {"b", D::BFloat16, {75, 64}}, {"c", D::Float32, {100, 64}, false, true}},
       {{"decay", D::Float32, 0.5}}, {"a", "b", "c", "decay"}, rt::Grid(2), 1e-4, 1e-4});
+  // The Mamba-2 state loop: the running state stored every iteration (a conversion back from
+  // the mma layout) and rescaled by a one-element tile reduced from data.
+  out.push_back({"mma_state_loop", std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, w, states):
+    S = ct.zeros((64, 64), dtype=ct.float32)
+    for i in range(3):
+        ct.store(states, (i, 0, 0), ct.reshape(S, (1, 64, 64)))
+        ta = ct.load(a, (0, i), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, (i, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+        decay = ct.exp(ct.sum(ct.load(w, (i,), (16,), padding_mode=ct.PaddingMode.ZERO)) * 0.1)
+        S = ct.mma(ta, tb, S * decay)
+    ct.store(states, (3, 0, 0), ct.reshape(S, (1, 64, 64)))
+)py", "k", {}, {{"a", D::BFloat16, {64, 96}}, {"b", D::BFloat16, {96, 64}}, {"w", D::Float32, {48}},
+                {"states", D::Float32, {4, 64, 64}, false, true}}, {}, {"a", "b", "w", "states"}, rt::Grid(1), 1e-3, 1e-3});
   // tf32 from f32 data: rounding on conversion, arithmetic rounded to tf32, transcendentals,
   // and a tf32 product on Tensor Cores (m16n8k8).
   out.push_back({"tf32", std::string(kHeader) + R"py(
@@ -439,6 +454,196 @@ def k(x, y, z, TM: ct.Constant[int], TN: ct.Constant[int]):
   return out;
 }
 
+//===----------------------------------------------------------------------===//
+// Reductions and scans: every kind along every axis of 1-D, 2-D and 3-D tiles, small
+// (replicated) tiles, ragged loads padded with zero or -inf, several dtypes, ties and NaN for
+// argmax/argmin. Each output is checked against the interpreter's in-order evaluation.
+//===----------------------------------------------------------------------===//
+
+// "(a, b)", or "(a,)" for one item.
+std::string pyTuple(const std::vector<std::string> &items) {
+  std::string s = "(";
+  for (size_t i = 0; i < items.size(); ++i)
+    s += (i ? ", " : "") + items[i];
+  return s + (items.size() == 1 ? ",)" : ")");
+}
+
+std::string pyShape(const std::vector<int64_t> &shape) {
+  std::vector<std::string> items;
+  for (int64_t d : shape)
+    items.push_back(std::to_string(d));
+  return pyTuple(items);
+}
+
+// (ct.bid(0), 0, ...): block b works on rows [b * tile[0], (b + 1) * tile[0]).
+std::string blockIndex(size_t rank) {
+  std::vector<std::string> idx(rank, "0");
+  idx[0] = "ct.bid(0)";
+  return pyTuple(idx);
+}
+
+const std::vector<std::string> kAllReductions = {"sum", "prod", "max", "min", "argmax", "argmin"};
+const std::vector<std::string> kExtremes = {"max", "min", "argmax", "argmin"};
+
+// Reduces one tile per block with each of `kinds` along `axis` (-1: axis=None on a 1-D tile)
+// and stores every result. Float products reduce t * 0.1 + 1 to stay in range.
+Case reduceCase(const std::string &name, const std::vector<int64_t> &tile, int axis, bool keepdims,
+                interp::DType dtype, const std::vector<std::string> &kinds, double rtol, double atol,
+                std::vector<int64_t> xShape = {}, int64_t blocks = 1, const std::string &padding = "ZERO",
+                const std::string &prep = "") {
+  bool isFloat = interp::isFloat(dtype);
+  std::vector<int64_t> result = {1};
+  if (axis >= 0) {
+    result = tile;
+    if (keepdims)
+      result[axis] = 1;
+    else
+      result.erase(result.begin() + axis);
+  }
+  std::vector<int64_t> outShape = result;
+  outShape[0] *= blocks;
+  if (xShape.empty()) {
+    xShape = tile;
+    xShape[0] *= blocks;
+  }
+  std::string params = "x", body;
+  Case c{name, "", "k", {}, {{"x", dtype, xShape}}, {}, {"x"}, rt::Grid(blocks), rtol, atol};
+  for (const std::string &kind : kinds) {
+    std::string out = "o_" + kind;
+    params += ", " + out;
+    std::string arg = kind == "prod" && isFloat ? "t * 0.1 + 1.0" : "t";
+    std::string expr = axis < 0 ? "ct.reshape(ct." + kind + "(" + arg + "), (1,))"
+                                : "ct." + kind + "(" + arg + ", axis=" + std::to_string(axis) +
+                                      ", keepdims=" + (keepdims ? "True" : "False") + ")";
+    body += "    ct.store(" + out + ", " + blockIndex(outShape.size()) + ", " + expr + ")\n";
+    bool isArg = kind == "argmax" || kind == "argmin";
+    c.arrays.push_back({out, isArg ? interp::DType::Int32 : dtype, outShape, false, true});
+    c.paramOrder.push_back(out);
+  }
+  c.source = std::string(kHeader) + "@ct.kernel\ndef k(" + params + "):\n    t = ct.load(x, " +
+             blockIndex(tile.size()) + ", " + pyShape(tile) + ", padding_mode=ct.PaddingMode." + padding + ")\n" +
+             prep + body;
+  return c;
+}
+
+// Inclusive scans of one tile per block along `axis`: cumsum and cumprod, forward and reverse.
+// Float products scan t * 0.05 + 1 to stay in range.
+Case scanCase(const std::string &name, const std::vector<int64_t> &tile, int axis, interp::DType dtype, double rtol,
+              double atol, std::vector<int64_t> xShape = {}, int64_t blocks = 1) {
+  std::vector<int64_t> outShape = tile;
+  outShape[0] *= blocks;
+  if (xShape.empty())
+    xShape = outShape;
+  std::string idx = blockIndex(tile.size()), ax = std::to_string(axis);
+  std::string p = interp::isFloat(dtype) ? "t * 0.05 + 1.0" : "t";
+  std::string source = std::string(kHeader) + "@ct.kernel\ndef k(x, fwd, rev, pfwd, prev):\n    t = ct.load(x, " + idx +
+                       ", " + pyShape(tile) + ", padding_mode=ct.PaddingMode.ZERO)\n" +
+                       "    ct.store(fwd, " + idx + ", ct.cumsum(t, axis=" + ax + "))\n" +
+                       "    ct.store(rev, " + idx + ", ct.cumsum(t, axis=" + ax + ", reverse=True))\n" +
+                       "    ct.store(pfwd, " + idx + ", ct.cumprod(" + p + ", axis=" + ax + "))\n" +
+                       "    ct.store(prev, " + idx + ", ct.cumprod(" + p + ", axis=" + ax + ", reverse=True))\n";
+  Case c{name, source, "k", {}, {{"x", dtype, xShape}}, {}, {"x"}, rt::Grid(blocks), rtol, atol};
+  for (const char *out : {"fwd", "rev", "pfwd", "prev"}) {
+    c.arrays.push_back({out, dtype, outShape, false, true});
+    c.paramOrder.push_back(out);
+  }
+  return c;
+}
+
+std::vector<Case> reduceScanCases() {
+  using D = interp::DType;
+  std::vector<Case> out;
+  // 2-D: both axes, with and without keepdims, ragged in both dimensions over two blocks.
+  for (int axis : {0, 1})
+    for (bool keep : {true, false})
+      out.push_back(reduceCase("reduce32x64_a" + std::to_string(axis) + (keep ? "k" : ""), {32, 64}, axis, keep,
+                               D::Float32, kAllReductions, 1e-5, 1e-5, {50, 60}, 2));
+  // 3-D: every axis; runs of 8 along the last dim, lane, warp and register bits elsewhere.
+  for (int axis : {0, 1, 2}) {
+    std::string a = "_a" + std::to_string(axis);
+    out.push_back(reduceCase("reduce4x8x16" + a, {4, 8, 16}, axis, false, D::Float32, kAllReductions, 1e-5, 1e-5));
+    out.push_back(reduceCase("reduce8x16x32" + a, {8, 16, 32}, axis, true, D::Float32, kAllReductions, 1e-5, 1e-5,
+                             {8, 16, 30}));
+    out.push_back(reduceCase("reduce2x4x8" + a, {2, 4, 8}, axis, false, D::Int32, kAllReductions, 0, 0));
+  }
+  // Small tiles (fewer elements than threads: replicated), long and thin ones.
+  struct Shape2 {
+    int64_t m, n;
+    int axis;
+  };
+  for (Shape2 s : std::vector<Shape2>{{4, 8, 0}, {4, 8, 1}, {2, 16, 0}, {16, 2, 1}, {32, 1, 0}, {8, 128, 0},
+                                      {128, 8, 1}, {128, 8, 0}, {512, 2, 0}, {2, 512, 1}})
+    out.push_back(reduceCase("reduce" + std::to_string(s.m) + "x" + std::to_string(s.n) + "_a" +
+                                 std::to_string(s.axis),
+                             {s.m, s.n}, s.axis, false, D::Float32, kAllReductions, 1e-5, 1e-5));
+  // 1-D tiles, ragged over two blocks, and axis=None.
+  for (int64_t n : {16, 128, 1024})
+    out.push_back(reduceCase("reduce1d_" + std::to_string(n), {n}, 0, true, D::Float32, kAllReductions, 1e-4, 1e-4,
+                             {2 * n - 3}, 2));
+  out.push_back(reduceCase("reduce1d_all", {512}, -1, false, D::Float32, kAllReductions, 1e-4, 1e-4));
+  // Element types: the extremes exactly, 16-bit sums within their rounding.
+  for (int axis : {0, 1}) {
+    std::string a = "_a" + std::to_string(axis);
+    out.push_back(reduceCase("reduce_i32" + a, {16, 64}, axis, false, D::Int32, kAllReductions, 0, 0, {13, 60}));
+    out.push_back(reduceCase("reduce_bf16" + a, {16, 64}, axis, false, D::BFloat16, kExtremes, 0, 0, {13, 60}));
+    out.push_back(reduceCase("reduce_bf16_sum" + a, {16, 64}, axis, false, D::BFloat16, {"sum", "prod"}, 3e-2, 0.5,
+                             {13, 60}));
+  }
+  out.push_back(reduceCase("reduce_f16", {16, 64}, 1, true, D::Float16, kExtremes, 0, 0, {13, 60}));
+  out.push_back(reduceCase("reduce_f16_sum", {16, 64}, 0, true, D::Float16, {"sum", "prod"}, 1e-2, 0.1, {13, 60}));
+  out.push_back(reduceCase("reduce_f64", {16, 64}, 0, false, D::Float64, kAllReductions, 1e-12, 1e-12, {13, 60}));
+  out.push_back(reduceCase("reduce_i64", {64, 16}, 1, false, D::Int64, kAllReductions, 0, 0, {60, 13}));
+  // -inf padding: extremes over padded rows and columns (argmin ties among the -inf).
+  out.push_back(reduceCase("reduce_neginf_a1", {32, 64}, 1, false, D::Float32, kExtremes, 0, 0, {30, 50}, 1,
+                           "NEG_INF"));
+  out.push_back(reduceCase("reduce_neginf_a0", {32, 64}, 0, true, D::Float32, kExtremes, 0, 0, {30, 50}, 1,
+                           "NEG_INF"));
+  // Ties: the first position wins, whatever the combining order.
+  std::string floorTies = "    t = ct.floor(t * 2.0)\n", intTies = "    t = t // 16\n";
+  out.push_back(reduceCase("reduce_ties_a1", {32, 64}, 1, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO",
+                           floorTies));
+  out.push_back(reduceCase("reduce_ties_a0", {32, 64}, 0, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO",
+                           floorTies));
+  out.push_back(reduceCase("reduce_ties_i32", {64, 32}, 0, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO", intTies));
+  out.push_back(reduceCase("reduce_ties_3d", {4, 32, 8}, 1, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO",
+                           intTies));
+  out.push_back(reduceCase("reduce_ties_small", {8, 8}, 0, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO",
+                           intTies));
+  // NaN: max/min propagate it, argmax/argmin return the first NaN.
+  std::string nans = "    t = ct.where(t > 1.8, ct.log(t - 3.0), t)\n";
+  for (int axis : {0, 1})
+    out.push_back(reduceCase("reduce_nan_a" + std::to_string(axis), {32, 64}, axis, false, D::Float32, kExtremes, 0,
+                             0, {}, 1, "ZERO", nans));
+  out.push_back(reduceCase("reduce_nan_small", {8, 8}, 1, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO",
+                           "    t = ct.where(t > 1.5, ct.log(t - 3.0), t)\n"));
+
+  // Scans.
+  for (int axis : {0, 1})
+    out.push_back(scanCase("scan32x64_a" + std::to_string(axis), {32, 64}, axis, D::Float32, 1e-5, 1e-5, {50, 60}, 2));
+  for (int axis : {0, 1, 2}) {
+    std::string a = "_a" + std::to_string(axis);
+    out.push_back(scanCase("scan4x8x16" + a, {4, 8, 16}, axis, D::Float32, 1e-5, 1e-5));
+    out.push_back(scanCase("scan8x16x32" + a, {8, 16, 32}, axis, D::Float32, 1e-5, 1e-5, {8, 16, 30}));
+    out.push_back(scanCase("scan2x4x8" + a, {2, 4, 8}, axis, D::Int32, 0, 0));
+  }
+  for (Shape2 s : std::vector<Shape2>{{4, 8, 0}, {4, 8, 1}, {16, 2, 1}, {128, 8, 0}, {128, 8, 1}, {512, 2, 0},
+                                      {2, 512, 1}})
+    out.push_back(scanCase("scan" + std::to_string(s.m) + "x" + std::to_string(s.n) + "_a" + std::to_string(s.axis),
+                           {s.m, s.n}, s.axis, D::Float32, 1e-5, 1e-5));
+  for (int64_t n : {16, 128, 1024, 4096})
+    out.push_back(scanCase("scan1d_" + std::to_string(n), {n}, 0, D::Float32, n > 128 ? 2e-4 : 1e-5,
+                           n > 128 ? 2e-4 : 1e-5, {2 * n - 3}, 2));
+  for (int axis : {0, 1}) {
+    std::string a = "_a" + std::to_string(axis);
+    out.push_back(scanCase("scan_i32" + a, {16, 64}, axis, D::Int32, 0, 0, {13, 60}));
+    out.push_back(scanCase("scan_bf16" + a, {16, 64}, axis, D::BFloat16, 3e-2, 0.5, {13, 60}));
+  }
+  out.push_back(scanCase("scan_f16", {16, 64}, 1, D::Float16, 1e-2, 0.1, {13, 60}));
+  out.push_back(scanCase("scan_f64", {64, 16}, 0, D::Float64, 1e-12, 1e-12, {60, 13}));
+  out.push_back(scanCase("scan_i64", {16, 64}, 1, D::Int64, 0, 0, {13, 60}));
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("gpu: generated code matches the interpreter for every op family", "[gpu][codegen]") {
@@ -448,4 +653,25 @@ TEST_CASE("gpu: generated code matches the interpreter for every op family", "[g
   jit::Jit jit(device, {}, jit::DiskCache(dir));
   for (const Case &c : cases())
     runCase(c, device, jit);
+}
+
+TEST_CASE("gpu: reductions and scans match the interpreter", "[gpu][codegen][reduce]") {
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  jit::Jit jit(device, {}, jit::DiskCache(dir));
+  for (const Case &c : reduceScanCases())
+    runCase(c, device, jit);
+  // Other block sizes move the lane/warp/register split of every axis.
+  for (int64_t threads : {32, 256}) {
+    INFO(threads << " threads");
+    jit::JitOptions options;
+    options.numThreads = threads;
+    jit::Jit other(device, options, jit::DiskCache(dir));
+    for (const Case &c : reduceScanCases())
+      if (c.name == "reduce32x64_a0k" || c.name == "reduce32x64_a1" || c.name == "reduce4x8x16_a1" ||
+          c.name == "reduce_ties_small" || c.name == "scan32x64_a0" || c.name == "scan8x16x32_a1" ||
+          c.name == "scan1d_1024")
+        runCase(c, device, other);
+  }
 }
