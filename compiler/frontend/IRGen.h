@@ -118,8 +118,10 @@ public:
   /// The element type two operands promote to; null (and a diagnostic) if they cannot.
   mlir::Type promote(const Arg &lhs, const Arg &rhs, SourceRange where);
   /// A runtime value of `elementType` and `shape` (broadcast and converted); null on error.
+  /// With `asTile`, an empty shape means a 0-d tile rather than a scalar (a scalar operand of a
+  /// 0-d tile's arithmetic).
   mlir::Value coerce(const Arg &arg, mlir::Type elementType, llvm::ArrayRef<int64_t> shape,
-                     SourceRange where);
+                     SourceRange where, bool asTile = false);
   std::optional<llvm::SmallVector<int64_t>> broadcastShapes(const Arg &a, const Arg &b,
                                                              SourceRange where);
   mlir::Value castElements(mlir::Value v, mlir::Type to, mlir::Location loc);

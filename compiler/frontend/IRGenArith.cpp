@@ -291,12 +291,13 @@ Type KernelIRGen::promote(const Arg &lhs, const Arg &rhs, SourceRange where) {
   return t;
 }
 
-Value KernelIRGen::coerce(const Arg &arg, Type elementType, ArrayRef<int64_t> shape, SourceRange where) {
+Value KernelIRGen::coerce(const Arg &arg, Type elementType, ArrayRef<int64_t> shape, SourceRange where,
+                          bool asTile) {
   const KValue &v = arg.value;
   Location l = loc(arg.range);
   Value r;
   if (v.isConstNumber()) {
-    if (shape.empty())
+    if (shape.empty() && !asTile)
       return constant(v, elementType, l);
     return constant(v, RankedTensorType::get(shape, elementType), l);
   }
@@ -309,7 +310,7 @@ Value KernelIRGen::coerce(const Arg &arg, Type elementType, ArrayRef<int64_t> sh
     error(where, "cannot convert " + describe(v) + " to " + typeString(elementType));
     return {};
   }
-  if (!shape.empty() || v.isTile())
+  if (!shape.empty() || v.isTile() || asTile)
     r = broadcastValue(r, shape, l);
   return r;
 }
@@ -501,7 +502,7 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
     return KValue::error();
   bool anyTile = a.isTile() || b.isTile();
   SmallVector<int64_t> s = *shape;
-  Value x = coerce(lhs, elt, s, opRange), y = coerce(rhs, elt, s, opRange);
+  Value x = coerce(lhs, elt, s, opRange, anyTile), y = coerce(rhs, elt, s, opRange, anyTile);
   if (!x || !y)
     return KValue::error();
   (void)anyTile;
@@ -643,7 +644,8 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
   auto shape = broadcastShapes(lhs, rhs, opRange);
   if (!elt || !shape)
     return KValue::error();
-  Value x = coerce(lhs, elt, *shape, opRange), y = coerce(rhs, elt, *shape, opRange);
+  bool anyTile = lhs.value.isTile() || rhs.value.isTile();
+  Value x = coerce(lhs, elt, *shape, opRange, anyTile), y = coerce(rhs, elt, *shape, opRange, anyTile);
   if (!x || !y)
     return KValue::error();
   Location l = loc(opRange);

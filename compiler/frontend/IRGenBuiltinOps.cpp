@@ -57,7 +57,8 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     auto shape = broadcastShapes(x, y, args.callRange);
     if (!elt || !shape)
       return KValue::error();
-    Value a = coerce(x, elt, *shape, args.callRange), c = coerce(y, elt, *shape, args.callRange);
+    bool anyTile = x.value.isTile() || y.value.isTile();
+    Value a = coerce(x, elt, *shape, args.callRange, anyTile), c = coerce(y, elt, *shape, args.callRange, anyTile);
     if (!a || !c)
       return KValue::error();
     if (isa<FloatType>(elt))
@@ -85,8 +86,9 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
       error(c.range, "the condition " + describe(c.value) + " does not broadcast with the values");
       return KValue::error();
     }
-    Value cv = coerce(c, builder_.getI1Type(), *shape, c.range);
-    Value a = coerce(x, elt, *shape, x.range), d = coerce(y, elt, *shape, y.range);
+    bool anyTile = c.value.isTile() || x.value.isTile() || y.value.isTile();
+    Value cv = coerce(c, builder_.getI1Type(), *shape, c.range, anyTile);
+    Value a = coerce(x, elt, *shape, x.range, anyTile), d = coerce(y, elt, *shape, y.range, anyTile);
     if (!cv || !a || !d)
       return KValue::error();
     return KValue::runtime(arith::SelectOp::create(builder_, l, cv, a, d));

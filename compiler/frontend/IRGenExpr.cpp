@@ -243,7 +243,8 @@ KValue KernelIRGen::evalIfExp(const IfExpExpr &e) {
   auto shape = broadcastShapes(aa, bb, e.range);
   if (!elt || !shape)
     return KValue::error();
-  Value x = coerce(aa, elt, *shape, e.range), y = coerce(bb, elt, *shape, e.range);
+  bool anyTile = a.isTile() || b.isTile();
+  Value x = coerce(aa, elt, *shape, e.range, anyTile), y = coerce(bb, elt, *shape, e.range, anyTile);
   if (!x || !y)
     return KValue::error();
   return KValue::runtime(arith::SelectOp::create(builder_, loc(e.range), c, x, y));

@@ -3,6 +3,7 @@
 # RUN: tile-cc %s --kernel ints --arg a=i32:1 --arg b=i64:0 --arg out=i64:1 | FileCheck %s --check-prefix=INTS
 # RUN: tile-cc %s --kernel math --arg x=f32:2 --arg out=f32:2 | FileCheck %s --check-prefix=MATH
 # RUN: tile-cc %s --kernel logic --arg x=f32:1 --arg out=f32:1 --arg eps=f32:0 | FileCheck %s --check-prefix=LOGIC
+# RUN: tile-cc %s --kernel zero_d --arg x=f32:1 --arg out=f32:1 --arg s=f32:0 | FileCheck %s --check-prefix=ZERO-D
 import cuda.tile as ct
 
 
@@ -106,3 +107,17 @@ def logic(x, out, eps):
     scale = 2.0 if eps >= 0.5 else eps
     ok = not (eps != eps)
     ct.store(out, (0,), clipped * scale)
+
+
+# A 0-d tile (a full reduction) with Python numbers and scalars stays a 0-d tile.
+# ZERO-D-LABEL: tile.kernel @zero_d
+# ZERO-D: %[[SUM:.*]] = tile.reduce sum %{{.*}} axis = 0 : tensor<16xf32> -> tensor<f32>
+# ZERO-D: %[[TENTH:.*]] = arith.constant dense<1.000000e-01> : tensor<f32>
+# ZERO-D: %[[SCALED:.*]] = arith.mulf %[[SUM]], %[[TENTH]] : tensor<f32>
+# ZERO-D: %[[S:.*]] = tile.broadcast %arg2 : f32 -> tensor<f32>
+# ZERO-D: arith.addf %[[SCALED]], %[[S]] : tensor<f32>
+# ZERO-D: arith.select %{{.*}} : tensor<i1>, tensor<f32>
+@ct.kernel
+def zero_d(x, out, s):
+    total = ct.sum(ct.load(x, (0,), (16,))) * 0.1 + s
+    ct.store(out, (0,), ct.reshape(ct.where(total > 0.0, total, 1.0), (1,)))
