@@ -7,6 +7,10 @@
 #
 # Optional inputs are always passed (a placeholder array when absent); the HAS_* constants
 # decide whether the kernel reads them, so an absent input costs nothing.
+#
+# Matrix products take tf32 operands for 16-bit data: tf32 holds every bf16/fp16 value exactly,
+# rounds only the computed factors (decay-weighted B, the masked C.B^T, states) to 11
+# significant bits, and runs on Tensor Cores. fp32 data keeps exact fp32 products.
 import cuda.tile as ct
 
 
@@ -46,6 +50,7 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
                    nheads: int, ngroups: int, nchunks: int,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
                    HAS_INIT: ct.Constant[bool] = False):
+    MT = ct.float32 if x.dtype == ct.float32 else ct.tfloat32
     pb = ct.bid(0)
     nb = ct.bid(1)
     bi = ct.bid(2) // nheads
@@ -65,8 +70,8 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
         w = ct.exp(ct.minimum(s_last - s, 0.0)) * u
         xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
         bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO), (Q, BN))
-        wb = bc.astype(ct.float32) * w[:, None]
-        S = ct.mma(ct.transpose(xc.astype(ct.float32)), wb, S * ct.exp(s_last))
+        wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
+        S = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
     ct.store(final_states, (bi, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
 
 
@@ -79,6 +84,7 @@ def compute_out(x, B, C, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroup
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
                 HAS_Z: ct.Constant[bool] = False):
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
+    MT = ct.float32 if x.dtype == ct.float32 else ct.tfloat32
     row_tiles = Q // BQ
     c = ct.bid(0) // row_tiles
     qb = ct.bid(0) % row_tiles
@@ -96,21 +102,21 @@ def compute_out(x, B, C, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroup
     yacc = ct.zeros((BQ, BP), dtype=ct.float32)
     for nb in range(N // BN):
         cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
-                                padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(ct.float32)
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
         bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN),
-                                padding_mode=ct.PaddingMode.ZERO), (Q, BN)).astype(ct.float32)
+                                padding_mode=ct.PaddingMode.ZERO), (Q, BN)).astype(MT)
         cb = ct.mma(cr, ct.transpose(bc), cb)
         sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
-                                 padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(ct.float32)
+                                 padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(MT)
         yacc = ct.mma(cr, ct.transpose(sin), yacc)
     yacc = yacc * ct.exp(s_rows)[:, None]
 
     # The decayed causal mask applied to CB, times x of the whole chunk.
     decay = ct.exp(ct.minimum(s_rows[:, None] - s_all[None, :], 0.0))
     causal = ct.arange(Q)[None, :] <= rows[:, None]
-    m = ct.where(causal, cb * decay * u_all[None, :], 0.0)
+    m = ct.where(causal, cb * decay * u_all[None, :], 0.0).astype(MT)
     xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
-    yacc = ct.mma(m, xc.astype(ct.float32), yacc)
+    yacc = ct.mma(m, xc.astype(MT), yacc)
 
     xr = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
                             padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)

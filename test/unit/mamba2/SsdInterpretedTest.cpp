@@ -116,12 +116,16 @@ void run(const Case &c) {
   const ChunkedResult chunked = referenceChunked(ref, c.chunk, options.dt);
 
   // y is stored in x's dtype: for 16-bit data its rounding (a few 1e-3 of the value) dominates.
-  // Everything else is fp32 computed exactly per op, so it agrees to fp32 rounding.
+  // dt and its cumulative sum are fp32 computed exactly per op, so they agree to fp32 rounding.
+  // States are matrix products: exact fp32 products for fp32 data; for 16-bit data tf32
+  // products, which round the decay-weighted B to 11 significant bits (2^-11 ~ 4.9e-4).
+  const bool tf32Products = c.dtype != interp::DType::Float32;
+  const double stateTol = tf32Products ? 2e-3 : 1e-5;
   const ErrorStats ey = compare(out.y, expected.y, 3e-3, 1e-2);
-  const ErrorStats es = compare(out.finalStates, expected.finalStates, 1e-5, 1e-5);
+  const ErrorStats es = compare(out.finalStates, expected.finalStates, stateTol, stateTol);
   const ErrorStats edt = compare(out.dtOut, chunked.dt, 1e-6, 1e-5);
   const ErrorStats ecs = compare(out.dACumsum, chunked.dACumsum, 1e-6, 1e-5);
-  const ErrorStats est = compare(out.states, chunked.states, 1e-5, 1e-5);
+  const ErrorStats est = compare(out.states, chunked.states, stateTol, stateTol);
   report(c.name, "y", ey, out.y.shape);
   report(c.name, "final_states", es, out.finalStates.shape);
   report(c.name, "dt_out", edt, out.dtOut.shape);
@@ -129,8 +133,12 @@ void run(const Case &c) {
   report(c.name, "states", est, out.states.shape);
   CHECK(ey.relToRms < c.yTol);
   CHECK(ey.outside == 0);
-  for (const ErrorStats *s : {&es, &edt, &ecs, &est}) {
+  for (const ErrorStats *s : {&edt, &ecs}) {
     CHECK(s->relToRms < 1e-5);
+    CHECK(s->outside == 0);
+  }
+  for (const ErrorStats *s : {&es, &est}) {
+    CHECK(s->relToRms < stateTol);
     CHECK(s->outside == 0);
   }
 }
