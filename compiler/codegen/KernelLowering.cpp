@@ -229,13 +229,30 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
   reserveShared(byteOffset + footprint * byteSize(type));
   Value base = sharedBase();
   Type storage = storageType(type);
-  for (auto [r, v] : llvm::enumerate(values)) {
-    Value e = linearIndex(layout, r);
-    e = paddedPosition(e, rowLength, rowPitch);
-    Value at = arith::AddIOp::create(b_, loc_, e, i32(byteOffset / byteSize(type)));
+  // A canonical run of V registers is V consecutive elements of one row: store it in vectors of
+  // up to 16 bytes (st.shared.v4), which also spreads a warp's stores over more banks. The
+  // vector stays aligned when the offset, the row pitch and the run start are multiples of it.
+  int64_t esize = byteSize(type);
+  int64_t width = 1;
+  if (!layout.isMma() && !layout.replicated && !type.isInteger(1)) {
+    width = std::min<int64_t>(layout.vector, 16 / esize);
+    while (width > 1 && (byteOffset % (width * esize) || (rowPitch && rowPitch % width)))
+      width /= 2;
+  }
+  for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
+    Value e = paddedPosition(linearIndex(layout, r), rowLength, rowPitch);
+    Value at = arith::AddIOp::create(b_, loc_, e, i32(byteOffset / esize));
     Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
-    // Replicas hold the owner's value; only the owner writes.
-    ifThen(owns(layout, r), [&] { storeElement(v, ptr); });
+    if (width == 1) {
+      // Replicas hold the owner's value; only the owner writes.
+      ifThen(owns(layout, r), [&] { storeElement(values[r], ptr); });
+      continue;
+    }
+    auto vectorType = VectorType::get({width}, storage);
+    Value vec = LLVM::PoisonOp::create(b_, loc_, vectorType);
+    for (int64_t i = 0; i < width; ++i)
+      vec = LLVM::InsertElementOp::create(b_, loc_, vec, values[r + i], i32(i));
+    LLVM::StoreOp::create(b_, loc_, vec, ptr, width * esize);
   }
 }
 

@@ -154,11 +154,12 @@ tile.kernel @tf32(%x: !tile.array<?xf32>) {
 // -----
 
 // A reshape keeps registers only when both shapes distribute alike: (256,) holds runs of 2
-// per thread, (256, 1) runs of 1, so this one goes through shared memory.
+// per thread, (256, 1) runs of 1, so this one goes through shared memory; a run goes in as one
+// vector store.
 // CHECK-LABEL: llvm.func @relayout__tile
 // CHECK: tile.shared_bytes = 1024 : i64
 // CHECK: nvvm.barrier0
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
 tile.kernel @relayout(%y: !tile.array<?x?xi32>) {
   %c0 = arith.constant 0 : i32
   %i = tile.iota : tensor<256xi32>

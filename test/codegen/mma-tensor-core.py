@@ -33,6 +33,8 @@ def batched(a, b, c):
 # LAYOUT-NOT: tile.convert_layout
 # LAYOUT: scf.yield
 # LAYOUT: tile.convert_layout %{{.*}} : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64x64xf32>
+# Each thread's run of 8 bf16 goes to shared memory as one 16-byte store.
+# BF16: st.shared.v4.b32
 # BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
