@@ -149,6 +149,9 @@ void registerShapeOps(OpTable &t) {
   t.add<mlir::tile::BroadcastOp>(runBroadcast);
   t.add<mlir::tile::ExpandDimsOp>(runReshapeLike);
   t.add<mlir::tile::ReshapeOp>(runReshapeLike);
+  // Layouts say where elements live on the GPU, not what they are: IR after the layout passes
+  // runs too.
+  t.add<mlir::tile::ConvertLayoutOp>(runReshapeLike);
   t.add<mlir::tile::PermuteOp>(runPermute);
   t.add<mlir::tile::CatOp>(runCat);
   t.add<mlir::tile::ExtractOp>(runExtract);

@@ -114,3 +114,25 @@ tile.kernel @t(%x: !tile.array<?x?xi32>, %o: !tile.array<?xi32>) {
   CHECK(o.get(2) == 70);
   CHECK(o.get(3) == 70);
 }
+
+// IR after code generation's layout passes: conversions and mma-layout tiles keep their values.
+TEST_CASE("convert_layout and #tile.mma tiles hold the same elements", "[interpreter][shape]") {
+  Program p(Program::Mlir{}, R"mlir(
+tile.kernel @layouts(%x: !tile.array<?x?xf32>, %y: !tile.array<?x?xf32>) {
+  %z = arith.constant 0 : i32
+  %t = tile.load %x[%z, %z] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x64xf32>
+  %m = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  %two = arith.constant dense<2.0> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  %d = arith.mulf %m, %two : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  %b = tile.convert_layout %d : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64x64xf32>
+  tile.store %b, %y[%z, %z] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+)mlir");
+  Buffer x(DType::Float32, {64, 64}), y(DType::Float32, {64, 64});
+  for (int k = 0; k < 64 * 64; ++k)
+    x.set(k, k);
+  REQUIRE(p.run({1, 1, 1}, {x.arg(), y.arg()}) == "");
+  for (int k = 0; k < 64 * 64; ++k)
+    REQUIRE(y.get(k) == 2.0 * k);
+}
