@@ -20,7 +20,8 @@ bool isSupportedType(Type type) {
   if (auto array = dyn_cast<mlir::tile::ArrayType>(type))
     return dtypeOf(array.getElementType()).has_value();
   if (auto tensor = dyn_cast<RankedTensorType>(type))
-    return tensor.hasStaticShape() && !tensor.getEncoding() && dtypeOf(tensor.getElementType());
+    return tensor.hasStaticShape() && (!tensor.getEncoding() || isa<mlir::tile::MmaLayoutAttr>(tensor.getEncoding())) &&
+           dtypeOf(tensor.getElementType());
   return dtypeOf(type).has_value();
 }
 
