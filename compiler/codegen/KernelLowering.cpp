@@ -300,6 +300,14 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
                                      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
   fn->setAttr("nvvm.maxntid", b_.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads_), 1, 1}));
+  // .minnctapersm 1: one resident block per SM is enough, so ptxas may give every thread the
+  // registers it needs (up to 65536 / numThreads, at most 255). With .maxntid alone, ptxas
+  // (CUDA 13.0) compiles kernels that spill heavily for full occupancy instead, at 32
+  // registers, and in that mode it miscompiled fwd_pass_state at Q=256: each thread loaded its
+  // last 4-element run of initial_states from the start of the row (it rematerialised the
+  // column offset from a register it had already reused for the address's high word), so the
+  // states of chunk 0 were wrong (test/codegen/min-ctas.py).
+  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b_.getI32IntegerAttr(1));
   Block *entry = fn.addEntryBlock(b_);
   b_.setInsertionPointToStart(entry);
   tid_ = NVVM::ThreadIdXOp::create(b_, loc_, b_.getI32Type());

@@ -327,6 +327,27 @@ def k(a, b, w, states):
     ct.store(states, (3, 0, 0), ct.reshape(S, (1, 64, 64)))
 )py", "k", {}, {{"a", D::BFloat16, {64, 96}}, {"b", D::BFloat16, {96, 64}}, {"w", D::Float32, {48}},
                 {"states", D::Float32, {4, 64, 64}, false, true}}, {}, {"a", "b", "w", "states"}, rt::Grid(1), 1e-3, 1e-3});
+  // fwd_pass_state's shape at chunk 256 with initial states: a loaded state stored every
+  // iteration and updated by an fp32 product over 256-row tiles (the FMA path), 4-d/5-d views
+  // indexed from the block id. It spills heavily; with only .maxntid, ptxas (CUDA 13.0) built it
+  // at 32 registers and loaded each thread's last 4-element run of init from the start of its
+  // row, so states[:, 0] (a copy of init) came out wrong in 1024 places (.minnctapersm 1 now).
+  out.push_back({"state_loop_q256_init", std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, bm, w, init, states, nheads, n):
+    bi = ct.bid(2) // nheads
+    h = ct.bid(2) % nheads
+    S = ct.reshape(ct.load(init, (bi, h, ct.bid(0), ct.bid(1)), (1, 1, 64, 64), padding_mode=ct.PaddingMode.ZERO), (64, 64))
+    for c in range(n):
+        ct.store(states, (bi, c, h, ct.bid(0), ct.bid(1)), ct.reshape(S, (1, 1, 1, 64, 64)))
+        xc = ct.reshape(ct.load(x, (bi, c, h, ct.bid(0)), (1, 256, 1, 64), padding_mode=ct.PaddingMode.ZERO), (256, 64))
+        bc = ct.reshape(ct.load(bm, (bi, c, 0, ct.bid(1)), (1, 256, 1, 64), padding_mode=ct.PaddingMode.ZERO), (256, 64))
+        wv = ct.reshape(ct.load(w, (bi, h, c, 0), (1, 1, 1, 256)), (256,))
+        S = ct.mma(ct.transpose(xc), bc * wv[:, None], S * 0.5)
+)py", "k", {}, {{"x", D::Float32, {1, 300, 2, 64}}, {"bm", D::Float32, {1, 300, 1, 64}}, {"w", D::Float32, {1, 2, 2, 256}},
+                {"init", D::Float32, {1, 2, 64, 64}}, {"states", D::Float32, {1, 2, 2, 64, 64}, false, true}},
+      {{"nheads", D::Int32, 2}, {"n", D::Int32, 2}}, {"x", "bm", "w", "init", "states", "nheads", "n"}, rt::Grid(1, 1, 2),
+      1e-3, 1e-3});
   // tf32 from f32 data: rounding on conversion, arithmetic rounded to tf32, transcendentals,
   // and a tf32 product on Tensor Cores (m16n8k8).
   out.push_back({"tf32", std::string(kHeader) + R"py(
