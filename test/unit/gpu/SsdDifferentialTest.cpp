@@ -64,7 +64,9 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   SsdOutputs gpu = ssdForward(gpuBackend, gin, options);
   SsdOutputs cpu = ssdForward(cpuBackend, cin, options);
   // The GPU's exp/log are the PTX approximations and its sums may run in another order, so
-  // fp32 outputs agree to a few 1e-6; y in a 16-bit dtype may differ by one rounding.
+  // fp32 outputs agree to a few 1e-6; y in a 16-bit dtype may differ by one rounding. 16-bit
+  // data takes tf32 Tensor Core products, whose sums the hardware adds in its own order and
+  // rounding: over K = 256 the states differ by ~1e-4 of their RMS (measured: 1.4e-4, 3.6e-4).
   struct Out {
     const char *name;
     const SsdOutput &gpu, &cpu;
@@ -73,8 +75,8 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   const bool half = c.dtype != f32;
   const Out outs[] = {{"dt_out", gpu.dtOut, cpu.dtOut, 1e-5},
                       {"dA_cumsum", gpu.dACumsum, cpu.dACumsum, 1e-5},
-                      {"states", gpu.states, cpu.states, 1e-4},
-                      {"final_states", gpu.finalStates, cpu.finalStates, 1e-4},
+                      {"states", gpu.states, cpu.states, half ? 2e-3 : 1e-4},
+                      {"final_states", gpu.finalStates, cpu.finalStates, half ? 2e-3 : 1e-4},
                       {"y", gpu.y, cpu.y, half ? 2e-2 : 1e-4}};
   for (const Out &o : outs) {
     const Tensor g = o.gpu.values(), h = o.cpu.values();
