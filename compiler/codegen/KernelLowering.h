@@ -61,11 +61,11 @@ private:
   mlir::LogicalResult lowerMma(mlir::tile::MmaOp op);
   mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
   mlir::LogicalResult lowerConvertLayout(mlir::tile::ConvertLayoutOp op);
-  /// This thread's place in an mma warp grid (warpsB x warpsM x warpsN).
+  /// This thread's place in an mma warp grid of warpsB x wm x wn warps (see #tile.mma).
   struct MmaThread {
     mlir::Value lane, warp, group, quad, warpB, warpM, warpN;
   };
-  MmaThread mmaThread(int64_t wb, int64_t wm, int64_t wn);
+  MmaThread mmaThread(int64_t wm, int64_t wn);
   mlir::Value mmaLinearIndex(const TileLayout &layout, int64_t r);
   // Debugging (KernelLoweringDebug.cpp).
   mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);

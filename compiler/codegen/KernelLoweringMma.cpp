@@ -28,7 +28,7 @@ Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
   int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
   int64_t i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);
   int64_t mLocal = pair % mPerWarp, bLocal = pair / mPerWarp;
-  MmaThread t = mmaThread(wb, wm, wn);
+  MmaThread t = mmaThread(wm, wn);
   Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(bLocal * wb));
   Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(mLocal * wm));
   Value row = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
@@ -40,7 +40,7 @@ Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
   return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(n)), col);
 }
 
-KernelLowering::MmaThread KernelLowering::mmaThread(int64_t wb, int64_t wm, int64_t wn) {
+KernelLowering::MmaThread KernelLowering::mmaThread(int64_t wm, int64_t wn) {
   auto bin = [&](auto opTag, Value x, int64_t c) { return decltype(opTag)::create(b_, loc_, x, i32(c)).getResult(); };
   MmaThread t;
   t.lane = bin(arith::AndIOp{}, tid_, 31);
@@ -50,7 +50,6 @@ KernelLowering::MmaThread KernelLowering::mmaThread(int64_t wb, int64_t wm, int6
   t.warpM = bin(arith::RemUIOp{}, t.warp, wm);
   t.warpN = bin(arith::RemUIOp{}, bin(arith::DivUIOp{}, t.warp, wm), wn);
   t.warpB = bin(arith::DivUIOp{}, t.warp, wm * wn);
-  (void)wb;
   return t;
 }
 
@@ -93,7 +92,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   }
   int64_t wb = grid.warpsB, wm = grid.warpsM, wn = grid.warpsN;
   int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm, bPerWarp = batch / wb;
-  MmaThread t = mmaThread(wb, wm, wn);
+  MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
   auto and_ = [&](Value x, int64_t c) { return arith::AndIOp::create(b_, loc_, x, i32(c)).getResult(); };
