@@ -250,8 +250,6 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
       ifThen(ok, [&] { storeElement(value, ptr); });
       continue;
     }
-    if (elt.isTF32())  // the hardware adds in f32; the sum would not be rounded to tf32
-      return op->emitError("code generation does not support atomic_add on tfloat32 arrays; use float32");
     auto kind = isa<FloatType>(elt) ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
     results.push_back(ifValue(
         ok, elt,

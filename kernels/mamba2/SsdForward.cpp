@@ -6,14 +6,7 @@
 
 namespace tile::mamba2 {
 
-SsdShapes SsdArrayInputs::shapes() const {
-  SsdShapes s{x.shape, dt.shape, A.shape, B.shape, C.shape, {}, {}, {}, {}};
-  if (D) s.D = D->shape;
-  if (z) s.z = z->shape;
-  if (dtBias) s.dtBias = dtBias->shape;
-  if (initialStates) s.initialStates = initialStates->shape;
-  return s;
-}
+SsdShapes SsdArrayInputs::shapes() const { return SsdShapes::of(*this); }
 
 // The array bound to each input name (null for an absent optional one).
 static std::array<const rt::ArrayArg *, kNumSsdInputs> inputArrays(const SsdArrayInputs &in) {

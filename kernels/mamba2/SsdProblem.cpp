@@ -87,14 +87,7 @@ void validateOptions(const SsdOptions &o) {
             ") is not an interval: expected dt_min <= dt_max");
 }
 
-SsdShapes SsdInputs::shapes() const {
-  SsdShapes s{x.shape, dt.shape, A.shape, B.shape, C.shape, {}, {}, {}, {}};
-  if (D) s.D = D->shape;
-  if (z) s.z = z->shape;
-  if (dtBias) s.dtBias = dtBias->shape;
-  if (initialStates) s.initialStates = initialStates->shape;
-  return s;
-}
+SsdShapes SsdInputs::shapes() const { return SsdShapes::of(*this); }
 
 SsdInputs validateInputs(const SsdInputs &in, const SsdOptions &options, SsdDims &dims) {
   dims = validateShapes(in.shapes());

@@ -30,6 +30,18 @@ struct SsdOptions {
 struct SsdShapes {
   Shape x, dt, A, B, C;
   std::optional<Shape> D, z, dtBias, initialStates;
+
+  /// The shapes of any inputs struct with the members x ... initialStates (host views or
+  /// device arrays), each with a `shape`.
+  template <typename Inputs>
+  static SsdShapes of(const Inputs &in) {
+    SsdShapes s{in.x.shape, in.dt.shape, in.A.shape, in.B.shape, in.C.shape, {}, {}, {}, {}};
+    if (in.D) s.D = in.D->shape;
+    if (in.z) s.z = in.z->shape;
+    if (in.dtBias) s.dtBias = in.dtBias->shape;
+    if (in.initialStates) s.initialStates = in.initialStates->shape;
+    return s;
+  }
 };
 
 /// Checks every shape against x (b, T, H, P) and B (b, T, G, N) and returns the dimensions.

@@ -4,6 +4,10 @@
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts="num-threads=256" | FileCheck %s --check-prefix=T256
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts="arch=sm_75" | FileCheck %s --check-prefix=SM75
+// RUN: not tile-opt %s -split-input-file -tile-assign-layouts="arch=gfx90a" 2>&1 | FileCheck %s --check-prefix=BAD-ARCH
+// RUN: not tile-opt %s -split-input-file -tile-lower-to-llvm="arch=sm_9" 2>&1 | FileCheck %s --check-prefix=BAD-ARCH-LOWER
+// BAD-ARCH: error: unknown target 'gfx90a' (expected sm_70 ... sm_90a)
+// BAD-ARCH-LOWER: error: unknown target 'sm_9' (expected sm_70 ... sm_90a)
 
 // CHECK-LABEL: tile.kernel @product
 // CHECK: %[[IN:.*]] = tile.convert_layout %{{.*}} : tensor<64x64xf32> -> tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>

@@ -167,3 +167,16 @@ tile.kernel @relayout(%y: !tile.array<?x?xi32>) {
   tile.store %r, %y[%c0, %c0] : tensor<256x1xi32>, !tile.array<?x?xi32>[i32, i32]
   tile.return
 }
+
+// -----
+
+// Only layout-aware ops take a #tile.mma tile; anything else needs a conversion first.
+tile.kernel @mma_layout_reduce(%t: !tile.array<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %m = arith.constant dense<1.0> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+  // expected-error @+1 {{code generation needs the canonical layout for 'tile.reduce', not 'tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>' (a tile.convert_layout is missing)}}
+  %s = tile.reduce sum %m axis = 1 : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64xf32>
+  tile.store %s, %t[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
