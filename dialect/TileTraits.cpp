@@ -15,6 +15,14 @@ bool tile::isTileElementType(Type type) {
          type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
+std::optional<int64_t> tile::tileElementCount(llvm::ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    if (size < 0 || __builtin_mul_overflow(count, size, &count))
+      return std::nullopt;
+  return count;
+}
+
 LogicalResult tile::verifyTileType(Operation *op, RankedTensorType type, StringRef role) {
   for (auto [dim, size] : llvm::enumerate(type.getShape())) {
     if (ShapedType::isDynamic(size))
@@ -23,6 +31,11 @@ LogicalResult tile::verifyTileType(Operation *op, RankedTensorType type, StringR
       return op->emitOpError() << role << " " << type << " has dimension " << dim << " of size "
                                << size << "; tile dimensions must be powers of two";
   }
+  std::optional<int64_t> count = tileElementCount(type.getShape());
+  if (!count || *count > kMaxTileElements)
+    return op->emitOpError() << role << " " << type << " has "
+                             << (count ? std::to_string(*count) : std::string("more than 2^63"))
+                             << " elements; a tile holds at most " << kMaxTileElements << " (2^20)";
   if (!isTileElementType(type.getElementType()))
     return op->emitOpError() << role << " " << type << " has unsupported element type "
                              << type.getElementType();

@@ -5,6 +5,7 @@
 
 #include "compiler/codegen/DeviceMath.h"
 #include "compiler/codegen/MmaLayout.h"
+#include "dialect/TileTraits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -208,6 +209,37 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
   return failure();
 }
 
+// Every tile is unrolled into per-thread registers, so a tile far beyond the register file
+// would only exhaust the compiler: refuse it before lowering, at the op that makes it.
+LogicalResult KernelLowering::checkRegisterLimit() {
+  constexpr int64_t kMaxWordsPerThread = 4096;  // 16 KiB: 16x ptxas's 255 registers, all spilled
+  WalkResult walk = kernel_.getBody().walk([&](Operation *op) {
+    for (Value v : op->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type)
+        continue;
+      std::optional<int64_t> count = mlir::tile::tileElementCount(type.getShape());
+      int64_t words = (byteSize(type.getElementType()) + 3) / 4;
+      int64_t perThread = count ? std::max<int64_t>(1, *count / numThreads_) * words : 0;
+      if (count && perThread <= kMaxWordsPerThread)
+        continue;
+      std::string shape;
+      llvm::raw_string_ostream os(shape);
+      llvm::interleave(type.getShape(), os, "x");
+      os << "x" << type.getElementType();
+      auto diag = op->emitError() << "tile " << shape << " needs ";
+      if (count)
+        diag << perThread << " 32-bit registers per thread at " << numThreads_ << " threads";
+      else
+        diag << "more than 2^63 elements";
+      diag << "; the limit is " << kMaxWordsPerThread << " (use smaller tiles or more threads)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 Value KernelLowering::sharedBase() {
   return LLVM::AddressOfOp::create(b_, loc_, smem_);
 }
@@ -331,7 +363,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       scalars_[arg] = v;
     }
   }
-  if (failed(lowerRegion(kernel_.getBody())))
+  if (failed(checkRegisterLimit()) || failed(lowerRegion(kernel_.getBody())))
     return failure();
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
   if (failed(checkSharedMemoryLimit()))

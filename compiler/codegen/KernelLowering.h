@@ -71,6 +71,7 @@ private:
   mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);
   mlir::LogicalResult lowerAssert(mlir::tile::AssertOp op);
   mlir::LogicalResult checkSharedMemoryLimit();
+  mlir::LogicalResult checkRegisterLimit();
 
 public:
   // Helpers.

@@ -148,6 +148,11 @@ private:
   // Checked accessors for builtin arguments: each reports a diagnostic naming the argument.
   std::optional<int64_t> constInt(const Arg &a, const std::string &what);
   std::optional<llvm::SmallVector<int64_t>> constShape(const Arg &a, const std::string &what);
+  /// Refuses a tile shape beyond mlir::tile::kMaxTileElements (or whose element count
+  /// overflows) with an error at `where`.
+  /// Whether a Python number fits `type`'s integer element type; an error at `where` if not.
+  bool constantFits(const KValue &v, mlir::Type type, SourceRange where);
+  bool checkTileSize(llvm::ArrayRef<int64_t> shape, SourceRange where, const std::string &what);
   std::optional<int32_t> axisArg(const Arg &a, int64_t rank, const std::string &what);
   std::optional<mlir::Type> dtypeArg(const Arg &a, const std::string &what);
   bool expectTile(const Arg &a, const std::string &what);

@@ -245,6 +245,8 @@ std::optional<SmallVector<int64_t>> KernelIRGen::broadcastShapes(const Arg &a, c
     }
     out[i] = std::max(da, db);
   }
+  if (!checkTileSize(out, where, "the broadcast result"))
+    return std::nullopt;
   return out;
 }
 
@@ -291,12 +293,37 @@ Type KernelIRGen::promote(const Arg &lhs, const Arg &rhs, SourceRange where) {
   return t;
 }
 
+// A Python number never wraps silently into a narrower integer dtype (NumPy 2 refuses
+// int8(300) too); bools are truth values and always fit.
+bool KernelIRGen::constantFits(const KValue &v, Type type, SourceRange where) {
+  auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+  if (!intType || intType.getWidth() == 1 || v.isBool() || !v.isConstNumber())
+    return true;
+  unsigned width = intType.getWidth();
+  bool fits;
+  if (v.isFloat()) {
+    double d = v.floatValue();
+    fits = std::isfinite(d) && d >= -std::ldexp(1.0, width - 1) && d < std::ldexp(1.0, width - 1);
+  } else {
+    fits = width >= 64 || llvm::isIntN(width, v.intValue());
+  }
+  if (fits)
+    return true;
+  error(where, describe(v) + " does not fit in " + typeString(intType) +
+                   (width < 64 ? " (range " + std::to_string(llvm::minIntN(width)) + " to " +
+                                     std::to_string(llvm::maxIntN(width)) + ")"
+                               : std::string()));
+  return false;
+}
+
 Value KernelIRGen::coerce(const Arg &arg, Type elementType, ArrayRef<int64_t> shape, SourceRange where,
                           bool asTile) {
   const KValue &v = arg.value;
   Location l = loc(arg.range);
   Value r;
   if (v.isConstNumber()) {
+    if (!constantFits(v, elementType, arg.range))
+      return {};
     if (shape.empty() && !asTile)
       return constant(v, elementType, l);
     return constant(v, RankedTensorType::get(shape, elementType), l);

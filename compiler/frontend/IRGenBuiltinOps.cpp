@@ -29,7 +29,7 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     if (!dtype)
       return KValue::error();
     if (x.value.isConstNumber())
-      return KValue::runtime(constant(x.value, *dtype, l));
+      return constantFits(x.value, *dtype, x.range) ? KValue::runtime(constant(x.value, *dtype, l)) : KValue::error();
     if (!x.value.isTile() && !x.value.isScalar()) {
       error(x.range, "astype needs a tile or a scalar, got " + describe(x.value));
       return KValue::error();
@@ -290,8 +290,12 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
       elt = *t;
     }
     auto type = [&](Type e) { return RankedTensorType::get(*shape, e); };
-    if (value.isConstNumber())
-      return KValue::runtime(constant(value, type(elt ? elt : defaultType(value)), l));
+    if (value.isConstNumber()) {
+      Type resultType = type(elt ? elt : defaultType(value));
+      if (!constantFits(value, resultType, b.get("fill_value") ? b.get("fill_value")->range : args.callRange))
+        return KValue::error();
+      return KValue::runtime(constant(value, resultType, l));
+    }
     if (value.isScalar()) {
       Value v = elt ? castElements(value.value(), elt, l) : value.value();
       return KValue::runtime(broadcastValue(v, *shape, l));
@@ -402,6 +406,8 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
       }
       shape.push_back(d.intValue());
     }
+    if (!checkTileSize(shape, s.range, "the shape"))
+      return KValue::error();
     if (inferred >= 0) {
       int64_t known = 1;
       for (int64_t d : shape)

@@ -4,6 +4,7 @@
 #include "compiler/frontend/IRGen.h"
 
 #include "dialect/TileDialect.h"
+#include "dialect/TileTraits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -98,11 +99,25 @@ std::optional<SmallVector<int64_t>> KernelIRGen::constShape(const Arg &a, const 
     for (const KValue &v : a.value.elements())
       if (!add(v))
         return std::nullopt;
-    return shape;
+  } else if (!add(a.value)) {
+    return std::nullopt;
   }
-  if (!add(a.value))
+  if (!checkTileSize(shape, a.range, what))
     return std::nullopt;
   return shape;
+}
+
+bool KernelIRGen::checkTileSize(ArrayRef<int64_t> shape, SourceRange where, const std::string &what) {
+  std::optional<int64_t> count = mlir::tile::tileElementCount(shape);
+  if (count && *count <= mlir::tile::kMaxTileElements)
+    return true;
+  std::string dims;
+  for (int64_t d : shape)
+    dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+  error(where, what + " (" + dims + ") has " + (count ? std::to_string(*count) : std::string("more than 2^63")) +
+                   " elements; a tile holds at most " + std::to_string(mlir::tile::kMaxTileElements) +
+                   " (2^20): split the work into smaller tiles");
+  return false;
 }
 
 std::optional<int32_t> KernelIRGen::axisArg(const Arg &a, int64_t rank, const std::string &what) {

@@ -333,6 +333,12 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
     error(fn.nameRange, "'" + fn.name + "' is not a kernel (decorate it with @ct.kernel)");
     return false;
   }
+  // Configuration 0 is the kernel as written; any other index needs @ct.autotune.
+  if (spec.config.value_or(0) > 0 && !kernel->hasAttr("tile.autotune_configs")) {
+    error(fn.nameRange, "configuration " + std::to_string(*spec.config) + " was requested but kernel '" + fn.name +
+                            "' has no @ct.autotune configs");
+    ok = false;
+  }
   for (auto &[name, value] : options) {
     SourceRange where = optionRanges[name];
     if (name == "occupancy" && (value < 1 || value > 32)) {

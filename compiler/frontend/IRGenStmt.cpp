@@ -241,12 +241,28 @@ void KernelIRGen::emitFor(const ForStmt &s) {
       error(bounds[2].range, "range() step must not be zero");
       return;
     }
+    if (step == INT64_MIN) {
+      error(bounds[2].range, "range() step " + std::to_string(step) + " is out of range");
+      return;
+    }
   }
-  // The induction variable is i32 unless a bound is i64.
+  // The induction variable is i32 unless a bound is i64, or a constant bound or the step needs
+  // 64 bits — including the last increment: i + step must not wrap past the bound.
   Type ivType = builder_.getI32Type();
-  for (const Arg &b : {start, stop})
+  const int64_t stepMagnitude = step < 0 ? -step : step;  // step != INT64_MIN: checked above
+  auto needs64 = [&](int64_t v) {
+    int64_t up, down;
+    return __builtin_add_overflow(v, stepMagnitude, &up) || __builtin_sub_overflow(v, stepMagnitude, &down) ||
+           !llvm::isInt<32>(up) || !llvm::isInt<32>(down);
+  };
+  if (needs64(0))
+    ivType = builder_.getI64Type();
+  for (const Arg &b : {start, stop}) {
     if (b.value.isRuntime() && b.value.elementType().isInteger(64))
       ivType = builder_.getI64Type();
+    if (b.value.isInt() && needs64(b.value.intValue()))
+      ivType = builder_.getI64Type();
+  }
   Location l = loc(s.range);
   Value lo = coerce(start, ivType, {}, start.range);
   Value hi = coerce(stop, ivType, {}, stop.range);
@@ -320,6 +336,10 @@ void KernelIRGen::emitFor(const ForStmt &s) {
       continue;
     }
     Value y;
+    if (v.isConstNumber() && !constantFits(v, want, s.range)) {
+      ok = false;
+      continue;
+    }
     if (v.isConstNumber())
       y = constant(v, want, l);
     else if (v.isRuntime() && v.value().getType() == want)
@@ -498,6 +518,10 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
       }
       error(b.keywordRange, "'" + name + "' is " + describe(tv) + " in one branch and " + describe(ev) +
                                 " in the other; both branches must give it the same type");
+      result[name] = KValue::error();
+      continue;
+    }
+    if (!constantFits(tv, type, b.keywordRange) || !constantFits(ev, type, b.keywordRange)) {
       result[name] = KValue::error();
       continue;
     }

@@ -18,11 +18,15 @@ void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
   pm.addPass(mlir::createSymbolDCEPass());
 }
 
-void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
+void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileOptPipeline(pm, options);
   pm.addPass(codegen::createTileAssignLayouts({options.numThreads, options.arch}));
   pm.addPass(codegen::createTileRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
+}
+
+void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
+  buildTileLayoutPipeline(pm, options);
   pm.addPass(codegen::createTileLowerToLLVM({options.numThreads, options.arch}));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());

@@ -26,6 +26,10 @@ struct PipelineOptions {
 /// symbol elimination.
 void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 
+/// The tile passes and layout assignment: everything before per-thread lowering. Its output is
+/// still tile IR (with layout encodings), which the interpreter runs.
+void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
 /// Lowers kernels to per-thread code (the `gpu` stage).
 void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 

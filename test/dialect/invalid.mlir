@@ -10,6 +10,23 @@ tile.kernel @k() {
 // -----
 
 tile.kernel @k() {
+  // expected-error @+1 {{'tile.iota' op result 'tensor<2097152xi32>' has 2097152 elements; a tile holds at most 1048576 (2^20)}}
+  %0 = tile.iota : tensor<2097152xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%x: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  // expected-error @+1 {{'tile.load' op result 'tensor<4294967296x4294967296xf32>' has more than 2^63 elements; a tile holds at most 1048576 (2^20)}}
+  %t = tile.load %x[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<4294967296x4294967296xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
   // expected-error @+1 {{'tile.iota' op result 'tensor<16xi3>' has unsupported element type 'i3'}}
   %0 = tile.iota : tensor<16xi3>
   tile.return
