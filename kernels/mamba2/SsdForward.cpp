@@ -56,6 +56,7 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   alloc(SsdTensor::DtOut, out.dtOut);
   alloc(SsdTensor::DACumsum, out.dACumsum);
   alloc(SsdTensor::States, out.states);
+  alloc(SsdTensor::CB, out.cb);
 
   // Every kernel is compiled first, on the host, so compiling never falls between two time
   // points.
@@ -91,6 +92,8 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
     *timings = {};
     for (size_t i = 0; i < timed.size(); ++i)
       timings->kernelMs(timed[i]) = jit::TimePoint::elapsedMs(points[2 * i], points[2 * i + 1]);
+    if (!points.empty())
+      timings->endToEndMs = jit::TimePoint::elapsedMs(points.front(), points.back());
   }
   return out;
 }

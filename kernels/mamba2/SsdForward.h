@@ -50,6 +50,8 @@ struct SsdOutputs {
   SsdOutput dtOut;        // (b, H, nc, Q)
   SsdOutput dACumsum;     // (b, H, nc, Q)
   SsdOutput states;       // (b, nc, H, P, N): the state entering each chunk
+  SsdOutput cb;           // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
+                          // causal diagonal (in compute_out's row blocks) are written
 };
 
 /// Checks the inputs' shapes (the reference's checks, same messages) and dtypes; throws
@@ -58,7 +60,8 @@ SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 
 /// Runs the forward pass on `stream` (the default stream when null; the interpreter ignores
 /// it) and waits for it. Every kernel is compiled first, so `timings` (GPU: CUDA events around
-/// each launch; interpreter: host wall-clock time) never include compiling. A kernel the
+/// each launch and around all of them; interpreter: host wall-clock time) never include
+/// compiling. A kernel the
 /// interpreter stops throws rt::Error(InvalidArgument) with its message.
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);

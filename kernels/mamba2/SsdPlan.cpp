@@ -18,8 +18,16 @@ std::string ssdSource() {
 const char *ssdTensorName(SsdTensor t) {
   static const char *const names[kNumSsdTensors] = {
       "x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states",
-      "y", "final_states", "dt_out", "dA_cumsum", "states"};
+      "y", "final_states", "dt_out", "dA_cumsum", "states", "CB"};
   return names[static_cast<unsigned>(t)];
+}
+
+const char *matmulPrecisionName(MatmulPrecision p) { return p == MatmulPrecision::TF32 ? "tf32" : "native"; }
+
+std::optional<MatmulPrecision> parseMatmulPrecision(const std::string &text) {
+  if (text == "native") return MatmulPrecision::Native;
+  if (text == "tf32") return MatmulPrecision::TF32;
+  return std::nullopt;
 }
 
 namespace {
@@ -90,7 +98,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
     if (inputs[i]) expectFloatDType(SsdTensor(i), inputs[i]->dtype);
   if (inputs[unsigned(T::B)]->dtype != inputs[unsigned(T::C)]->dtype)
     invalid("B and C must have the same dtype");
-  const std::int64_t Q = options.chunkSize;
+  const std::int64_t Q = options.chunkSize == 0 ? kDefaultChunkSize : options.chunkSize;
   if (Q < 16 || Q > 256 || (Q & (Q - 1)))
     invalid(fmt::format("chunk_size {} must be a power of two from 16 to 256", Q));
   const SsdDims &d = plan.dims;
@@ -112,6 +120,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   setOutput(T::DtOut, f32, {b, H, nc, Q});
   setOutput(T::DACumsum, f32, {b, H, nc, Q});
   setOutput(T::States, f32, {b, nc, H, P, N});
+  setOutput(T::CB, f32, {b, nc, G, Q, Q});
   expectFloatDType(T::Y, plan.type(T::Y).dtype);
 
   // Absent optional inputs are passed as a placeholder of a fitting rank that the kernel never
@@ -133,25 +142,37 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
        {"dA_cumsum", T::DACumsum}, {"seqlen", seqlen}},
       {nc, cdiv(H, bh), b});
 
-  // 2. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks.
-  const std::int64_t bp = pow2AtMost(P, 64), bn = pow2AtMost(N, 64);
+  const bool tf32 = options.precision == MatmulPrecision::TF32;
+  // The row block of chunk_bmm and compute_out (both index cb by it); BN must divide N (the
+  // kernels' static_assert): N is a power of two, so min(N, 32) does.
+  const std::int64_t bq = std::min<std::int64_t>(Q, 64), bnOut = std::min<std::int64_t>(N, 32);
+
+  // 2. chunk_bmm: grid (chunks * row blocks, column blocks, batch * groups); blocks above the
+  // causal diagonal return at once.
   plan.launches[1] = launch(
+      plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BN", bnOut}, {"TF32", tf32}},
+      {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bq), Q / bq, b * G});
+
+  // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks. 32x32
+  // state blocks: the largest that ptxas builds without spilling at chunk 64 (64x64 spills
+  // 2 KB per thread), and more blocks for the serial chunk loop.
+  const std::int64_t bpState = pow2AtMost(P, 32), bnState = pow2AtMost(N, 32);
+  plan.launches[2] = launch(
       plan, "fwd_pass_state",
-      {{"Q", Q}, {"BP", bp}, {"BN", bn}, {"HAS_INIT", present(T::InitialStates)}},
+      {{"Q", Q}, {"BP", bpState}, {"BN", bnState}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
       {{"x", T::X}, {"B", T::B}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
        {"initial_states", init}, {"states", T::States}, {"final_states", T::FinalStates},
        {"nheads", H}, {"ngroups", G}, {"nchunks", nc}},
-      {cdiv(P, bp), cdiv(N, bn), b * H});
+      {cdiv(P, bpState), cdiv(N, bnState), b * H});
 
-  // 3. compute_out: grid (chunks * row blocks, P blocks, batch * heads). BN must divide N
-  // (the kernel's static_assert): N is a power of two, so min(N, 32) does.
-  const std::int64_t bq = std::min<std::int64_t>(Q, 64), bnOut = std::min<std::int64_t>(N, 32);
+  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads).
+  const std::int64_t bp = pow2AtMost(P, 64);
   const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
-  plan.launches[2] = launch(
+  plan.launches[3] = launch(
       plan, "compute_out",
       {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BP", bp}, {"BN", bnOut}, {"HAS_D", present(T::D)},
-       {"D_PER_CHANNEL", dPerChannel}, {"HAS_Z", present(T::Z)}},
-      {{"x", T::X}, {"B", T::B}, {"C", T::C}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
+       {"D_PER_CHANNEL", dPerChannel}, {"HAS_Z", present(T::Z)}, {"TF32", tf32}},
+      {{"x", T::X}, {"C", T::C}, {"cb", T::CB}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
        {"states", T::States}, {"D", D}, {"z", z}, {"y", T::Y}, {"nheads", H}, {"ngroups", G}},
       {nc * (Q / bq), cdiv(P, bp), b * H});
   return plan;

@@ -18,19 +18,35 @@
 
 namespace tile::mamba2 {
 
+/// The operand type of the matrix products for 16-bit data (fp32 data always multiplies in
+/// exact fp32).
+enum class MatmulPrecision {
+  Native,  // the data's bf16/fp16: computed factors rounded to 8 (bf16) or 11 (fp16) bits
+  TF32,    // tf32 operands: 11 bits for every factor, half the Tensor Core rate
+};
+/// "native" or "tf32"; parseMatmulPrecision returns nothing for any other text.
+const char *matmulPrecisionName(MatmulPrecision p);
+std::optional<MatmulPrecision> parseMatmulPrecision(const std::string &text);
+
 struct ForwardOptions {
-  SsdOptions dt;        // dt_bias/softplus/limits, as the reference takes them
-  int chunkSize = 256;  // 64, 128 or 256 (any power of two from 16 to 256 works)
+  SsdOptions dt;  // dt_bias/softplus/limits, as the reference takes them
+  /// A power of two from 16 to 256; 0 lets planSsdForward choose (kDefaultChunkSize). The result
+  /// does not depend on it beyond rounding.
+  int chunkSize = 0;
+  MatmulPrecision precision = MatmulPrecision::Native;
   /// The dtype of y; default x's.
   std::optional<rt::DType> outputDType;
 };
+/// The chunk size chosen when ForwardOptions::chunkSize is 0: the fastest on the H200 for the
+/// benchmark shapes (README).
+constexpr int kDefaultChunkSize = 64;
 
 /// Every tensor a launch may reference: the inputs, then the outputs and intermediates.
 enum class SsdTensor : unsigned {
   X, Dt, A, B, C, D, Z, DtBias, InitialStates,  // inputs (D .. InitialStates optional)
-  Y, FinalStates, DtOut, DACumsum, States,      // outputs, allocated by the executor
+  Y, FinalStates, DtOut, DACumsum, States, CB,  // outputs, allocated by the executor
 };
-constexpr unsigned kNumSsdTensors = static_cast<unsigned>(SsdTensor::States) + 1;
+constexpr unsigned kNumSsdTensors = static_cast<unsigned>(SsdTensor::CB) + 1;
 constexpr unsigned kNumSsdInputs = static_cast<unsigned>(SsdTensor::Y);
 /// The tensor's name in docs/mamba2.md and messages: "x", "dt_bias", "dA_cumsum", ...
 const char *ssdTensorName(SsdTensor t);
@@ -61,8 +77,8 @@ struct SsdPlan {
   std::int64_t chunkSize = 0, numChunks = 0;
   /// The inputs as given, plus the outputs' dtypes and shapes (always present).
   SsdTensorTypes tensors;
-  /// chunk_cumsum, fwd_pass_state, compute_out, to run in this order.
-  std::array<SsdLaunch, 3> launches;
+  /// chunk_cumsum, chunk_bmm, fwd_pass_state, compute_out, to run in this order.
+  std::array<SsdLaunch, 4> launches;
 
   const SsdTensorType &type(SsdTensor t) const { return *tensors[static_cast<unsigned>(t)]; }
 };
@@ -70,10 +86,15 @@ struct SsdPlan {
 /// Per-kernel times of one call, in milliseconds (what the backend can measure: GPU events
 /// or host wall-clock time; compiling is never included).
 struct SsdTimings {
-  double chunkCumsumMs = 0, fwdPassStateMs = 0, computeOutMs = 0;
-  double totalMs() const { return chunkCumsumMs + fwdPassStateMs + computeOutMs; }
+  double chunkCumsumMs = 0, chunkBmmMs = 0, fwdPassStateMs = 0, computeOutMs = 0;
+  /// From the first launch's start to the last one's end: what a caller waits (GPU events
+  /// around all launches, no synchronisation between them; on the interpreter the same as the sum).
+  double endToEndMs = 0;
+  double totalMs() const { return chunkCumsumMs + chunkBmmMs + fwdPassStateMs + computeOutMs; }
   /// The time of SsdPlan::launches[k].
-  double &kernelMs(std::size_t k) { return k == 0 ? chunkCumsumMs : k == 1 ? fwdPassStateMs : computeOutMs; }
+  double &kernelMs(std::size_t k) {
+    return k == 0 ? chunkCumsumMs : k == 1 ? chunkBmmMs : k == 2 ? fwdPassStateMs : computeOutMs;
+  }
 };
 
 /// Checks shapes (validateShapes' messages), dtypes (bf16/f16/f32; B and C alike), dt options,

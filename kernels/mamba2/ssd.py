@@ -8,10 +8,25 @@
 # Optional inputs are always passed (a placeholder array when absent); the HAS_* constants
 # decide whether the kernel reads them, so an absent input costs nothing.
 #
-# Matrix products take tf32 operands for 16-bit data: tf32 holds every bf16/fp16 value exactly,
-# rounds only the computed factors (decay-weighted B, the masked C.B^T, states) to 11
-# significant bits, and runs on Tensor Cores. fp32 data keeps exact fp32 products.
+# Matrix products of 16-bit data run on Tensor Cores in the data's own type by default: bf16/fp16
+# operands hold every input exactly and round the computed factors (decay-weighted B, the
+# masked C.B^T, states) to 8 (bf16) or 11 (fp16) significant bits, as mamba_ssm does. With
+# TF32=True they take tf32 operands instead (11 bits, half the Tensor Core rate). fp32 data
+# keeps exact fp32 products.
+#
+# C.B^T depends only on (batch, chunk, group): chunk_bmm computes it once, for the blocks on or
+# below the causal diagonal, and compute_out reads it for every head of the group.
 import cuda.tile as ct
+
+
+@ct.function
+def product_type(dtype, tf32):
+    """The operand type of the matrix products for data of `dtype`."""
+    if dtype == ct.float32:
+        return ct.float32
+    if tf32:
+        return ct.tfloat32
+    return dtype
 
 
 @ct.function
@@ -49,8 +64,8 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,
                    nheads: int, ngroups: int, nchunks: int,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
-                   HAS_INIT: ct.Constant[bool] = False):
-    MT = ct.float32 if x.dtype == ct.float32 else ct.tfloat32
+                   HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
+    MT = product_type(x.dtype, TF32)
     pb = ct.bid(0)
     nb = ct.bid(1)
     bi = ct.bid(2) // nheads
@@ -75,16 +90,42 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
     ct.store(final_states, (bi, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
 
 
+@ct.autotune(configs=[dict(BQ=64, BN=32), dict(BQ=32, BN=32), dict(BQ=64, BN=64)], key=["dstate", "Q"])
+@ct.kernel
+def chunk_bmm(B, C, cb, ngroups: int,
+              Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int], BN: ct.Constant[int],
+              TF32: ct.Constant[bool] = False):
+    """cb[b, c, g, i, j] = sum_n C[b, c*Q + i, g, n] * B[b, c*Q + j, g, n], in (BQ, BQ) blocks;
+    blocks above the causal diagonal (j-block > i-block) are never read and not written."""
+    ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
+    MT = product_type(B.dtype, TF32)
+    row_tiles = Q // BQ
+    c = ct.bid(0) // row_tiles
+    qb = ct.bid(0) % row_tiles
+    kb = ct.bid(1)
+    bi = ct.bid(2) // ngroups
+    g = ct.bid(2) % ngroups
+    if kb <= qb:
+        acc = ct.zeros((BQ, BQ), dtype=ct.float32)
+        for nb in range(N // BN):
+            cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+            bc = ct.reshape(ct.load(B, (bi, c * row_tiles + kb, g, nb), (1, BQ, 1, BN),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+            acc = ct.mma(cr, ct.transpose(bc), acc)
+        ct.store(cb, (bi, c, g, qb, kb), ct.reshape(acc, (1, 1, 1, BQ, BQ)))
+
+
 @ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64)],
              key=["headdim", "dstate", "Q"])
 @ct.kernel
-def compute_out(x, B, C, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
+def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
                 Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
                 BP: ct.Constant[int], BN: ct.Constant[int],
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
-                HAS_Z: ct.Constant[bool] = False):
+                HAS_Z: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
-    MT = ct.float32 if x.dtype == ct.float32 else ct.tfloat32
+    MT = product_type(x.dtype, TF32)
     row_tiles = Q // BQ
     c = ct.bid(0) // row_tiles
     qb = ct.bid(0) % row_tiles
@@ -93,30 +134,30 @@ def compute_out(x, B, C, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroup
     h = ct.bid(2) % nheads
     g = h // (nheads // ngroups)
     rows = qb * BQ + ct.arange(BQ)                  # chunk-local positions of this block
-    s_all = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
-    u_all = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
     s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
 
-    # CB = C_rows . B_chunk^T and the state contribution C_rows . S_in^T, over N blocks.
-    cb = ct.zeros((BQ, Q), dtype=ct.float32)
+    # The state contribution C_rows . S_in^T, over N blocks, decayed to each row.
     yacc = ct.zeros((BQ, BP), dtype=ct.float32)
     for nb in range(N // BN):
         cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
                                 padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
-        bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN),
-                                padding_mode=ct.PaddingMode.ZERO), (Q, BN)).astype(MT)
-        cb = ct.mma(cr, ct.transpose(bc), cb)
         sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
                                  padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(MT)
         yacc = ct.mma(cr, ct.transpose(sin), yacc)
     yacc = yacc * ct.exp(s_rows)[:, None]
 
-    # The decayed causal mask applied to CB, times x of the whole chunk.
-    decay = ct.exp(ct.minimum(s_rows[:, None] - s_all[None, :], 0.0))
-    causal = ct.arange(Q)[None, :] <= rows[:, None]
-    m = ct.where(causal, cb * decay * u_all[None, :], 0.0).astype(MT)
-    xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
-    yacc = ct.mma(m, xc.astype(MT), yacc)
+    # The decayed causal mask applied to C.B^T, times x: only the column blocks on or below the
+    # diagonal (kb <= qb) contribute.
+    for kb in range(qb + 1):
+        s_cols = ct.reshape(ct.load(dA_cumsum, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
+        u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
+        cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ))
+        decay = ct.exp(ct.minimum(s_rows[:, None] - s_cols[None, :], 0.0))
+        causal = (kb * BQ + ct.arange(BQ))[None, :] <= rows[:, None]
+        m = ct.where(causal, cbb * decay * u_cols[None, :], 0.0).astype(MT)
+        xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
+        yacc = ct.mma(m, xc.astype(MT), yacc)
 
     xr = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
                             padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)

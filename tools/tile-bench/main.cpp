@@ -2,11 +2,15 @@
 // prints, per shape, each kernel's time, the total, the achieved bandwidth on the compulsory
 // traffic, the share of the hardware floor reached and the ratio to the peer's figures.
 //
-//   tile-bench ssd --peer ../shared/anchors/triton_mamba_ssm_h200.json [--iters 20] [--warmup 3]
-//                  [--shape NAME] [--json out.json]
+//   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
+//                  [--chunk-size N] [--precision native|tf32]
 //
 // Inputs as the peer measured them: bf16 x, B, C; fp32 dt, A (negative), D, dt_bias;
-// dt_softplus; chunk 256. Times are medians over --iters calls, CUDA events per kernel.
+// dt_softplus; each shape's chunk (the peer file's "chunk", default 256) unless --chunk-size
+// gives one (0: the library's choice). PEER.json is a list of shapes with batch, seqlen,
+// nheads, headdim, ngroups, dstate, chunk and total_ms (the peer's time). The headline is the
+// end-to-end time (CUDA events around all launches of a call, no host synchronisation between
+// kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
 
 #include "kernels/mamba2/SsdForward.h"
 
@@ -72,6 +76,8 @@ int main(int argc, char **argv) {
   }
   std::string peerFile, onlyShape, jsonOut;
   int iters = 20, warmup = 3;
+  int chunkOverride = -1;  // -1: each shape's own chunk
+  mamba2::MatmulPrecision precision = mamba2::MatmulPrecision::Native;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -86,6 +92,15 @@ int main(int argc, char **argv) {
     else if (a == "--warmup") warmup = std::max(0, std::atoi(next().c_str()));
     else if (a == "--shape") onlyShape = next();
     else if (a == "--json") jsonOut = next();
+    else if (a == "--chunk-size") chunkOverride = std::max(0, std::atoi(next().c_str()));
+    else if (a == "--precision") {
+      auto p = mamba2::parseMatmulPrecision(next());
+      if (!p) {
+        std::fprintf(stderr, "tile-bench: --precision must be native or tf32\n");
+        return 2;
+      }
+      precision = *p;
+    }
     else {
       std::fprintf(stderr, "tile-bench: unknown option %s\n", a.c_str());
       return 2;
@@ -122,8 +137,8 @@ int main(int argc, char **argv) {
   jit::Backend backend(backendOptions);
   std::printf("tile-bench ssd on %s, median of %d after %d warm-up calls\n", backend.description().c_str(), iters,
               warmup);
-  std::printf("%-24s %9s %9s %9s %9s %8s %8s %8s\n", "shape", "cumsum", "state", "out", "total ms", "GB/s",
-              "%floor", "vs peer");
+  std::printf("%-24s %5s %8s %8s %8s %8s %9s %8s %8s %8s\n", "shape", "chunk", "cumsum", "bmm", "state", "out",
+              "e2e ms", "GB/s", "%floor", "vs peer");
   json results = json::array();
   for (const Shape &s : shapes) {
     if (!onlyShape.empty() && s.name != onlyShape)
@@ -146,32 +161,37 @@ int main(int argc, char **argv) {
     in.D = D.array(rt::DType::Float32, {H});
     in.dtBias = bias.array(rt::DType::Float32, {H});
     mamba2::ForwardOptions options;
-    options.chunkSize = static_cast<int>(s.chunk);
+    options.chunkSize = chunkOverride >= 0 ? chunkOverride : static_cast<int>(s.chunk);
+    options.precision = precision;
     options.dt.dtSoftplus = true;
+    const int64_t chunk = options.chunkSize ? options.chunkSize : mamba2::kDefaultChunkSize;
     try {
       for (int i = 0; i < warmup; ++i)
         mamba2::ssdForward(backend, in, options);
-      std::vector<double> cumsum, state, out, total;
+      std::vector<double> cumsum, bmm, state, out, total;
       for (int i = 0; i < iters; ++i) {
         mamba2::SsdTimings t;
         mamba2::ssdForward(backend, in, options, nullptr, &t);
         cumsum.push_back(t.chunkCumsumMs);
+        bmm.push_back(t.chunkBmmMs);
         state.push_back(t.fwdPassStateMs);
         out.push_back(t.computeOutMs);
-        total.push_back(t.totalMs());
+        total.push_back(t.endToEndMs);
       }
       double ms = median(total);
       double mb = s.compulsoryMB > 0 ? s.compulsoryMB
                                      : (b * T * H * P * 2.0 * 2 + b * T * G * N * 2.0 * 2 + b * T * H * 4.0) / 1e6;
-      int64_t nc = (T + s.chunk - 1) / s.chunk;
+      int64_t nc = (T + chunk - 1) / chunk;
       double gflop = s.gflop > 0 ? s.gflop
-                                 : b * nc * (2.0 * G * s.chunk * s.chunk * N + H * (2.0 * s.chunk * s.chunk * P + 4.0 * s.chunk * N * P)) / 1e9;
+                                 : b * nc * (2.0 * G * chunk * chunk * N + H * (2.0 * chunk * chunk * P + 4.0 * chunk * N * P)) / 1e9;
       double floorMs = std::max(mb / 1e3 / 4.8, gflop / 790.0);  // 4.8 TB/s, 790 TFLOP/s
-      std::printf("%-24s %9.3f %9.3f %9.3f %9.3f %8.0f %7.1f%% %7.2fx\n", s.name.c_str(), median(cumsum), median(state),
-                  median(out), ms, mb / ms, 100.0 * floorMs / ms, s.peerTotalMs > 0 ? ms / s.peerTotalMs : 0.0);
-      results.push_back({{"shape", s.name}, {"chunk_cumsum_ms", median(cumsum)}, {"fwd_pass_state_ms", median(state)},
-                         {"compute_out_ms", median(out)}, {"total_ms", ms}, {"floor_ms", floorMs},
-                         {"peer_total_ms", s.peerTotalMs}});
+      std::printf("%-24s %5lld %8.3f %8.3f %8.3f %8.3f %9.3f %8.0f %7.1f%% %7.2fx\n", s.name.c_str(), (long long)chunk,
+                  median(cumsum), median(bmm), median(state), median(out), ms, mb / ms, 100.0 * floorMs / ms,
+                  s.peerTotalMs > 0 ? ms / s.peerTotalMs : 0.0);
+      results.push_back({{"shape", s.name}, {"chunk", chunk}, {"precision", mamba2::matmulPrecisionName(precision)},
+                         {"chunk_cumsum_ms", median(cumsum)}, {"chunk_bmm_ms", median(bmm)},
+                         {"fwd_pass_state_ms", median(state)}, {"compute_out_ms", median(out)},
+                         {"total_ms", ms}, {"floor_ms", floorMs}, {"peer_total_ms", s.peerTotalMs}});
     } catch (const rt::Error &e) {
       std::printf("%-24s failed: %s\n", s.name.c_str(), e.what());
       results.push_back({{"shape", s.name}, {"error", e.what()}});

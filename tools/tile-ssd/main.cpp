@@ -1,7 +1,10 @@
 // tile-ssd: the Mamba-2 SSD forward pass on .npy files.
 //
-//   tile-ssd --inputs DIR [--out DIR] [--chunk-size 256] [--dt-softplus] [--dt-limit MIN,MAX]
-//            [--output-dtype float32|float16|bfloat16] [--check] [--interpret]
+//   tile-ssd --inputs DIR [--out DIR] [--chunk-size N] [--dt-softplus] [--dt-limit MIN,MAX]
+//            [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] [--interpret]
+//
+// --chunk-size defaults to the library's choice (64); --precision picks the operand type of the
+// matrix products for 16-bit data (default: the data's own bf16/fp16).
 //   tile-ssd                          # the built-in demo shape, checked against the reference
 //
 // DIR holds x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
@@ -30,7 +33,8 @@ namespace {
 
 int usage(const char *message) {
   std::fprintf(stderr, "tile-ssd: %s\nusage: tile-ssd [--inputs DIR] [--out DIR] [--chunk-size N] [--dt-softplus] "
-                       "[--dt-limit MIN,MAX] [--output-dtype float32|float16|bfloat16] [--check] [--interpret]\n",
+                       "[--dt-limit MIN,MAX] [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] "
+                       "[--interpret]\n",
                message);
   return 2;
 }
@@ -61,6 +65,11 @@ int main(int argc, char **argv) {
       else if (s == "float16") outputDType = rt::DType::Float16;
       else if (s == "bfloat16") outputDType = rt::DType::BFloat16;
       else return usage("--output-dtype must be float32, float16 or bfloat16");
+    } else if (a == "--precision") {
+      const char *v = value();
+      auto p = parseMatmulPrecision(v ? v : "");
+      if (!p) return usage("--precision must be native (the data's bf16/fp16) or tf32");
+      options.precision = *p;
     } else if (a == "--check") check = true;
     else if (a == "--interpret") backendOptions.choice = jit::BackendOptions::Choice::Interpreter;
     else return usage(("unknown option " + a).c_str());
@@ -80,7 +89,7 @@ int main(int argc, char **argv) {
       inputs = ssd::demoInputs(shape);
       std::printf("tile-ssd: demo shape (b, T, H, P, G, N) = (%lld, %lld, %lld, %lld, %lld, %lld), bf16, chunk %d\n",
                   (long long)shape.b, (long long)shape.T, (long long)shape.H, (long long)shape.P, (long long)shape.G,
-                  (long long)shape.N, options.chunkSize);
+                  (long long)shape.N, options.chunkSize ? options.chunkSize : kDefaultChunkSize);
     } else {
       inputs = ssd::loadInputs(inputDir);
     }
@@ -92,9 +101,10 @@ int main(int argc, char **argv) {
     else
       std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", r.firstCallMs,
                   r.compiled, r.fromDiskCache);
-    std::printf("tile-ssd: chunk_cumsum %.3f ms, fwd_pass_state %.3f ms, compute_out %.3f ms, total %.3f ms%s\n",
-                r.timings.chunkCumsumMs, r.timings.fwdPassStateMs, r.timings.computeOutMs, r.timings.totalMs(),
-                interpret ? " (interpreted, host wall-clock)" : "");
+    std::printf("tile-ssd: chunk_cumsum %.3f ms, chunk_bmm %.3f ms, fwd_pass_state %.3f ms, compute_out %.3f ms, "
+                "end to end %.3f ms%s\n",
+                r.timings.chunkCumsumMs, r.timings.chunkBmmMs, r.timings.fwdPassStateMs, r.timings.computeOutMs,
+                r.timings.endToEndMs, interpret ? " (interpreted, host wall-clock)" : "");
     if (!outDir.empty()) {
       mkdir(outDir.c_str(), 0755);
       rt::writeNpy(outDir + "/y.npy", r.y.shape, r.y.data, outputDType.value_or(rt::DType::Float32));

@@ -41,6 +41,7 @@ struct Config {
   int64_t b, T, H, P, G, N;
   int chunk;
   rt::DType dtype;
+  MatmulPrecision precision = MatmulPrecision::Native;
 };
 
 void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config &c) {
@@ -60,6 +61,7 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   ForwardOptions options;
   options.chunkSize = c.chunk;
   options.dt.dtSoftplus = true;
+  options.precision = c.precision;
 
   SsdOutputs gpu = ssdForward(gpuBackend, gin, options);
   SsdOutputs cpu = ssdForward(cpuBackend, cin, options);
@@ -67,16 +69,20 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   // fp32 outputs agree to a few 1e-6; y in a 16-bit dtype may differ by one rounding. 16-bit
   // data takes tf32 Tensor Core products, whose sums the hardware adds in its own order and
   // rounding: over K = 256 the states differ by ~1e-4 of their RMS (measured: 1.4e-4, 3.6e-4).
+  // bf16 products round the decay-weighted B to 8 bits after the approximate exp: a factor the
+  // two backends compute a hair apart can round to neighbouring bf16 values (2^-8 apart), so
+  // bf16 states get a bound 5x wider.
   struct Out {
     const char *name;
     const SsdOutput &gpu, &cpu;
     double tol;
   };
   const bool half = c.dtype != f32;
+  const double halfStateTol = c.dtype == rt::DType::BFloat16 && c.precision == MatmulPrecision::Native ? 1e-2 : 2e-3;
   const Out outs[] = {{"dt_out", gpu.dtOut, cpu.dtOut, 1e-5},
                       {"dA_cumsum", gpu.dACumsum, cpu.dACumsum, 1e-5},
-                      {"states", gpu.states, cpu.states, half ? 2e-3 : 1e-4},
-                      {"final_states", gpu.finalStates, cpu.finalStates, half ? 2e-3 : 1e-4},
+                      {"states", gpu.states, cpu.states, half ? halfStateTol : 1e-4},
+                      {"final_states", gpu.finalStates, cpu.finalStates, half ? halfStateTol : 1e-4},
                       {"y", gpu.y, cpu.y, half ? 2e-2 : 1e-4}};
   for (const Out &o : outs) {
     const Tensor g = o.gpu.values(), h = o.cpu.values();
@@ -103,6 +109,8 @@ TEST_CASE("gpu: ssd_forward's kernels agree with the interpreter output by outpu
   for (const Config &c : {Config{"chunk64 groups2 bf16", 1, 150, 4, 32, 2, 32, 64, bf16},
                           Config{"chunk128 fp32", 2, 200, 2, 64, 1, 64, 128, f32},
                           Config{"chunk256 fp32", 1, 300, 2, 64, 1, 64, 256, f32},
-                          Config{"chunk256 bf16 P128 N128", 1, 300, 2, 128, 1, 128, 256, bf16}})
+                          Config{"chunk256 bf16 P128 N128", 1, 300, 2, 128, 1, 128, 256, bf16},
+                          Config{"chunk128 bf16 tf32 products", 1, 300, 2, 64, 1, 64, 128, bf16,
+                                 MatmulPrecision::TF32}})
     runConfig(gpu, cpu, c);
 }

@@ -108,7 +108,8 @@ void runConfig(jit::Backend &backend, const Config &c) {
   std::printf("ssd %-28s y: %s\n", c.name.c_str(), ey.str(y.shape).c_str());
   std::printf("ssd %-28s final_states: %s\n", c.name.c_str(), es.str(finalStates.shape).c_str());
   CHECK(ey.relToRms < tol);
-  CHECK(es.relToRms < (c.dtype == rt::DType::Float32 ? 1e-4 : 1e-2));
+  // 16-bit data: the products' operand rounding (bf16: 8 bits, fp16: 11 bits) bounds the states.
+  CHECK(es.relToRms < (c.dtype == rt::DType::Float32 ? 1e-4 : c.dtype == rt::DType::BFloat16 ? 2e-2 : 1e-2));
 }
 
 }  // namespace
