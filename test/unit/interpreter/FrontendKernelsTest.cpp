@@ -13,11 +13,10 @@ using namespace tile::interp::test;
 
 namespace {
 
-// A file of the repository, found from this source file's (absolute) path.
+// A file of the repository. The root comes from CMake: __FILE__ is relative when ccache's
+// base_dir rewrites paths, and then depends on the working directory.
 std::string readKernelFile(const std::string &relative) {
-  std::string here = __FILE__;
-  std::string root = here.substr(0, here.rfind("test/unit/interpreter/"));
-  std::ifstream in(root + relative);
+  std::ifstream in(std::string(TILE_SOURCE_DIR) + "/" + relative);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
