@@ -360,6 +360,7 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
                                    std::vector<std::pair<std::string, KValue>> &constants,
                                    std::vector<std::pair<std::string, size_t>> &runtimeArgs) {
   bool ok = true;
+  const SpecOptionNames &names = spec.optionNames;
   std::vector<std::string> missingConstants, missingArgs;
   std::set<std::string> paramNames;
   for (const Param &p : fn.params) {
@@ -367,7 +368,8 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
     std::string kind;
     if (isConstantAnnotation(p.annotation.get(), kind)) {
       if (spec.args.count(p.name)) {
-        error(p.nameRange, "'" + p.name + "' is a ct.Constant parameter; pass it with --const, not --arg");
+        error(p.nameRange, "'" + p.name + "' is a ct.Constant parameter; pass it with " + names.constant + ", not " +
+                                  names.arg);
         ok = false;
         continue;
       }
@@ -417,7 +419,8 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
       ok = false;
     }
     if (spec.constants.count(p.name)) {
-      error(p.nameRange, "'" + p.name + "' is not a ct.Constant parameter; pass its type with --arg, not --const");
+      error(p.nameRange, "'" + p.name + "' is not a ct.Constant parameter; pass its type with " + names.arg +
+                                  ", not " + names.constant);
       ok = false;
       continue;
     }
@@ -456,22 +459,22 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
   };
   if (!missingConstants.empty()) {
     error(fn.nameRange, "kernel '" + fn.name + "' needs values for constants: " + join(missingConstants) +
-                            " (pass --const NAME=VALUE)");
+                            " (pass " + names.constantForm + ")");
     ok = false;
   }
   if (!missingArgs.empty()) {
     error(fn.nameRange, "kernel '" + fn.name + "' needs types for arguments: " + join(missingArgs) +
-                            " (pass --arg NAME=DTYPE:RANK, rank 0 for a scalar)");
+                            " (pass " + names.argForm + ")");
     ok = false;
   }
   for (const auto &[name, _] : spec.constants)
     if (!paramNames.count(name)) {
-      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with --const)");
+      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with " + names.constant + ")");
       ok = false;
     }
   for (const auto &[name, _] : spec.args)
     if (!paramNames.count(name)) {
-      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with --arg)");
+      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with " + names.arg + ")");
       ok = false;
     }
   return ok;

@@ -122,7 +122,10 @@ public:
   /// source in total) is exhausted.
   const SourceFile *addBuffer(std::string name, std::string text);
   /// Reads a file from disk; on failure returns nullptr and, if `error` is given, a message.
+  /// Only regular files of at most kMaxSourceFileBytes are read: a directory, a device
+  /// (/dev/zero never ends) or a FIFO is refused by name.
   const SourceFile *addFile(const std::string &path, std::string *error = nullptr);
+  static constexpr uint64_t kMaxSourceFileBytes = uint64_t(64) << 20;
 
   /// The buffer holding `loc`, or nullptr for an invalid or unknown location.
   const SourceFile *fileFor(SourceLoc loc) const;

@@ -26,12 +26,22 @@ struct ArgType {
   bool isArray() const { return rank > 0; }
 };
 
+/// How the caller spells the two kinds of values in its messages: tile-cc's defaults, or
+/// tile-run's --array/--scalar, so an error never names an option the tool lacks.
+struct SpecOptionNames {
+  std::string constant = "--const";
+  std::string constantForm = "--const NAME=VALUE";
+  std::string arg = "--arg";
+  std::string argForm = "--arg NAME=DTYPE:RANK, rank 0 for a scalar";
+};
+
 struct Specialization {
   std::string kernel;
   std::map<std::string, ConstantValue> constants;
   std::map<std::string, ArgType> args;
   /// Index into the kernel's @ct.autotune configs; default 0 when the kernel has configs.
   std::optional<unsigned> config;
+  SpecOptionNames optionNames;
 };
 
 /// The canonical cuTile dtype name for a spelling ("bf16" -> "bfloat16"), or nullopt.

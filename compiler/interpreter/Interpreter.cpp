@@ -107,6 +107,11 @@ LogicalResult interpret(mlir::tile::KernelOp kernel, Dim3 grid, ArrayRef<LaunchA
     }
   }
   // Values are rebound as each block defines them, so nothing is cleared between blocks.
+  int64_t total = 1;  // saturates: up to (2^31-1)^3 blocks, for messages only
+  if (!options.onlyBlock && (__builtin_mul_overflow(grid.x, grid.y, &total) ||
+                             __builtin_mul_overflow(total, grid.z, &total)))
+    total = std::numeric_limits<int64_t>::max();
+  int64_t done = 0;
   for (int64_t z = 0; z < grid.z; ++z)
     for (int64_t y = 0; y < grid.y; ++y)
       for (int64_t x = 0; x < grid.x; ++x) {
@@ -118,6 +123,8 @@ LogicalResult interpret(mlir::tile::KernelOp kernel, Dim3 grid, ArrayRef<LaunchA
           error = ctx.error;
           return failure();
         }
+        if (options.progress)
+          options.progress(++done, total);
       }
   return success();
 }

@@ -24,6 +24,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ struct InterpreterOptions {
   UndeterminedPadding undeterminedPadding = UndeterminedPadding::Poison;
   /// Run only this block (debugging); the grid still defines num_blocks.
   std::optional<Dim3> onlyBlock;
+  /// Called after each block with the blocks run so far and the total (e.g. for a progress
+  /// line on a long run); empty by default.
+  std::function<void(int64_t done, int64_t total)> progress;
 };
 
 /// Checks `args` against the kernel's signature: count, array or scalar, dtype, rank, static

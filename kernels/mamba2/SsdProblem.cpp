@@ -57,9 +57,19 @@ SsdDims validateShapes(const SsdShapes &s) {
   d.headdim = s.x[3];
   d.ngroups = s.B[2];
   d.dstate = s.B[3];
+  // The model dimensions must be at least 1: the kernels divide by them (a zero used to pass
+  // here and fail inside a kernel with "integer division or modulo by zero"). An empty batch
+  // (b = 0) or sequence (T = 0) stays valid: there is nothing to compute, and final_states is
+  // initial_states.
+  auto atLeastOne = [](std::int64_t v, const char *what) {
+    if (v < 1) invalid(std::string(what) + " is 0; it must be at least 1");
+  };
+  atLeastOne(d.nheads, "nheads (x's dimension 2)");
+  atLeastOne(d.headdim, "headdim (x's dimension 3)");
   // B's b and T must agree with x before its G and N define the groups.
   expectShape("B", s.B, "(b, T, G, N)", {d.batch, d.seqlen, d.ngroups, d.dstate});
-  if (d.ngroups < 1) invalid("ngroups (B's dimension 2) is 0; it must be at least 1");
+  atLeastOne(d.ngroups, "ngroups (B's dimension 2)");
+  atLeastOne(d.dstate, "dstate (B's dimension 3)");
   if (d.nheads % d.ngroups != 0)
     invalid("nheads " + std::to_string(d.nheads) + " is not divisible by ngroups " +
             std::to_string(d.ngroups));

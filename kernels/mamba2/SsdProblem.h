@@ -47,7 +47,8 @@ struct SsdShapes {
 /// Checks every shape against x (b, T, H, P) and B (b, T, G, N) and returns the dimensions.
 /// Throws tile::rt::Error(InvalidArgument) naming the tensor and the expected shape, e.g.
 /// "C has shape (2, 100, 3, 16) but expected (b, T, G, N) = (2, 100, 2, 16)" or
-/// "nheads 6 is not divisible by ngroups 4".
+/// "nheads 6 is not divisible by ngroups 4"; H, P, G and N must be at least 1 ("dstate (B's
+/// dimension 3) is 0; it must be at least 1"), b and T may be 0 (nothing to compute).
 SsdDims validateShapes(const SsdShapes &shapes);
 /// Checks dtMin <= dtMax (neither NaN). Throws tile::rt::Error(InvalidArgument).
 void validateOptions(const SsdOptions &options);

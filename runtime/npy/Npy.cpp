@@ -10,6 +10,8 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace tile::rt {
 
@@ -344,11 +346,57 @@ std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *valu
 void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
               const std::vector<double> &values, DType dtype, const NpyWriteOptions &options) {
   std::string bytes = encodeNpy(shape, values.data(), values.size(), dtype, options);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) fail(path, "cannot open for writing: " + errnoText());
-  out.write(bytes.data(), std::streamsize(bytes.size()));
-  out.close();
-  if (!out) fail(path, "write error: " + errnoText());
+  // Atomic: a temporary file in the same folder, renamed over `path` once every byte is
+  // written, so a failure (disk full, file size limit) leaves an existing file as it was and
+  // never a truncated .npy. The rename replaces a symlink rather than writing through it. An
+  // existing non-regular file (/dev/null, a FIFO) is written in place.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) fail(path, "cannot open for writing: it is a directory");
+    std::ofstream out(path, std::ios::binary);
+    if (!out) fail(path, "cannot open for writing: " + errnoText());
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    out.close();
+    if (!out) fail(path, "write error: " + errnoText());
+    return;
+  }
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string temp = dir + "/." + base + ".tmp-XXXXXX";
+  int fd = ::mkstemp(temp.data());
+  if (fd < 0) fail(path, "cannot open for writing: " + errnoText());
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);  // mkstemp's 0600 -> the usual mode of a new file
+  const char *p = bytes.data();
+  std::size_t left = bytes.size();
+  bool ok = true;
+  while (ok && left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      ok = false;
+      break;
+    }
+    p += n;
+    left -= std::size_t(n);
+  }
+  ok = ok && ::fsync(fd) == 0;
+  std::string why = ok ? "" : errnoText();
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    why = errnoText();
+  }
+  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
+    ok = false;
+    why = errnoText();
+  }
+  if (!ok) {
+    ::unlink(temp.c_str());
+    fail(path, "write error: " + why);
+  }
 }
 
 }  // namespace tile::rt

@@ -63,7 +63,9 @@ NpyArray parseNpy(const std::string &bytes, const std::string &name,
 /// the shape, or (int dtypes) a value that is not an integer in range.
 std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values,
                       std::size_t count, DType dtype, const NpyWriteOptions &options = {});
-/// Writes encodeNpy(...) to `path`; an I/O failure throws Error(Kind::Io) naming it.
+/// Writes encodeNpy(...) to `path` atomically (a temporary file in the same folder, renamed into
+/// place): on failure an existing file is left as it was. An I/O failure throws Error(Kind::Io)
+/// naming the file.
 void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
               const std::vector<double> &values, DType dtype,
               const NpyWriteOptions &options = {});

@@ -13,6 +13,7 @@
 // kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
 
 #include "kernels/mamba2/SsdForward.h"
+#include "tools/common/Numbers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -71,7 +72,8 @@ double median(std::vector<double> v) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || std::strcmp(argv[1], "ssd") != 0) {
-    std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE]\n");
+    std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE] "
+                         "[--chunk-size N] [--precision native|tf32]\n");
     return 2;
   }
   std::string peerFile, onlyShape, jsonOut;
@@ -82,27 +84,43 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "tile-bench: %s needs a value\n", a.c_str());
+        std::fprintf(stderr, "tile-bench: error: %s needs a value\n", a.c_str());
         std::exit(2);
       }
       return argv[++i];
     };
+    auto count = [&](int64_t min, int64_t max) {
+      std::string error;
+      auto v = tools::parseInt(next(), min, max, a, error);
+      if (!v) {
+        std::fprintf(stderr, "tile-bench: error: %s\n", error.c_str());
+        std::exit(2);
+      }
+      return static_cast<int>(*v);
+    };
     if (a == "--peer") peerFile = next();
-    else if (a == "--iters") iters = std::max(1, std::atoi(next().c_str()));
-    else if (a == "--warmup") warmup = std::max(0, std::atoi(next().c_str()));
+    else if (a == "--iters") iters = count(1, 1000000);
+    else if (a == "--warmup") warmup = count(0, 1000000);
     else if (a == "--shape") onlyShape = next();
     else if (a == "--json") jsonOut = next();
-    else if (a == "--chunk-size") chunkOverride = std::max(0, std::atoi(next().c_str()));
+    else if (a == "--chunk-size") {
+      chunkOverride = count(0, 256);
+      if (chunkOverride && (chunkOverride < 16 || (chunkOverride & (chunkOverride - 1)))) {
+        std::fprintf(stderr, "tile-bench: error: --chunk-size: %d is not 0 or a power of two from 16 to 256\n",
+                     chunkOverride);
+        return 2;
+      }
+    }
     else if (a == "--precision") {
       auto p = mamba2::parseMatmulPrecision(next());
       if (!p) {
-        std::fprintf(stderr, "tile-bench: --precision must be native or tf32\n");
+        std::fprintf(stderr, "tile-bench: error: --precision must be native or tf32\n");
         return 2;
       }
       precision = *p;
     }
     else {
-      std::fprintf(stderr, "tile-bench: unknown option %s\n", a.c_str());
+      std::fprintf(stderr, "tile-bench: error: unknown option %s\n", a.c_str());
       return 2;
     }
   }
@@ -110,22 +128,36 @@ int main(int argc, char **argv) {
   if (!peerFile.empty()) {
     std::ifstream in(peerFile);
     if (!in) {
-      std::fprintf(stderr, "tile-bench: cannot read %s\n", peerFile.c_str());
-      return 2;
+      std::fprintf(stderr, "tile-bench: error: cannot read %s\n", peerFile.c_str());
+      return 3;
     }
     json peer = json::parse(in, nullptr, false);
     if (peer.is_discarded() || !peer.is_array()) {
-      std::fprintf(stderr, "tile-bench: %s is not a JSON list of shapes\n", peerFile.c_str());
-      return 2;
+      std::fprintf(stderr, "tile-bench: error: %s is not a JSON list of shapes\n", peerFile.c_str());
+      return 3;
     }
     shapes.clear();
-    for (const json &p : peer)
-      shapes.push_back({p.value("shape", ""), p.value("batch", 0), p.value("seqlen", 0), p.value("nheads", 0),
-                        p.value("headdim", 0), p.value("ngroups", 0), p.value("dstate", 0), p.value("chunk", 256),
-                        p.value("total_ms", 0.0), p.value("chunk_cumsum_ms", 0.0),
-                        p.value("chunk_state_ms", 0.0) + p.value("state_passing_ms", 0.0),
-                        p.value("bmm_chunk_ms", 0.0) + p.value("chunk_scan_ms", 0.0), p.value("compulsory_MB", 0.0),
-                        p.value("GFLOP", 0.0)});
+    try {
+      for (const json &p : peer)
+        shapes.push_back({p.value("shape", ""), p.value("batch", 0), p.value("seqlen", 0), p.value("nheads", 0),
+                          p.value("headdim", 0), p.value("ngroups", 0), p.value("dstate", 0), p.value("chunk", 256),
+                          p.value("total_ms", 0.0), p.value("chunk_cumsum_ms", 0.0),
+                          p.value("chunk_state_ms", 0.0) + p.value("state_passing_ms", 0.0),
+                          p.value("bmm_chunk_ms", 0.0) + p.value("chunk_scan_ms", 0.0), p.value("compulsory_MB", 0.0),
+                          p.value("GFLOP", 0.0)});
+    } catch (const json::exception &e) {
+      // e.g. a field of the wrong type: say which file instead of terminating.
+      std::fprintf(stderr, "tile-bench: error: %s: %s\n", peerFile.c_str(), e.what());
+      return 3;
+    }
+  }
+  if (!onlyShape.empty() &&
+      std::none_of(shapes.begin(), shapes.end(), [&](const Shape &s) { return s.name == onlyShape; })) {
+    std::string names;
+    for (const Shape &s : shapes)
+      names += (names.empty() ? "" : ", ") + s.name;
+    std::fprintf(stderr, "tile-bench: error: --shape: no shape '%s' (shapes: %s)\n", onlyShape.c_str(), names.c_str());
+    return 2;
   }
   std::string why;
   if (!rt::Device::available(0, &why)) {
@@ -140,6 +172,7 @@ int main(int argc, char **argv) {
   std::printf("%-24s %5s %8s %8s %8s %8s %9s %8s %8s %8s\n", "shape", "chunk", "cumsum", "bmm", "state", "out",
               "e2e ms", "GB/s", "%floor", "vs peer");
   json results = json::array();
+  int failed = 0;
   for (const Shape &s : shapes) {
     if (!onlyShape.empty() && s.name != onlyShape)
       continue;
@@ -194,10 +227,22 @@ int main(int argc, char **argv) {
                          {"total_ms", ms}, {"floor_ms", floorMs}, {"peer_total_ms", s.peerTotalMs}});
     } catch (const rt::Error &e) {
       std::printf("%-24s failed: %s\n", s.name.c_str(), e.what());
+      ++failed;
       results.push_back({{"shape", s.name}, {"error", e.what()}});
     }
   }
-  if (!jsonOut.empty())
-    std::ofstream(jsonOut) << results.dump(1) << "\n";
+  if (!jsonOut.empty()) {
+    std::ofstream out(jsonOut);
+    out << results.dump(1) << "\n";
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "tile-bench: error: cannot write %s\n", jsonOut.c_str());
+      return 3;
+    }
+  }
+  if (failed) {
+    std::printf("tile-bench: %d of the shapes FAILED\n", failed);
+    return 1;
+  }
   return 0;
 }

@@ -1,5 +1,7 @@
 #include "tools/tile-run/ArraySpec.h"
 
+#include "tools/common/Numbers.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -7,23 +9,12 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 using namespace llvm;
 using namespace tile::interp;
 
 namespace tile::run {
-
-bool parseInts(StringRef text, char sep, std::vector<int64_t> &out) {
-  SmallVector<StringRef> parts;
-  text.split(parts, sep);
-  for (StringRef p : parts) {
-    int64_t v;
-    if (p.trim().getAsInteger(10, v))
-      return false;
-    out.push_back(v);
-  }
-  return true;
-}
 
 namespace {
 
@@ -55,25 +46,49 @@ bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
     return false;
   }
   a.dtype = *dtype;
-  if (!fields[1].empty() && (!parseInts(fields[1], 'x', a.shape) ||
-                             llvm::any_of(a.shape, [](int64_t d) { return d < 0; }))) {
-    error = "--array " + a.name + ": bad shape '" + fields[1].str() + "' (expected e.g. 100x70)";
-    return false;
+  // An empty SHAPE is a rank-0 array; extents may be 0 (an empty array).
+  if (!fields[1].empty()) {
+    std::string inner;
+    auto shape = tools::parseIntList(fields[1], 'x', 1, 8, 0, std::numeric_limits<int64_t>::max(), "", inner);
+    if (!shape) {
+      error = "--array " + a.name + ": bad shape '" + fields[1].str() + "': " + inner + " (expected e.g. 100x70)";
+      return false;
+    }
+    a.shape = *shape;
   }
-  int64_t n = 1;
-  for (int64_t d : a.shape)
-    n *= d;
+  // The array lives in this process: refuse what cannot be allocated instead of aborting.
+  constexpr uint64_t kMaxBytes = uint64_t(16) << 30;
   unsigned size = dtypeSize(a.dtype);
-  a.bytes.assign(static_cast<size_t>(n) * size, 0);
+  uint64_t bytes = size;
+  for (int64_t d : a.shape)
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes) || bytes > kMaxBytes) {
+      error = "--array " + a.name + ": shape '" + fields[1].str() + "' of " + dtypeName(a.dtype) +
+              " needs more than the 16 GiB tile-run allows";
+      return false;
+    }
+  const int64_t n = static_cast<int64_t>(bytes / size);
+  a.bytes.assign(static_cast<size_t>(bytes), 0);
   StringRef fill = fields.size() > 2 ? fields[2] : "zeros";
   size_t next = 3;
   uint64_t seed = 0;
   double fullValue = 0;
-  if (fill == "random" && fields.size() > next && !fields[next].getAsInteger(10, seed))
+  // random's optional SEED comes before the LAYOUT: a field that is not a layout is a seed.
+  if (fill == "random" && fields.size() > next && fields[next] != "rowmajor" && fields[next] != "colmajor") {
+    auto v = tools::parseInt(fields[next], 0, std::numeric_limits<int64_t>::max(), "--array " + a.name + " seed",
+                             error);
+    if (!v)
+      return false;
+    seed = static_cast<uint64_t>(*v);
     ++next;
-  if (fill.starts_with("full=") && fill.drop_front(5).getAsDouble(fullValue)) {
-    error = "--array " + a.name + ": bad fill value '" + fill.str() + "'";
-    return false;
+  }
+  if (fill.starts_with("full=")) {
+    // NaN and infinities are meaningful fills for float arrays (integers refuse them below).
+    tools::DoubleRange any;
+    any.allowNaN = any.allowInfinity = true;
+    auto v = tools::parseDouble(fill.drop_front(5), "--array " + a.name + " fill", error, any);
+    if (!v)
+      return false;
+    fullValue = *v;
   }
   if (fill != "zeros" && fill != "ones" && fill != "iota" && fill != "random" && !fill.starts_with("full=")) {
     error = "--array " + a.name + ": unknown fill '" + fill.str() + "' (zeros, ones, iota, random[:SEED], full=V)";
@@ -92,6 +107,10 @@ bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
       writeFloat(p, a.dtype, v);
     else
       writeInt(p, a.dtype, wrapInt(static_cast<int64_t>(v), a.dtype));
+  }
+  if (fields.size() > next + 1) {
+    error = "--array " + a.name + ": unexpected '" + fields[next + 1].str() + "' after the layout in '" + text + "'";
+    return false;
   }
   StringRef layout = fields.size() > next ? fields[next] : "";
   a.view = HostArray::contiguous(a.bytes.data(), a.dtype, a.shape);
@@ -133,21 +152,27 @@ bool parseScalarArg(const std::string &text, std::string &name, LaunchArg &arg, 
     return false;
   }
   if (isFloat(*dtype)) {
-    double v;
-    if (value.getAsDouble(v)) {
-      error = "--scalar " + name + ": bad number '" + value.str() + "'";
+    tools::DoubleRange any;
+    any.allowNaN = any.allowInfinity = true;
+    auto v = tools::parseDouble(value, "--scalar " + name, error, any);
+    if (!v)
       return false;
-    }
-    arg = LaunchArg::floating(*dtype, v);
+    arg = LaunchArg::floating(*dtype, *v);
   } else {
     int64_t v;
     if (value == "True" || value == "true")
       v = 1;
     else if (value == "False" || value == "false")
       v = 0;
-    else if (value.getAsInteger(10, v)) {
-      error = "--scalar " + name + ": bad integer '" + value.str() + "'";
-      return false;
+    else {
+      // The dtype's range (bool: 0 or 1): a value that does not fit would silently wrap.
+      const unsigned bits = intWidth(*dtype);
+      const int64_t max = bits == 1 ? 1 : bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
+      const int64_t min = bits == 1 ? 0 : bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
+      auto parsed = tools::parseInt(value, min, max, "--scalar " + name + " (" + dtypeName(*dtype) + ")", error);
+      if (!parsed)
+        return false;
+      v = *parsed;
     }
     arg = LaunchArg::integer(*dtype, v);
   }

@@ -25,9 +25,6 @@ struct ArrayArg {
 bool parseArrayArg(const std::string &text, ArrayArg &array, std::string &error);
 bool parseScalarArg(const std::string &text, std::string &name, interp::LaunchArg &arg, std::string &error);
 
-/// "100x70" / "2,3,1": integers separated by `sep`.
-bool parseInts(llvm::StringRef text, char sep, std::vector<int64_t> &out);
-
 /// "name: dtype (shape)" and the elements as nested rows, one innermost row per line.
 void printArray(const ArrayArg &array, int precision, llvm::raw_ostream &os);
 

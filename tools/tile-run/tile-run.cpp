@@ -11,9 +11,13 @@
 // (KernelOp::getParamName: a `tile.name` argument attribute in .mlir files, else arg0, ...).
 //
 // Exit codes: 0 success, 1 compile or run-time error, 2 bad command line, 3 unreadable input.
+// The grid is at most 2^31-1 blocks along x and 65535 along y and z (CUDA's limits); a run that
+// takes longer than a second prints "tile-run: N of M blocks done" on stderr once a second.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tools/common/Files.h"
+#include "tools/common/Numbers.h"
 #include "tools/tile-run/ArraySpec.h"
 
 #include "compiler/frontend/Frontend.h"
@@ -30,8 +34,10 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <iostream>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace tile;
@@ -46,7 +52,8 @@ cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run (default: the 
                                 cl::cat(category));
 cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter (.py)"), cl::value_desc("NAME=VALUE"),
                                 cl::cat(category));
-cl::opt<int> configIndex("config", cl::desc("@ct.autotune configuration (.py, default 0)"), cl::init(-1), cl::cat(category));
+cl::opt<std::string> configIndex("config", cl::desc("@ct.autotune configuration (.py, default 0)"), cl::value_desc("N"),
+                                 cl::cat(category));
 cl::opt<std::string> gridSpec("grid", cl::desc("Grid extents"), cl::value_desc("X[,Y[,Z]]"), cl::init("1"), cl::cat(category));
 cl::list<std::string> arrays("array", cl::desc("An array argument"), cl::value_desc("NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]"),
                              cl::cat(category));
@@ -58,19 +65,35 @@ cl::opt<unsigned> optLevel("O", cl::desc("Run the tile-opt pipeline first (0: th
                            cl::Prefix, cl::cat(category));
 cl::opt<bool> zeroUndetermined("undetermined-zero", cl::desc("Pad `undetermined` loads with zero instead of NaN"),
                                cl::cat(category));
-cl::opt<int> precision("precision", cl::desc("Significant digits of printed floats"), cl::init(6), cl::cat(category));
+cl::opt<std::string> precision("precision", cl::desc("Significant digits of printed floats (1-17, default 6)"),
+                               cl::value_desc("N"), cl::init("6"), cl::cat(category));
 
 int usage(const std::string &message) {
   errs() << "tile-run: error: " << message << "\n";
   return 2;
 }
 
-bool parseDim3(StringRef text, Dim3 &d) {
-  std::vector<int64_t> v;
-  if (!parseInts(text, ',', v) || v.empty() || v.size() > 3)
+// Kernel sources and .mlir files are read whole; anything larger is not a kernel.
+constexpr uint64_t kMaxInputBytes = uint64_t(64) << 20;
+
+// "X[,Y[,Z]]", each in [min, CUDA's limit for the axis]: 2^31-1 for x, 65535 for y, z. Omitted
+// components are `min`: extent 1 for a grid, index 0 for a block.
+bool parseDim3(const std::string &text, const char *what, int64_t min, Dim3 &d, std::string &error) {
+  auto v = tools::parseIntList(text, ',', 1, 3, min, std::numeric_limits<int32_t>::max(), what, error);
+  if (!v)
     return false;
-  d = {v[0], v.size() > 1 ? v[1] : 1, v.size() > 2 ? v[2] : 1};
+  for (size_t i = 1; i < v->size(); ++i)
+    if ((*v)[i] > 65535) {
+      error = std::string(what) + ": " + std::to_string((*v)[i]) + " is out of range along " + (i == 1 ? "y" : "z") +
+              " (at most 65535, as on CUDA), in '" + text + "'";
+      return false;
+    }
+  d = {(*v)[0], v->size() > 1 ? (*v)[1] : min, v->size() > 2 ? (*v)[2] : min};
   return true;
+}
+
+std::string dim3String(const Dim3 &d) {
+  return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
 }
 
 }  // namespace
@@ -81,16 +104,50 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-run: runs a tile kernel on the CPU\n", &errs()))
     return 2;
 
+  std::string error;
   Dim3 grid;
-  if (!parseDim3(gridSpec, grid))
-    return usage("--grid expects X[,Y[,Z]], got '" + gridSpec + "'");
+  if (!parseDim3(gridSpec, "--grid", 1, grid, error))
+    return usage(error);
+  std::optional<Dim3> onlyBlock;
+  if (!blockSpec.empty()) {
+    Dim3 b;
+    if (!parseDim3(blockSpec, "--block", 0, b, error))
+      return usage(error);
+    // Block indices run from 0 to extent-1: a block outside the grid would run nothing.
+    if (b.x >= grid.x || b.y >= grid.y || b.z >= grid.z)
+      return usage("--block " + dim3String(b) + " is outside --grid " + dim3String(grid) +
+                   " (block indices run from 0 to the grid's extent - 1 along each axis)");
+    onlyBlock = b;
+  }
+  std::optional<unsigned> config;
+  if (configIndex.getNumOccurrences()) {
+    auto v = tools::parseInt(configIndex, 0, std::numeric_limits<int32_t>::max(), "--config", error);
+    if (!v)
+      return usage(error);
+    config = static_cast<unsigned>(*v);
+  }
+  auto digits = tools::parseInt(precision, 1, 17, "--precision", error);
+  if (!digits)
+    return usage(error);
+  if (optLevel > 3)
+    return usage("-O" + std::to_string(optLevel) + ": the levels are -O0 to -O3");
+
   std::map<std::string, ArrayArg> arrayArgs;
   std::map<std::string, LaunchArg> scalarArgs;
   std::vector<std::string> order;  // as given, for printing
-  std::string error;
+  // A name given twice would silently take the last value: refuse it, naming both options.
+  std::map<std::string, std::string> givenWith;
+  auto claim = [&](const std::string &name, const std::string &option) -> bool {
+    auto [it, inserted] = givenWith.emplace(name, option);
+    if (inserted)
+      return true;
+    error = it->second == option ? option + " " + name + " is given twice"
+                                 : "'" + name + "' is given with both " + it->second + " and " + option;
+    return false;
+  };
   for (const std::string &text : arrays) {
     ArrayArg a;
-    if (!parseArrayArg(text, a, error))
+    if (!parseArrayArg(text, a, error) || !claim(a.name, "--array"))
       return usage(error);
     order.push_back(a.name);
     arrayArgs[a.name] = std::move(a);
@@ -98,9 +155,17 @@ int main(int argc, char **argv) {
   for (const std::string &text : scalars) {
     std::string name;
     LaunchArg arg;
-    if (!parseScalarArg(text, name, arg, error))
+    if (!parseScalarArg(text, name, arg, error) || !claim(name, "--scalar"))
       return usage(error);
     scalarArgs[name] = arg;
+  }
+  for (const std::string &name : printNames)
+    if (!arrayArgs.count(name))
+      return usage("--print " + name + ": no such --array");
+
+  if (std::string why = tools::checkInputFile(inputFile, "kernel file", kMaxInputBytes); !why.empty()) {
+    errs() << "tile-run: error: " << why << "\n";
+    return 3;
   }
 
   mlir::MLIRContext context;
@@ -125,19 +190,23 @@ int main(int argc, char **argv) {
     }
     frontend::Specialization spec;
     spec.kernel = kernelName;
+    spec.optionNames.arg = "--array or --scalar";
+    spec.optionNames.argForm = "--array NAME=DTYPE:SHAPE or --scalar NAME=DTYPE:VALUE";
     for (const std::string &c : constants) {
       std::string name;
       frontend::ConstantValue value;
       if (!frontend::parseConstantSpec(c, name, value, error))
         return usage("--const " + error);
-      spec.constants[name] = value;
+      if (!spec.constants.emplace(name, value).second)
+        return usage("--const " + name + " is given twice");
+      if (givenWith.count(name))
+        return usage("'" + name + "' is given with both " + givenWith[name] + " and --const");
     }
     for (auto &[name, a] : arrayArgs)
       spec.args[name] = {dtypeName(a.dtype), static_cast<int64_t>(a.shape.size())};
     for (auto &[name, s] : scalarArgs)
       spec.args[name] = {dtypeName(s.dtype), 0};
-    if (configIndex >= 0)
-      spec.config = static_cast<unsigned>(configIndex);
+    spec.config = config;
     auto parsed = frontend::parseModule(*file, diags);
     if (parsed && !diags.hasErrors()) {
       // Name missing arguments in tile-run's terms before the front end asks for --arg.
@@ -202,12 +271,22 @@ int main(int argc, char **argv) {
   InterpreterOptions options;
   options.argNames = paramNames;
   options.undeterminedPadding = zeroUndetermined ? UndeterminedPadding::Zero : UndeterminedPadding::Poison;
-  if (!blockSpec.empty()) {
-    Dim3 only;
-    if (!parseDim3(blockSpec, only))
-      return usage("--block expects X[,Y[,Z]], got '" + blockSpec + "'");
-    options.onlyBlock = only;
-  }
+  options.onlyBlock = onlyBlock;
+  // A progress line once a second after the first second, so a huge grid is visibly running.
+  const auto start = std::chrono::steady_clock::now();
+  auto lastReport = start;
+  bool reported = false;
+  options.progress = [&](int64_t done, int64_t total) {
+    auto now = std::chrono::steady_clock::now();
+    if (now - start < std::chrono::seconds(1) || (now - lastReport < std::chrono::seconds(1) && done != total))
+      return;
+    if (done == total && !reported)
+      return;
+    lastReport = now;
+    reported = true;
+    std::cout.flush();
+    errs() << "tile-run: " << done << " of " << total << " blocks done\n";
+  };
   if (failed(interpret(kernel, grid, launchArgs, options, error))) {
     std::cout.flush();
     errs() << error << "\n";
@@ -218,7 +297,7 @@ int main(int argc, char **argv) {
     auto it = arrayArgs.find(name);
     if (it == arrayArgs.end())
       return usage("--print " + name + ": no such array");
-    printArray(it->second, precision, outs());
+    printArray(it->second, static_cast<int>(*digits), outs());
   }
   return 0;
 }

@@ -2,6 +2,10 @@
 
 #include "compiler/interpreter/DType.h"
 #include "runtime/npy/Npy.h"
+#include "tools/common/Files.h"
+
+#include <cerrno>
+#include <limits>
 
 #include <random>
 #include <sys/stat.h>
@@ -36,11 +40,15 @@ Inputs loadInputs(const std::string &dir) {
     const SsdTensor t = SsdTensor(i);
     const std::string path = dir + "/" + mamba2::ssdTensorName(t) + ".npy";
     struct stat st;
-    if (stat(path.c_str(), &st) != 0) {
+    if (lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
       if (t <= SsdTensor::C)
         throw rt::Error(rt::Error::Kind::Io, "missing required input " + path);
       continue;
     }
+    // The reader would take a directory for an empty file and could block on a FIFO.
+    if (std::string why = tools::checkInputFile(path, ".npy input", std::numeric_limits<std::uint64_t>::max());
+        !why.empty())
+      throw rt::Error(rt::Error::Kind::Io, why);
     rt::NpyArray a = rt::readNpy(path);
     const rt::DType dtype =
         a.dtype == rt::DType::Float16 || a.dtype == rt::DType::BFloat16 ? a.dtype : rt::DType::Float32;
@@ -49,6 +57,17 @@ Inputs loadInputs(const std::string &dir) {
     in.tensors[i].emplace(dtype, std::move(values));
   }
   return in;
+}
+
+std::vector<std::string> inputPaths(const std::string &dir) {
+  std::vector<std::string> paths;
+  for (unsigned i = 0; i < mamba2::kNumSsdInputs; ++i) {
+    std::string path = dir + "/" + mamba2::ssdTensorName(SsdTensor(i)) + ".npy";
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0)
+      paths.push_back(path);
+  }
+  return paths;
 }
 
 Inputs demoInputs(const DemoShape &s) {

@@ -32,8 +32,12 @@ struct Inputs {
 
 /// DIR/x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
 /// initial_states.npy (float16 and bfloat16 stay so, anything else becomes float32). Throws
-/// rt::Error(Io) for a missing required file.
+/// rt::Error(Io) for a missing required file, or an input that is a directory or not a
+/// regular file.
 Inputs loadInputs(const std::string &dir);
+/// The input files of DIR that exist (any of the names loadInputs reads), for the check that
+/// an output never overwrites one.
+std::vector<std::string> inputPaths(const std::string &dir);
 
 /// The demo problem: random data of shape (b, T, H, P) for x, (b, T, G, N) for B and C, in
 /// bf16; dt for softplus, A < 0, D per head in fp32.

@@ -57,7 +57,7 @@ TEST_CASE("source: addFile reports missing files", "[frontend][source]") {
   SourceManager sm;
   std::string error;
   CHECK(sm.addFile("/nonexistent/dir/kernel.py", &error) == nullptr);
-  CHECK(error == "cannot open file '/nonexistent/dir/kernel.py'");
+  CHECK(error == "cannot open file '/nonexistent/dir/kernel.py': No such file or directory");
 }
 
 namespace {

@@ -13,8 +13,8 @@ using namespace tile::interp::test;
 
 namespace {
 
-// A file of the repository (TILE_SOURCE_DIR is set by the build: __FILE__ may be relative
-// under ccache's base_dir).
+// A file of the repository. The root comes from CMake: __FILE__ is relative when ccache's
+// base_dir rewrites paths, and then depends on the working directory.
 std::string readKernelFile(const std::string &relative) {
   std::ifstream in(std::string(TILE_SOURCE_DIR) + "/" + relative);
   std::stringstream s;

@@ -82,6 +82,20 @@ TEST_CASE("mamba2 validation: shapes name the tensor and the expectation", "[mam
   in.C = in.B;
   CHECK(errorOf(in) == "ngroups (B's dimension 2) is 0; it must be at least 1");
 
+  // Every model dimension must be at least 1 (a zero used to reach the kernels, which divide
+  // by it); the tensors that carry it are zero-sized, so any data pointer does.
+  SsdShapes zero{{2, 100, 4, 3}, {2, 100, 4}, {4}, {2, 100, 2, 0}, {2, 100, 2, 0}, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(validateShapes(zero), "dstate (B's dimension 3) is 0; it must be at least 1");
+  zero = {{2, 100, 0, 3}, {2, 100, 0}, {0}, {2, 100, 2, 16}, {2, 100, 2, 16}, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(validateShapes(zero), "nheads (x's dimension 2) is 0; it must be at least 1");
+  zero = {{2, 100, 4, 0}, {2, 100, 4}, {4}, {2, 100, 2, 16}, {2, 100, 2, 16}, {}, {}, {}, {}};
+  CHECK_THROWS_WITH(validateShapes(zero), "headdim (x's dimension 3) is 0; it must be at least 1");
+  // An empty batch or sequence is valid (nothing to compute).
+  zero = {{0, 100, 4, 3}, {0, 100, 4}, {4}, {0, 100, 2, 16}, {0, 100, 2, 16}, {}, {}, {}, {}};
+  CHECK(validateShapes(zero).batch == 0);
+  zero = {{2, 0, 4, 3}, {2, 0, 4}, {4}, {2, 0, 2, 16}, {2, 0, 2, 16}, {}, {}, {}, {}};
+  CHECK(validateShapes(zero).seqlen == 0);
+
   in = good;
   in.x = TensorView(junk.data(), {2, -1, 4, 3});
   CHECK(errorOf(in) == "x has a negative extent: (2, -1, 4, 3)");

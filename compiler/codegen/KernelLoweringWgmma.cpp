@@ -1,0 +1,190 @@
+// Warpgroup matrix products (wgmma.mma_async, sm_90a). Both operands go to shared memory in the
+// K-major core-matrix layout without swizzle (8 rows x 16 bytes per core matrix, stored back to
+// back), which wgmma reads through 64-bit matrix descriptors; the accumulator stays in the
+// #tile.mma registers, whose per-warp order is wgmma's D fragment order. Each warpgroup runs
+// one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
+
+#include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/MmaLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-lower-to-llvm"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset) {
+  // PTX ISA "Matrix Descriptor Format": start address, leading and stride byte offsets in
+  // 16-byte units (14 bits each); base offset 0 and swizzle mode 0 (none) in the top bits.
+  return (uint64_t(sharedAddress >> 4) & 0x3FFF) | (uint64_t(leadingByteOffset >> 4) & 0x3FFF) << 16 |
+         (uint64_t(strideByteOffset >> 4) & 0x3FFF) << 32;
+}
+
+// Element (row, col) of a rows x cols K-major operand (col = k) in core-matrix order: core
+// matrix (row / 8, col / 8) at ((row / 8) * (cols / 8) + col / 8) * 64 elements, row-major
+// inside. Consecutive cores along K are 128 bytes apart (the leading byte offset), along
+// rows cols * 16 bytes (the stride byte offset).
+Value KernelLowering::coreMatrixOffset(Value row, Value col, int64_t cols) {
+  auto c = [&](int64_t v) { return i32(v); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  auto mul = [&](Value x, Value y) { return arith::MulIOp::create(b_, loc_, x, y).getResult(); };
+  auto div = [&](Value x, int64_t d) { return arith::DivUIOp::create(b_, loc_, x, c(d)).getResult(); };
+  auto rem = [&](Value x, int64_t d) { return arith::RemUIOp::create(b_, loc_, x, c(d)).getResult(); };
+  Value core = add(mul(div(row, 8), c(cols / 8)), div(col, 8));
+  return add(mul(core, c(64)), add(mul(rem(row, 8), c(8)), rem(col, 8)));
+}
+
+// Writes a (batch-stacked) operand held in the canonical layout into the core-matrix layout.
+// With `transposeToKMajor` the tile is K x N (N contiguous) and is stored as N x K.
+void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout &layout, Type type,
+                                       int64_t byteOffset, bool transposeToKMajor) {
+  int64_t rank = layout.shape.size();
+  int64_t rows = layout.shape[rank - 2], cols = layout.shape[rank - 1];
+  int64_t esize = byteSize(type);
+  reserveShared(byteOffset + layout.numElements * esize);
+  Value base = sharedBase();
+  Type storage = storageType(type);
+  // A canonical run is up to 8 consecutive elements of one row, starting at a multiple of its
+  // length: it stays within one 16-byte core-matrix row when rows are K (no transpose).
+  int64_t width = transposeToKMajor || layout.replicated ? 1 : std::min<int64_t>(layout.vector, 16 / esize);
+  for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
+    SmallVector<Value> idx = delinearize(linearIndex(layout, r), layout.shape);
+    Value bIndex = rank == 3 ? idx[0] : i32(0);
+    Value row = idx[rank - 2], col = idx[rank - 1];
+    int64_t kmRows = transposeToKMajor ? cols : rows, kCols = transposeToKMajor ? rows : cols;
+    Value at = transposeToKMajor ? coreMatrixOffset(col, row, kCols) : coreMatrixOffset(row, col, kCols);
+    at = arith::AddIOp::create(b_, loc_, at,
+                               arith::MulIOp::create(b_, loc_, bIndex, i32(kmRows * kCols)));
+    at = arith::AddIOp::create(b_, loc_, at, i32(byteOffset / esize));
+    Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
+    if (width == 1) {
+      ifThen(owns(layout, r), [&] { storeElement(values[r], ptr); });
+      continue;
+    }
+    auto vectorType = VectorType::get({width}, storage);
+    Value vec = LLVM::PoisonOp::create(b_, loc_, vectorType);
+    for (int64_t i = 0; i < width; ++i)
+      vec = LLVM::InsertElementOp::create(b_, loc_, vec, values[r + i], i32(i));
+    LLVM::StoreOp::create(b_, loc_, vec, ptr, width * esize);
+  }
+}
+
+LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
+  MLIRContext *ctx = b_.getContext();
+  auto aType = op.getA().getType(), bType = op.getB().getType(), accType = op.getAcc().getType();
+  int64_t rank = aType.getRank();
+  int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
+  int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
+  Type ea = aType.getElementType(), f32 = b_.getF32Type(), i64t = b_.getI64Type();
+  int64_t esize = byteSize(ea);
+  TileLayout acc = layoutOf(accType);
+  int64_t wm = acc.mmaWarps[1], warpgroups = wm / 4;  // usesWgmma: warpsB = warpsN = 1
+  int64_t nPerWarp = n / 8, mPerWarp = m / 16 / wm, bPerWarp = batch;
+  LLVM_DEBUG(llvm::dbgs() << "[tile-lower-to-llvm] wgmma " << batch << "x" << m << "x" << n << "x" << k << " "
+                          << ea << ": " << warpgroups << " warpgroup(s), " << mPerWarp * bPerWarp
+                          << " m64 block(s) each\n");
+
+  // Operands: A (M x K) as is, B (K x N) as its transpose (N x K); both K-major.
+  int64_t aBytes = batch * m * k * esize;
+  int64_t bOffset = (aBytes + 127) / 128 * 128;
+  barrier();
+  writeCoreMatrices(tiles_[op.getA()], layoutOf(aType), ea, 0, /*transposeToKMajor=*/false);
+  writeCoreMatrices(tiles_[op.getB()], layoutOf(bType), ea, bOffset, /*transposeToKMajor=*/true);
+  // The stores above go through the generic proxy; wgmma reads through the async proxy.
+  NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+                             NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+  barrier();
+
+  auto add64 = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  // The shared window address of the buffer start, as descriptors carry it.
+  Value smemAddress64 = LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase());
+  auto descriptor = [&](Value byteOffset) {
+    // Start address (>> 4) in bits 0-13, plus the constant offsets; the byte offset is
+    // 16-byte aligned and the window below 256 KiB, so the sum never carries out of 14 bits.
+    Value address = add64(smemAddress64, byteOffset);
+    Value start = arith::AndIOp::create(b_, loc_, arith::ShRUIOp::create(b_, loc_, address, i64(4)), i64(0x3FFF));
+    return add64(start, i64(static_cast<int64_t>(wgmmaDescriptor(0, 128, static_cast<uint32_t>(k * 16)))));
+  };
+
+  Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
+  Value warpgroup = toI64(arith::DivUIOp::create(b_, loc_, warp, i32(4)));
+  auto wgType = [&](Type t) {
+    return t.isF16() ? NVVM::WGMMATypes::f16 : t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::tf32;
+  };
+  const Elements &accIn = tiles_[op.getAcc()];
+  Elements result(accIn.size());
+  NVVM::WgmmaFenceAlignedOp::create(b_, loc_);
+  struct Pending {
+    Value structValue;
+    int64_t firstReg, count;
+  };
+  SmallVector<Pending> pending;
+  for (int64_t bLocal = 0; bLocal < bPerWarp; ++bLocal) {
+    for (int64_t mLocal = 0; mLocal < mPerWarp; ++mLocal) {
+      // Rows of this warpgroup's block: 64 * warpgroup + 64 * warpgroups * mLocal (the
+      // #tile.mma order: warp w owns rows 16 * w + 16 * wm * mLocal).
+      Value row0 = add64(arith::MulIOp::create(b_, loc_, warpgroup, i64(64)), i64(64 * warpgroups * mLocal));
+      Value aRow = add64(row0, i64(bLocal * m));
+      for (int64_t n0 = 0; n0 < n; n0 += 256) {
+        int64_t chunk = std::min<int64_t>(256, n - n0);
+        int64_t firstReg = (bLocal * mPerWarp + mLocal) * nPerWarp * 4 + n0 / 2;
+        int64_t count = chunk / 2;
+        auto structType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
+        Value d = LLVM::PoisonOp::create(b_, loc_, structType);
+        for (int64_t i = 0; i < count; ++i)
+          d = LLVM::InsertValueOp::create(b_, loc_, d, accIn[firstReg + i], i);
+        int64_t kStep = 32 / esize;  // 16 for 16-bit types: two core matrices along K
+        for (int64_t k0 = 0; k0 < k; k0 += kStep) {
+          // A: core row aRow / 8, core column k0 / 8. B: its batch's N x K block, core row
+          // n0 / 8, core column k0 / 8.
+          Value aOff = arith::MulIOp::create(
+              b_, loc_, add64(arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, aRow, i64(8)), i64(k / 8)),
+                              i64(k0 / 8)),
+              i64(128));
+          int64_t bCore = bLocal * n * k * esize + ((n0 / 8) * (k / 8) + k0 / 8) * 128;
+          Value descA = descriptor(aOff);
+          Value descB = descriptor(i64(bOffset + bCore));
+          d = NVVM::WgmmaMmaAsyncOp::create(
+              b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
+              NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),
+              NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row), NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+              NVVM::MMAIntOverflowAttr());
+        }
+        pending.push_back({d, firstReg, count});
+      }
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b_, loc_);
+  // Wait for the group, threading every accumulator through the wait (tied operands), so no
+  // use of a result can be scheduled before it.
+  for (Pending &p : pending) {
+    std::string constraints;
+    for (int64_t i = 0; i < p.count; ++i)
+      constraints += (i ? ",=f" : "=f");
+    for (int64_t i = 0; i < p.count; ++i)
+      constraints += "," + std::to_string(i);
+    SmallVector<Value> regs;
+    for (int64_t i = 0; i < p.count; ++i)
+      regs.push_back(LLVM::ExtractValueOp::create(b_, loc_, p.structValue, i));
+    auto structType = p.structValue.getType();
+    auto wait = LLVM::InlineAsmOp::create(b_, loc_, structType, regs,
+                                          &p == pending.begin() ? "wgmma.wait_group.sync.aligned 0;" : "",
+                                          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    for (int64_t i = 0; i < p.count; ++i)
+      result[p.firstReg + i] = LLVM::ExtractValueOp::create(b_, loc_, wait.getResult(0), i);
+  }
+  tiles_[op] = result;
+  return success();
+}
+
+}  // namespace tile::codegen

@@ -1,0 +1,67 @@
+# tile-ssd: strict options, --check that fails on outputs outside tolerance (NaN inputs),
+# outputs written both-or-neither and never onto an input, --out/--inputs errors before the run.
+# Inputs are written by Inputs/ssd_inputs.py (no NumPy needed); the interpreter runs them.
+# RUN: rm -rf %t && mkdir %t
+# RUN: %python %S/Inputs/ssd_inputs.py %t/in 1,40,2,16,1,16
+# RUN: %python %S/Inputs/ssd_inputs.py %t/nan 1,40,2,16,1,16 --nan
+# RUN: %python %S/Inputs/ssd_inputs.py %t/n0 1,40,2,16,1,0
+#
+# RUN: not tile-ssd --interpret --chunk-size 16abc 2>&1 | FileCheck %s --check-prefix=CHUNK
+# RUN: tile-ssd --interpret --chunk-size 16abc; test $? -eq 2
+# RUN: tile-ssd --interpret --chunk-size abc; test $? -eq 2
+# RUN: not tile-ssd --interpret --chunk-size 48 2>&1 | FileCheck %s --check-prefix=CHUNK48
+# RUN: not tile-ssd --interpret --dt-limit 1,2x 2>&1 | FileCheck %s --check-prefix=LIMITX
+# RUN: tile-ssd --interpret --dt-limit 1,2x; test $? -eq 2
+# RUN: not tile-ssd --interpret --dt-limit 2,1 2>&1 | FileCheck %s --check-prefix=LIMITORDER
+# RUN: not tile-ssd --interpret --dt-limit -1,2 2>&1 | FileCheck %s --check-prefix=LIMITNEG
+# RUN: not tile-ssd --interpret --dt-limit nan,1 2>&1 | FileCheck %s --check-prefix=LIMITNAN
+#
+# A good run passes its check and writes both outputs.
+# RUN: tile-ssd --interpret --inputs %t/in --chunk-size 16 --check --out %t/out | FileCheck %s --check-prefix=PASS
+# RUN: test -f %t/out/y.npy && test -f %t/out/final_states.npy
+# NaN inputs: the check prints the count outside tolerance and exits 1.
+# RUN: not tile-ssd --interpret --inputs %t/nan --chunk-size 16 --check | FileCheck %s --check-prefix=NANCHECK
+# RUN: tile-ssd --interpret --inputs %t/nan --chunk-size 16 --check; test $? -eq 1
+# N = 0 is a shape error naming the dimension, not a division by zero in a kernel.
+# RUN: not tile-ssd --interpret --inputs %t/n0 --chunk-size 16 2>&1 | FileCheck %s --check-prefix=N0
+#
+# An output that is (a symlink to) an input is refused before the run; the input is unchanged.
+# RUN: mkdir %t/o1 && ln -s %t/in/x.npy %t/o1/y.npy && cp %t/in/x.npy %t/x.orig
+# RUN: not tile-ssd --interpret --inputs %t/in --chunk-size 16 --out %t/o1 2>&1 | FileCheck %s --check-prefix=ONTOINPUT -DT=%t
+# RUN: cmp %t/in/x.npy %t/x.orig
+# A write that fails (file size limit) leaves both old outputs, and no temporary files (exit 3).
+# RUN: mkdir %t/o2 && echo old > %t/o2/y.npy && echo old > %t/o2/final_states.npy
+# RUN: bash -c 'ulimit -f 2; tile-ssd --interpret --inputs %t/in --chunk-size 16 --out %t/o2; test $? -eq 3' 2>&1 | FileCheck %s --check-prefix=FSIZE
+# RUN: echo old | cmp - %t/o2/y.npy && echo old | cmp - %t/o2/final_states.npy
+# RUN: ls -A %t/o2 | FileCheck %s --check-prefix=NOTEMP
+# --out problems are reported before the run, with the real cause.
+# RUN: touch %t/file
+# RUN: not tile-ssd --interpret --inputs %t/in --out %t/file 2>&1 | FileCheck %s --check-prefix=OUTFILE -DT=%t
+# RUN: not tile-ssd --interpret --inputs %t/in --out %t/file/sub 2>&1 | FileCheck %s --check-prefix=OUTSUB -DT=%t
+# RUN: tile-ssd --interpret --inputs %t/in --out %t/file/sub; test $? -eq 3
+# --inputs problems: missing, not a directory, a directory where a file belongs.
+# RUN: not tile-ssd --interpret --inputs %t/none 2>&1 | FileCheck %s --check-prefix=INNONE -DT=%t
+# RUN: not tile-ssd --interpret --inputs %t/file 2>&1 | FileCheck %s --check-prefix=INFILE -DT=%t
+# RUN: mkdir -p %t/dirs/x.npy
+# RUN: not tile-ssd --interpret --inputs %t/dirs 2>&1 | FileCheck %s --check-prefix=INDIR -DT=%t
+# RUN: tile-ssd --interpret --inputs %t/dirs; test $? -eq 3
+
+# CHUNK: tile-ssd: error: --chunk-size: '16abc' is not an integer
+# CHUNK48: tile-ssd: error: --chunk-size: 48 is not a power of two (16, 32, 64, 128 or 256)
+# LIMITX: tile-ssd: error: --dt-limit: '2x' is not a number (in '1,2x')
+# LIMITORDER: tile-ssd: error: --dt-limit: MIN must not exceed MAX, got '2,1'
+# LIMITNEG: tile-ssd: error: --dt-limit: -1 is out of range [0, inf] (in '-1,2')
+# LIMITNAN: tile-ssd: error: --dt-limit: 'nan' is not a number (NaN is not allowed here)
+# PASS: tile-ssd: wrote
+# PASS: tile-ssd: check passed
+# NANCHECK: tile-ssd: y {{.*}} 40 of 1280 outside
+# NANCHECK: tile-ssd: check FAILED: {{[0-9]+}} of 1792 elements outside tolerance
+# N0: tile-ssd: error: dstate (B's dimension 3) is 0; it must be at least 1
+# ONTOINPUT: tile-ssd: error: --out: '[[T]]/o1/y.npy' is the input '[[T]]/in/x.npy'; refusing to overwrite an input
+# FSIZE: tile-ssd: error: cannot write '{{.*}}/o2/y.npy': File too large (neither y.npy nor final_states.npy was written)
+# NOTEMP-NOT: tmp
+# OUTFILE: tile-ssd: error: --out: '[[T]]/file' exists and is not a directory
+# OUTSUB: tile-ssd: error: --out: cannot use directory '[[T]]/file/sub': Not a directory
+# INNONE: tile-ssd: error: --inputs: cannot open '[[T]]/none': No such file or directory
+# INFILE: tile-ssd: error: --inputs: '[[T]]/file' is not a directory
+# INDIR: tile-ssd: error: '[[T]]/dirs/x.npy' is a directory, not a .npy input

@@ -1,0 +1,165 @@
+#include "tools/common/Files.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tile::tools {
+
+namespace {
+
+std::string errnoText(int e) { return std::strerror(e); }
+
+std::string parentOf(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string baseOf(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// A new, empty temporary file next to `path` (same folder, so rename() is atomic); -1 and
+// errno on failure.
+int createTempNextTo(const std::string &path, std::string &tempPath) {
+  tempPath = parentOf(path) + "/." + baseOf(path) + ".tmp-XXXXXX";
+  std::vector<char> name(tempPath.begin(), tempPath.end());
+  name.push_back('\0');
+  int fd = mkstemp(name.data());
+  if (fd >= 0) {
+    tempPath = name.data();
+    // mkstemp creates mode 0600; give the output the usual 0666 & ~umask.
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+  }
+  return fd;
+}
+
+bool writeAll(int fd, const std::string &bytes) {
+  const char *p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      if (n == 0)
+        errno = EIO;
+      return false;
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string checkInputFile(const std::string &path, const std::string &noun, std::uint64_t maxBytes) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    return "cannot open '" + path + "': " + errnoText(errno);
+  if (S_ISDIR(st.st_mode))
+    return "'" + path + "' is a directory, not a " + noun;
+  if (!S_ISREG(st.st_mode))
+    return "'" + path + "' is not a regular file (a device, FIFO or socket), not a " + noun;
+  if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
+    return "'" + path + "' has " + std::to_string(st.st_size) + " bytes; a " + noun + " may have at most " +
+           std::to_string(maxBytes >> 20) + " MiB";
+  if (::access(path.c_str(), R_OK) != 0)
+    return "cannot read '" + path + "': " + errnoText(errno);
+  return "";
+}
+
+bool sameFile(const std::string &a, const std::string &b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+bool makeDirectories(const std::string &dir, std::string &error) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return true;
+    error = "'" + dir + "' exists and is not a directory";
+    return false;
+  }
+  if (errno != ENOENT) {
+    error = "cannot use directory '" + dir + "': " + errnoText(errno);
+    return false;
+  }
+  std::string parent = parentOf(dir);
+  if (parent != dir && parent != "." && parent != "/" && !makeDirectories(parent, error))
+    return false;
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    error = "cannot create directory '" + dir + "': " + errnoText(errno);
+    return false;
+  }
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    error = "'" + dir + "' exists and is not a directory";
+    return false;
+  }
+  return true;
+}
+
+bool checkWritableDirectory(const std::string &dir, std::string &error) {
+  std::string temp;
+  int fd = createTempNextTo(dir + "/probe", temp);
+  if (fd < 0) {
+    error = "cannot write in directory '" + dir + "': " + errnoText(errno);
+    return false;
+  }
+  ::close(fd);
+  ::unlink(temp.c_str());
+  return true;
+}
+
+bool writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files, std::string &error) {
+  std::vector<std::string> temps;
+  auto removeTemps = [&] {
+    for (const std::string &t : temps)
+      ::unlink(t.c_str());
+  };
+  for (const auto &[path, bytes] : files) {
+    std::string temp;
+    int fd = createTempNextTo(path, temp);
+    if (fd < 0) {
+      error = "cannot write '" + path + "': " + errnoText(errno);
+      removeTemps();
+      return false;
+    }
+    temps.push_back(temp);
+    // fsync before rename: otherwise a crash can leave the new name pointing at empty data.
+    bool ok = writeAll(fd, bytes) && ::fsync(fd) == 0;
+    int e = errno;
+    if (::close(fd) != 0 && ok) {
+      ok = false;
+      e = errno;
+    }
+    if (!ok) {
+      error = "cannot write '" + path + "': " + errnoText(e);
+      removeTemps();
+      return false;
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    if (::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      error = "cannot rename '" + temps[i] + "' to '" + files[i].first + "': " + errnoText(errno);
+      for (size_t j = i; j < temps.size(); ++j)
+        ::unlink(temps[j].c_str());
+      return false;
+    }
+  return true;
+}
+
+}  // namespace tile::tools
