@@ -10,18 +10,24 @@ namespace tile::codegen {
 
 struct GpuTarget {
   int sm = 90;  // compute capability x 10
+  /// The architecture-specific feature set ("sm_90a"): wgmma and setmaxnreg.
+  bool archSpecific = false;
 
   /// "sm_80", "sm_90a", ...; nullopt for anything else.
   static std::optional<GpuTarget> parse(const std::string &arch) {
     if (arch.rfind("sm_", 0) != 0)
       return std::nullopt;
     std::string digits = arch.substr(3);
-    if (!digits.empty() && digits.back() == 'a')
+    bool specific = !digits.empty() && digits.back() == 'a';
+    if (specific)
       digits.pop_back();
     if (digits.size() != 2 || digits.find_first_not_of("0123456789") != std::string::npos)
       return std::nullopt;
-    return GpuTarget{std::stoi(digits)};
+    return GpuTarget{std::stoi(digits), specific};
   }
+
+  /// wgmma.mma_async (Hopper's warpgroup products; only in the sm_90a feature set).
+  bool hasWgmma() const { return sm == 90 && archSpecific; }
 
   /// mma.sync.m16n8k16 (bf16/f16) and m16n8k8 (tf32) with ldmatrix (Ampere and later).
   bool hasMmaM16N8K16() const { return sm >= 80; }

@@ -60,6 +60,11 @@ private:
   mlir::LogicalResult lowerScan(mlir::tile::ScanOp op);
   mlir::LogicalResult lowerMma(mlir::tile::MmaOp op);
   mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
+  // wgmma (KernelLoweringWgmma.cpp).
+  mlir::LogicalResult lowerMmaWgmma(mlir::tile::MmaOp op);
+  mlir::Value coreMatrixOffset(mlir::Value row, mlir::Value col, int64_t cols);
+  void writeCoreMatrices(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
+                         bool transposeToKMajor);
   mlir::LogicalResult lowerConvertLayout(mlir::tile::ConvertLayoutOp op);
   /// This thread's place in an mma warp grid of warpsB x wm x wn warps (see #tile.mma).
   struct MmaThread {

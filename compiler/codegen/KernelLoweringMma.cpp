@@ -66,6 +66,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   bool inRegisters = layoutOf(accType).isMma();
   if (inRegisters != layoutOf(op.getType()).isMma())
     return op.emitError("internal error: the accumulator and result of a Tensor Core product disagree on the layout");
+  if (usesWgmma(op, target_, dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(accType.getEncoding())))
+    return lowerMmaWgmma(op);
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);

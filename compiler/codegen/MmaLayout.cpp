@@ -21,6 +21,27 @@ bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target) {
          aType.getDimSize(rank - 1) % k == 0 && bType.getDimSize(rank - 1) % 8 == 0;
 }
 
+bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why) {
+  auto fail = [&](const char *reason) {
+    if (why)
+      *why = reason;
+    return false;
+  };
+  if (!target.hasWgmma())
+    return fail("wgmma needs sm_90a");
+  Type ea = op.getA().getType().getElementType();
+  if (!ea.isBF16() && !ea.isF16())
+    return fail("wgmma here takes bf16/f16 operands");
+  if (!acc)
+    return fail("the accumulator is not register-resident (#tile.mma)");
+  if (acc.getWarpsN() != 1 || acc.getWarpsB() != 1 || acc.getWarpsM() % 4 != 0)
+    return fail("wgmma needs whole warpgroups along M (M a multiple of 64 per warpgroup)");
+  int64_t rank = op.getA().getType().getRank();
+  if (op.getA().getType().getDimSize(rank - 1) % 16 != 0)
+    return fail("wgmma needs K to be a multiple of 16");
+  return true;
+}
+
 MmaWarpGrid MmaWarpGrid::choose(int64_t batch, int64_t m, int64_t n, int64_t numThreads) {
   int64_t warps = numThreads / 32;
   MmaWarpGrid g;

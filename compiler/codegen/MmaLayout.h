@@ -17,6 +17,15 @@ int64_t mmaInstructionK(mlir::Type operand);
 /// f32 accumulator, M a multiple of 16, K of the instruction's K, N of 8, an sm_80+ target.
 bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target);
 
+/// Whether a Tensor Core product whose accumulator has layout `acc` runs as wgmma
+/// (sm_90a; bf16/f16 operands; warpgroups stacked along M: warpsM a multiple of 4, one warp
+/// along N and batch; K a multiple of 16) rather than mma.sync. `why` says what is missing.
+bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why = nullptr);
+
+/// A wgmma matrix descriptor without swizzle for a shared-memory byte address and the
+/// leading/stride byte offsets (PTX ISA "Matrix Descriptor Format").
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset);
+
 /// How the warps of a block split a (batch x M x N) product into 16x8 tiles: as many along
 /// M as there are m-tiles, then along N, then batch. Some warps may be left without work.
 struct MmaWarpGrid {

@@ -38,6 +38,8 @@ void buildLLVMDialectPipeline(mlir::OpPassManager &pm, const PipelineOptions &op
   pm.addPass(mlir::createConvertMathToLLVMPass());
   pm.addPass(mlir::createArithToLLVMConversionPass());
   pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  pm.addPass(mlir::createConvertNVVMToLLVMPass());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
 }
 

@@ -12,7 +12,7 @@
 namespace tile::jit {
 
 /// Changes whenever the compiler's output for the same input may change.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/2";  // 2: .minnctapersm 1
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/3";  // 2: .minnctapersm 1, 3: wgmma
 
 std::string archForComputeCapability(int major, int minor) {
   if (major == 9 && minor == 0)

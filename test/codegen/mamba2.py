@@ -1,7 +1,8 @@
 # The Mamba-2 kernels compile end to end for the specializations ssd_forward uses (every flag,
 # several chunk sizes), and their products take the operand type the precision asks for: the
-# data's bf16 by default (mma.sync m16n8k16 bf16, no tf32), tf32 with TF32=True (m16n8k8),
-# exact FMA products for fp32 data. This also guards the lowering's bookkeeping on large kernels.
+# data's bf16 by default (wgmma m64nNk16 bf16 on sm_90a where the accumulator spans whole
+# warpgroups, mma.sync m16n8k16 bf16 elsewhere; no tf32), tf32 with TF32=True (m16n8k8), exact
+# FMA products for fp32 data. This also guards the lowering's bookkeeping on large kernels.
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel chunk_cumsum --arg dt=f32:3 --arg A=f32:1 --arg dt_bias=f32:1 --arg dt_out=f32:4 --arg dA_cumsum=f32:4 --arg seqlen=i64:0 --const Q=256 --const BH=8 --const HAS_BIAS=True --const SOFTPLUS=True --emit=ptx | FileCheck %s --check-prefix=CUMSUM
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel chunk_bmm --arg B=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg ngroups=i64:0 --const Q=128 --const N=128 --const BQ=64 --const BN=32 --emit=ptx | FileCheck %s --check-prefix=BMM
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel fwd_pass_state --arg x=bf16:4 --arg B=bf16:4 --arg dt_out=f32:4 --arg dA_cumsum=f32:4 --arg initial_states=f32:4 --arg states=f32:5 --arg final_states=f32:4 --arg nheads=i64:0 --arg ngroups=i64:0 --arg nchunks=i64:0 --const Q=128 --const BP=64 --const BN=64 --const HAS_INIT=True --emit=ptx | FileCheck %s --check-prefix=STATE
@@ -11,16 +12,16 @@
 # CUMSUM: .visible .entry chunk_cumsum__tile(
 # CUMSUM: shfl.sync.up
 # BMM: .visible .entry chunk_bmm__tile(
-# BMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# BMM: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 # BMM-NOT: tf32
 # STATE: .visible .entry fwd_pass_state__tile(
-# STATE: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# STATE: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 # STATE-NOT: tf32
 # STATE-TF32: .visible .entry fwd_pass_state__tile(
 # STATE-TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 # STATE-TF32-NOT: bf16.bf16
 # OUT: .visible .entry compute_out__tile(
-# OUT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# OUT: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 # OUT-NOT: tf32
 # OUT-F32: .visible .entry compute_out__tile(
 # OUT-F32-NOT: mma.sync

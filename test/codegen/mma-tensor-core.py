@@ -1,9 +1,10 @@
 # Matrix products on Tensor Cores: bf16/f16 -> f32 with M, K multiples of 16 and N of 8 become
-# ldmatrix-fed mma.sync.m16n8k16 on sm_80+, tf32 -> f32 mma.sync.m16n8k8; other dtypes, shapes
-# and older targets take the FMA path through shared memory.
-# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=BF16
+# ldmatrix-fed mma.sync.m16n8k16 on sm_80+ (sm_90a runs them as wgmma where it can: wgmma.py),
+# tf32 -> f32 mma.sync.m16n8k8; other dtypes, shapes and older targets take the FMA path through
+# shared memory.
+# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=BF16
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=F16
-# RUN: tile-cc %s --kernel matmul --const BN=8 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=ONE-N-TILE
+# RUN: tile-cc %s --kernel matmul --const BN=8 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=ONE-N-TILE
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=TF32
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx --arch sm_75 | FileCheck %s --check-prefix=FMA
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=FMA

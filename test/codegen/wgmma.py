@@ -1,0 +1,54 @@
+# On sm_90a, bf16/f16 products whose accumulator spans whole warpgroups along M (M a multiple
+# of 64 per warpgroup, K of 16) run as wgmma.mma_async: both operands go to shared memory in
+# the K-major core-matrix layout (B transposed on the way), a proxy fence and a barrier order
+# those stores before the async reads, and the accumulator registers stay in #tile.mma order.
+# N above 256 splits into several instructions; 256 threads make two warpgroups. Everything
+# else keeps mma.sync: sm_90 without the a, tf32, M = 32, and a 64-row tile at 256 threads
+# (warps along N).
+# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WGMMA
+# RUN: tile-cc %s --kernel matmul --const BM=64 --const BN=512 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WIDE
+# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=TWO-GROUPS
+# RUN: tile-cc %s --kernel batched --arg a=bf16:3 --arg b=bf16:3 --arg c=f32:3 --emit=ptx | FileCheck %s --check-prefix=BATCHED
+# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %s --kernel matmul --const BM=32 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %s --kernel matmul --const BM=64 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=MMASYNC
+# REQUIRES: ptxas
+# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=cubin -o %t.cubin --metadata %t.json
+import cuda.tile as ct
+
+
+# 128 rows at 128 threads: one warpgroup, two m64 blocks; K = 64: four k16 steps each.
+# WGMMA: st.shared.v4.b32
+# WGMMA: fence.proxy.async.shared::cta
+# WGMMA-NEXT: bar.sync 0
+# WGMMA: wgmma.fence.sync.aligned
+# WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+# WGMMA: wgmma.commit_group.sync.aligned
+# WGMMA: wgmma.wait_group.sync.aligned 0
+# WGMMA-NOT: mma.sync
+# WGMMA-NOT: ldmatrix
+# N = 512: two m64n256 instructions per k16 step.
+# WIDE-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+# WIDE-NOT: wgmma.mma_async
+# TWO-GROUPS-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+# TWO-GROUPS-NOT: wgmma.mma_async
+# BATCHED-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+# MMASYNC-NOT: wgmma
+# MMASYNC: mma.sync.aligned
+@ct.kernel
+def matmul(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int] = 32):
+    i, j = ct.bid(0), ct.bid(1)
+    acc = ct.zeros((BM, BN), dtype=ct.float32)
+    for k in range(ct.num_tiles(a, 1, (BM, BK))):
+        ta = ct.load(a, (i, k), (BM, BK), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, (k, j), (BK, BN), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, (i, j), acc)
+
+
+@ct.kernel
+def batched(a, b, c):
+    t = ct.mma(ct.load(a, (0, 0, 0), (2, 64, 32)), ct.load(b, (0, 0, 0), (2, 32, 32)),
+               ct.zeros((2, 64, 32), dtype=ct.float32))
+    ct.store(c, (0, 0, 0), t)

@@ -1,0 +1,21 @@
+// The wgmma matrix descriptor (PTX ISA "Matrix Descriptor Format", no swizzle): start address,
+// leading and stride byte offsets, each in 16-byte units in a 14-bit field.
+#include "compiler/codegen/MmaLayout.h"
+
+#include <catch2/catch.hpp>
+
+using tile::codegen::wgmmaDescriptor;
+
+TEST_CASE("wgmma descriptors pack the address and the byte offsets in 16-byte units", "[codegen][wgmma]") {
+  // 0x400 bytes in, cores 128 bytes apart along K, 1024 bytes apart along M (K = 64 bf16).
+  CHECK(wgmmaDescriptor(0x400, 128, 1024) == (0x40ull | 8ull << 16 | 64ull << 32));
+  CHECK(wgmmaDescriptor(0, 0, 0) == 0);
+  // The top of the 227 KiB window still fits the 14-bit field; the swizzle bits stay 0.
+  const uint64_t d = wgmmaDescriptor(227 * 1024 - 16, 128, 4096);
+  CHECK((d & 0x3FFF) == (227 * 1024 - 16) >> 4);
+  CHECK((d >> 16 & 0x3FFF) == 8);
+  CHECK((d >> 32 & 0x3FFF) == 256);
+  CHECK((d >> 62) == 0);
+  // Addresses are masked to their field rather than spilling into the next one.
+  CHECK((wgmmaDescriptor(1u << 18, 0, 0) >> 14) == 0);
+}
