@@ -20,7 +20,8 @@ struct GpuTarget {
       digits.pop_back();
     if (digits.size() != 2 || digits.find_first_not_of("0123456789") != std::string::npos)
       return std::nullopt;
-    return GpuTarget{std::stoi(digits)};
+    // Two checked digits: no std::stoi, which throws (through -fno-exceptions code) on junk.
+    return GpuTarget{(digits[0] - '0') * 10 + (digits[1] - '0')};
   }
 
   /// mma.sync.m16n8k16 (bf16/f16) and m16n8k8 (tf32) with ldmatrix (Ampere and later).
