@@ -61,8 +61,8 @@ bool checkMlirNesting(llvm::SourceMgr &sourceMgr, unsigned bufferId, unsigned ma
   return false;
 }
 
-void runWithLargeStack(llvm::function_ref<void()> fn) {
-  llvm::thread worker(std::optional<unsigned>(kLargeStackBytes), [&fn] { fn(); });
+void runWithLargeStack(llvm::function_ref<void()> fn, unsigned stackBytes) {
+  llvm::thread worker(std::optional<unsigned>(stackBytes), [&fn] { fn(); });
   worker.join();
 }
 

@@ -34,8 +34,8 @@ std::optional<std::size_t> findExcessiveNesting(llvm::StringRef text, unsigned m
 /// ("file:line:col: error: ...", the line and a caret) and returns false.
 bool checkMlirNesting(llvm::SourceMgr &sourceMgr, unsigned bufferId, unsigned maxDepth = kMaxMlirNesting);
 
-/// Runs `fn` to completion on a new thread with a kLargeStackBytes stack.
-void runWithLargeStack(llvm::function_ref<void()> fn);
+/// Runs `fn` to completion on a new thread with a `stackBytes` stack.
+void runWithLargeStack(llvm::function_ref<void()> fn, unsigned stackBytes = kLargeStackBytes);
 
 /// Parses a .mlir file for a tool: unreadable files, nesting deeper than kMaxMlirNesting and
 /// parse or verification errors are reported through `sourceMgr`'s diagnostics (or, for a
