@@ -22,6 +22,11 @@
 #include <memory>
 #include <string>
 
+// LLVM's BumpPtrAllocator poisons its slabs for ASan when the header is compiled with ASan (our
+// code) but not when it is not (libMLIR.so): memory that our inline code poisoned and MLIR then
+// hands out would be false use-after-poison reports. Turn manual poisoning off.
+extern "C" const char *__asan_default_options() { return "allow_user_poisoning=0"; }
+
 static std::unique_ptr<mlir::MLIRContext> makeContext() {
   mlir::DialectRegistry registry;
   registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::scf::SCFDialect,
