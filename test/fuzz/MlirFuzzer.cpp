@@ -43,7 +43,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A fresh context now and then: uniqued types and attributes would otherwise only grow.
   if (!context || ++uses % 2000 == 0)
     context = makeContext();
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // A copy: MLIR's lexer reads the terminating NUL that libFuzzer's buffer lacks (files and
+  // tile-opt's buffers always have one).
+  std::string copy(reinterpret_cast<const char *>(data), size);
+  llvm::StringRef text(copy);
   if (tile::support::findExcessiveNesting(text))
     return 0;
   mlir::ScopedDiagnosticHandler quiet(context.get(), [](mlir::Diagnostic &d) {
