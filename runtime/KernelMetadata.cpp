@@ -1,6 +1,7 @@
 #include "runtime/KernelMetadata.h"
 
 #include "runtime/Error.h"
+#include "runtime/File.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,8 @@ bool parseArch(std::string_view arch, int &major, int &minor, bool &specific) {
   if (arch.size() < 5 || arch.size() > 7 || arch.substr(0, 3) != "sm_" ||
       arch.substr(3).find_first_not_of("0123456789") != std::string_view::npos)
     return false;
-  int code = std::stoi(std::string(arch.substr(3)));
+  int code = 0;  // at most four digits: no overflow, and no std::stoi to throw
+  for (char c : arch.substr(3)) code = code * 10 + (c - '0');
   major = code / 10;
   minor = code % 10;
   return true;
@@ -285,21 +287,48 @@ const ParamInfo *KernelMetadata::param(std::string_view n) const {
 
 KernelMetadata parseKernelMetadata(std::string_view text, std::string_view origin) {
   Reader reader(origin);
+  if (text.size() > kMaxMetadataBytes)
+    reader.fail("", fmt::format("{} of JSON; the limit is {}", formatBytes(text.size()),
+                                formatBytes(kMaxMetadataBytes)));
+  // The keys leading to the value being parsed, so that an error the parser throws (a number
+  // overflowing a double, say) names the field: keys[d - 1] is the key at depth d.
+  std::vector<std::string> keys;
+  auto track = [&keys](int depth, json::parse_event_t event, json &parsed) {
+    size_t d = size_t(depth < 0 ? 0 : depth);
+    if (event == json::parse_event_t::key) {
+      keys.resize(d ? d - 1 : 0);
+      keys.push_back(parsed.is_string() ? parsed.get<std::string>() : "");
+    } else if (event == json::parse_event_t::object_end ||
+               event == json::parse_event_t::array_end) {
+      if (keys.size() > d) keys.resize(d);
+    }
+    return true;
+  };
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end());
+    doc = json::parse(text.begin(), text.end(), track);
   } catch (const json::parse_error &e) {
     reader.fail("", fmt::format("not valid JSON ({})", e.what()));
+  } catch (const json::exception &e) {
+    // out_of_range (1e400), or anything else the parser throws: never past this API.
+    std::string path;
+    for (const std::string &k : keys)  // an empty key stands for an array level
+      path += k.empty() ? "[]" : fmt::format("{}{}", path.empty() ? "" : ".", k);
+    reader.fail(path, fmt::format("not a valid value ({})", e.what()));
+  } catch (const std::bad_alloc &) {
+    reader.fail("", "out of memory parsing the JSON");
   }
   return reader.document(doc);
 }
 
 KernelMetadata readKernelMetadata(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf()))
-    throw Error(Error::Kind::Io, fmt::format("cannot read kernel metadata {}", path));
-  return parseKernelMetadata(text.str(), path);
+  std::string text;
+  try {
+    text = readRegularFile(path, kMaxMetadataBytes);
+  } catch (const Error &e) {
+    throw Error(Error::Kind::Io, fmt::format("cannot read kernel metadata {}", e.what()));
+  }
+  return parseKernelMetadata(text, path);
 }
 
 std::string toJson(const KernelMetadata &md) {
@@ -347,7 +376,8 @@ std::string toJson(const KernelMetadata &md) {
     j["oob_fill"] = t.oobFill == TmaOobFill::NaN ? "nan" : "zero";
     doc["tma"].push_back(j);
   }
-  return doc.dump(2) + "\n";
+  // Replace, not throw, on invalid UTF-8 in a name (a constant from a command line, say).
+  return doc.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 std::string archMismatch(std::string_view arch, int major, int minor, bool isPtx) {

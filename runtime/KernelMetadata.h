@@ -5,6 +5,7 @@
 #include "runtime/DType.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -15,6 +16,8 @@
 namespace tile::rt {
 
 inline constexpr std::string_view kMetadataFormat = "tile-kernel/1";
+/// Metadata is a few KiB; anything past this is refused before it is parsed.
+inline constexpr std::size_t kMaxMetadataBytes = 16u << 20;
 
 /// One source-level kernel parameter. An array expands in the kernel's parameter list to
 /// (u64 pointer, i64 shape[rank], i64 strides[rank]), strides in elements; a scalar is passed
@@ -70,7 +73,8 @@ struct KernelMetadata {
 /// Parses and checks metadata text; throws Error(InvalidMetadata) naming `origin` (a file
 /// name, for messages) and the offending field, e.g. "params[1].dtype: unknown dtype 'f32'".
 KernelMetadata parseKernelMetadata(std::string_view json, std::string_view origin = "<memory>");
-/// Reads and parses a metadata file (Error(Io) when unreadable).
+/// Reads and parses a metadata file (Error(Io) when missing, unreadable, not a regular file or
+/// larger than kMaxMetadataBytes).
 KernelMetadata readKernelMetadata(const std::string &path);
 /// The metadata as "tile-kernel/1" JSON (what the compiler writes; parses back equal).
 std::string toJson(const KernelMetadata &metadata);

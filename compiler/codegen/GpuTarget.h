@@ -23,7 +23,8 @@ struct GpuTarget {
       digits.pop_back();
     if (digits.size() != 2 || digits.find_first_not_of("0123456789") != std::string::npos)
       return std::nullopt;
-    return GpuTarget{std::stoi(digits), specific};
+    // Two checked digits: no std::stoi, which throws (through -fno-exceptions code) on junk.
+    return GpuTarget{(digits[0] - '0') * 10 + (digits[1] - '0'), specific};
   }
 
   /// wgmma.mma_async (Hopper's warpgroup products; only in the sm_90a feature set).

@@ -3,6 +3,10 @@
 #include "kernels/mamba2/SsdForward.h"
 
 #include "compiler/interpreter/DType.h"
+#include "runtime/Error.h"
+
+#include <cstdint>
+#include <string>
 
 namespace tile::mamba2 {
 
@@ -47,7 +51,14 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   std::copy(inputs.begin(), inputs.end(), arrays.begin());
   auto alloc = [&](SsdTensor t, SsdOutput &o) {
     const SsdTensorType &type = plan.type(t);
-    o.buffer = backend.allocate(static_cast<size_t>(numElements(type.shape)) * rt::dtypeSize(type.dtype));
+    // Shapes come from the caller: a product that wraps would allocate a buffer the kernels
+    // then overrun.
+    uint64_t bytes = rt::dtypeSize(type.dtype);
+    for (int64_t d : type.shape)
+      if (d < 0 || __builtin_mul_overflow(bytes, uint64_t(d), &bytes) || bytes > uint64_t(INT64_MAX))
+        throw rt::Error(rt::Error::Kind::InvalidArgument, std::string("ssd_forward: output ") + ssdTensorName(t) +
+                                                              " of shape " + shapeString(type.shape) + " is too large");
+    o.buffer = backend.allocate(static_cast<size_t>(bytes));
     o.view = o.buffer.array(type.dtype, type.shape);
     arrays[static_cast<unsigned>(t)] = &o.view;
   };

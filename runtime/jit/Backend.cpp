@@ -28,7 +28,24 @@ void checkBufferRange(std::size_t bytes, std::size_t offset, std::size_t size, c
                                                           std::to_string(size) + "-byte buffer");
 }
 
+// The one exception type of the public API: whatever a standard-library or JSON call below
+// throws (bad_alloc on a huge buffer or module, filesystem_error, out_of_range...) leaves as an
+// rt::Error naming the call.
+template <typename F> auto guarded(const char *what, F &&f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const rt::Error &) {
+    throw;
+  } catch (const std::bad_alloc &) {
+    throw rt::Error(rt::Error::Kind::InvalidArgument, std::string(what) + ": out of host memory");
+  } catch (const std::exception &e) {
+    throw rt::Error(rt::Error::Kind::InvalidArgument, std::string(what) + ": " + e.what());
+  }
+}
+
 }  // namespace detail
+
+using detail::guarded;
 
 double TimePoint::elapsedMs(const TimePoint &start, const TimePoint &end) {
   if (start.event_ && end.event_)
@@ -69,9 +86,13 @@ BackendKind Backend::kind() const { return impl_->kind(); }
 const std::string &Backend::reason() const { return impl_->reason(); }
 std::string Backend::description() const { return impl_->description(); }
 
-KernelHandle Backend::compile(const KernelRequest &request) { return KernelHandle(impl_->compile(request)); }
+KernelHandle Backend::compile(const KernelRequest &request) {
+  return guarded("compile", [&] { return KernelHandle(impl_->compile(request)); });
+}
 
-Buffer Backend::allocate(std::size_t bytes) { return Buffer(impl_->allocate(bytes)); }
+Buffer Backend::allocate(std::size_t bytes) {
+  return guarded("allocate", [&] { return Buffer(impl_->allocate(bytes)); });
+}
 
 Buffer Backend::upload(const void *data, std::size_t bytes) {
   Buffer b = allocate(bytes);
@@ -85,11 +106,15 @@ void Backend::launch(const KernelHandle &kernel, const rt::Grid &grid, const std
     throw rt::Error(rt::Error::Kind::InvalidArgument, "launch of '" + kernel.name() + "': the kernel was compiled by the " +
                                                           backendName(kernel.backend()) + " backend, this is the " +
                                                           backendName(kind()) + " backend");
-  impl_->launch(*kernel.state_, grid, args, stream);
+  guarded("launch", [&] { impl_->launch(*kernel.state_, grid, args, stream); });
 }
 
-void Backend::synchronize() { impl_->synchronize(); }
-TimePoint Backend::now(const rt::Stream *stream) { return impl_->now(stream); }
+void Backend::synchronize() {
+  guarded("synchronize", [&] { impl_->synchronize(); });
+}
+TimePoint Backend::now(const rt::Stream *stream) {
+  return guarded("now", [&] { return impl_->now(stream); });
+}
 
 Jit *Backend::jit() const { return impl_->jit(); }
 const rt::Device *Backend::device() const {

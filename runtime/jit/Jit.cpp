@@ -2,6 +2,7 @@
 
 #include "compiler/driver/Compile.h"
 #include "compiler/target/NVPTX.h"
+#include "runtime/File.h"
 
 #include "llvm/Support/SHA256.h"
 
@@ -27,12 +28,11 @@ std::string archForComputeCapability(int major, int minor) {
 }
 
 std::string loadSource(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw rt::Error(rt::Error::Kind::Io, "cannot read kernel source '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  try {
+    return rt::readRegularFile(path, kMaxSourceBytes);
+  } catch (const rt::Error &e) {
+    throw rt::Error(rt::Error::Kind::Io, std::string("cannot read kernel source ") + e.what());
+  }
 }
 
 std::string cacheKey(const KernelRequest &request, const JitOptions &options, const std::string &arch) {
@@ -84,6 +84,19 @@ rt::Kernel Jit::load(const CacheEntry &entry, const std::string &origin) {
 }
 
 rt::Kernel Jit::compile(const KernelRequest &request) {
+  // Only rt::Error leaves the public API (bad_alloc on an absurd module, say).
+  try {
+    return compileOrLoad(request);
+  } catch (const rt::Error &) {
+    throw;
+  } catch (const std::bad_alloc &) {
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "compile of '" + request.kernel + "': out of host memory");
+  } catch (const std::exception &e) {
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "compile of '" + request.kernel + "': " + e.what());
+  }
+}
+
+rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
   std::string key = cacheKey(request, options_, arch_);
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -110,6 +123,9 @@ rt::Kernel Jit::compile(const KernelRequest &request) {
       // A well-formed entry the driver refuses is as good as corrupt: rebuild it.
       warn("tile-cc cache: ignoring unusable entry " + cache_.pathFor(key) + " (" + e.what() + "); recompiling");
       cache_.remove(key);
+    } catch (const std::exception &e) {  // bad_alloc on an absurd entry, say: still a rebuild
+      warn("tile-cc cache: ignoring unusable entry " + cache_.pathFor(key) + " (" + e.what() + "); recompiling");
+      cache_.remove(key);
     }
   }
 
@@ -130,9 +146,8 @@ rt::Kernel Jit::compile(const KernelRequest &request) {
     throw rt::Error(rt::Error::Kind::InvalidArgument, "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
   CacheEntry entry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
   rt::Kernel kernel = load(entry, request.fileName);
-  std::string error;
-  if (!cache_.store(key, entry, error))
-    std::cerr << "tile-cc cache: " << error << " (continuing without the disk cache)\n";
+  // A cache that cannot store only costs the next process a compile: warnings, never errors.
+  cache_.storeOrWarn(key, entry, [](const std::string &message) { std::cerr << message << "\n"; });
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.compiles;
   memory_.emplace(key, kernel);

@@ -47,7 +47,11 @@ struct JitOptions {
 /// the driver compiles for them.
 std::string archForComputeCapability(int major, int minor);
 
-/// The text of a kernel source file (Error(Io) when unreadable).
+/// Kernel sources larger than this are refused (the front end keeps every line in memory).
+inline constexpr uint64_t kMaxSourceBytes = 64u << 20;
+
+/// The text of a kernel source file (Error(Io) when missing, unreadable, not a regular file or
+/// larger than kMaxSourceBytes).
 std::string loadSource(const std::string &path);
 
 /// The cache key of a request: a hash of everything that changes the compiled code.
@@ -69,6 +73,7 @@ public:
   const rt::Device &device() const { return device_; }
 
 private:
+  rt::Kernel compileOrLoad(const KernelRequest &request);
   rt::Kernel load(const CacheEntry &entry, const std::string &origin);
 
   rt::Device device_;

@@ -1,6 +1,7 @@
 #include "runtime/npy/Npy.h"
 
 #include "runtime/Error.h"
+#include "runtime/File.h"
 #include "runtime/npy/SmallFloat.h"
 
 #include <cerrno>
@@ -79,8 +80,11 @@ private:
       ++pos_;
   }
   [[noreturn]] void error(const std::string &expected) {
+    // A header may be 4 GiB (version 2): quote only its start.
+    const std::size_t kQuote = 200;
+    std::string quoted = s_.size() > kQuote ? s_.substr(0, kQuote) + "..." : s_;
     fail(name_, "malformed header: expected " + expected + " at offset " + std::to_string(pos_) +
-                    " of \"" + s_ + "\"");
+                    " of \"" + quoted + "\"");
   }
   void expect(char c) {
     skipSpace();
@@ -178,9 +182,13 @@ std::string errnoText() { return std::strerror(errno); }
 }  // namespace
 
 std::int64_t NpyArray::numElements() const {
-  std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
-  return n;
+  // Unsigned: a zero-sized array may have other dimensions whose product overflows.
+  std::uint64_t n = 1;
+  for (std::int64_t d : shape) {
+    if (d == 0) return 0;
+    n *= std::uint64_t(d);
+  }
+  return std::int64_t(n);
 }
 
 NpyArray parseNpy(const std::string &bytes, const std::string &name,
@@ -241,13 +249,18 @@ NpyArray parseNpy(const std::string &bytes, const std::string &name,
   array.raw.resize(dataBytes);
   array.values.resize(count);
   const std::size_t rank = array.shape.size();
-  std::vector<std::int64_t> index(rank, 0), fstride(rank, 1);
-  for (std::size_t k = 1; k < rank; ++k) fstride[k] = fstride[k - 1] * array.shape[k - 1];
+  std::vector<std::int64_t> index(rank, 0);
+  // Column-major strides; only with elements, when every product is at most `count` (a
+  // zero-sized file may declare dimensions whose product overflows).
+  std::vector<std::uint64_t> fstride(rank, 1);
+  if (count > 0)
+    for (std::size_t k = 1; k < rank; ++k)
+      fstride[k] = fstride[k - 1] * std::uint64_t(array.shape[k - 1]);
   for (std::uint64_t n = 0; n < count; ++n) {
     std::uint64_t src = n;
     if (fortran) {
       src = 0;
-      for (std::size_t k = 0; k < rank; ++k) src += std::uint64_t(index[k] * fstride[k]);
+      for (std::size_t k = 0; k < rank; ++k) src += std::uint64_t(index[k]) * fstride[k];
       for (std::size_t k = rank; k-- > 0;) {  // odometer, last index fastest
         if (++index[k] < array.shape[k]) break;
         index[k] = 0;
@@ -260,12 +273,9 @@ NpyArray parseNpy(const std::string &bytes, const std::string &name,
 }
 
 NpyArray readNpy(const std::string &path, const NpyReadOptions &options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open: " + errnoText());
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) fail(path, "read error: " + errnoText());
-  return parseNpy(contents.str(), path, options);
+  // A regular file of bounded size, read in one allocation of its real size: a header cannot
+  // make the reader allocate what the file does not hold.
+  return parseNpy(readRegularFile(path, kMaxNpyBytes), path, options);
 }
 
 std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values,

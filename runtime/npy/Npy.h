@@ -52,7 +52,11 @@ struct NpyWriteOptions {
   bool bfloat16AsUInt16 = false;
 };
 
-/// Reads `path`; throws Error(Kind::Io) naming the file.
+/// The largest .npy file readNpy reads (it holds the file, the raw bytes and the doubles).
+inline constexpr std::uint64_t kMaxNpyBytes = std::uint64_t(16) << 30;
+
+/// Reads `path`; throws Error(Kind::Io) naming the file (also for a directory or another
+/// non-regular file, and for a file over kMaxNpyBytes).
 NpyArray readNpy(const std::string &path, const NpyReadOptions &options = {});
 /// Parses the bytes of a .npy file; `name` stands for the file in messages.
 NpyArray parseNpy(const std::string &bytes, const std::string &name,

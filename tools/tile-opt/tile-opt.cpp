@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/support/MlirInput.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,10 +21,16 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
@@ -35,6 +42,39 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect, mlir::func::FuncDialect, mlir::tensor::TensorDialect,
                   mlir::memref::MemRefDialect, mlir::vector::VectorDialect, mlir::gpu::GPUDialect,
                   mlir::nvgpu::NVGPUDialect, mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile-cc optimizer driver\n", registry));
+  auto [inputFile, outputFile] =
+      mlir::registerAndParseCLIOptions(argc, argv, "tile-cc optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+
+  // MlirOptMain's own steps, with the input's nesting checked before MLIR parses it and the
+  // whole run on a large stack: deep input is an error, never a stack overflow.
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  if (!config.shouldShowDialects() && !config.shouldListPasses()) {
+    input = mlir::openInputFile(inputFile, &error);
+    if (!input) {
+      llvm::errs() << error << "\n";
+      return 1;
+    }
+    llvm::SourceMgr sourceMgr;
+    unsigned id = sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(), /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    if (!tile::support::checkMlirNesting(sourceMgr, id))
+      return 1;
+  } else {
+    input = llvm::MemoryBuffer::getMemBuffer("");
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output = mlir::openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  mlir::LogicalResult result = mlir::failure();
+  tile::support::runWithLargeStack(
+      [&] { result = mlir::MlirOptMain(output->os(), std::move(input), registry, config); });
+  if (mlir::failed(result))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -24,6 +24,7 @@
 #include "compiler/frontend/Parser.h"
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/support/MlirInput.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -175,7 +176,7 @@ int main(int argc, char **argv) {
   if (StringRef(inputFile).ends_with(".mlir")) {
     llvm::SourceMgr sourceMgr;
     mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    module = mlir::parseSourceFile<mlir::ModuleOp>(inputFile, sourceMgr, &context);
+    module = support::parseMlirFile(inputFile, sourceMgr, context);  // nesting-checked, large stack
     if (!module)
       return 1;
   } else {

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace tile;
 
@@ -139,4 +140,22 @@ def tail(x, y):
   std::vector<int8_t> y = dy.toHost<int8_t>();
   for (size_t i = 0; i < 1024; ++i)
     REQUIRE(y[i] == (i < marks.size() ? marks[i] + 1 : 1));
+}
+
+TEST_CASE("gpu: a directory at a cache key or an unwritable cache still compiles", "[gpu][jit]") {
+  TILE_REQUIRE_GPU(device);
+  std::string dir = tempDir();
+  jit::DiskCache cache(dir);
+  std::string arch = jit::archForComputeCapability(device.computeCapabilityMajor(), device.computeCapabilityMinor());
+  // A directory at the key used to throw std::ios_base::failure out of compile().
+  REQUIRE(mkdir(cache.pathFor(jit::cacheKey(scaleRequest(), {}, arch)).c_str(), 0755) == 0);
+  jit::Jit jit(device, {}, cache);
+  checkScale(device, jit.compile(scaleRequest()));
+  CHECK(jit.stats().compiles == 1);
+  CHECK(jit.stats().corruptEntries == 1);
+  // A cache directory that cannot be created: compiles, and the disk cache is off.
+  jit::DiskCache unwritable("/proc/no-such-dir/cache");
+  jit::Jit second(device, {}, unwritable);
+  checkScale(device, second.compile(scaleRequest()));
+  CHECK_FALSE(unwritable.enabled());
 }

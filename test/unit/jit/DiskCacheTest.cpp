@@ -1,12 +1,16 @@
 // The JIT's disk cache: round trips, atomic writes, and corrupt entries never trusted.
 
 #include "runtime/jit/DiskCache.h"
+#include "runtime/Error.h"
 #include "runtime/jit/Jit.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <fstream>
 
 using namespace tile::jit;
@@ -151,4 +155,128 @@ TEST_CASE("the target follows the device's compute capability", "[jit]") {
   CHECK(archForComputeCapability(8, 9) == "sm_89");
   CHECK(archForComputeCapability(7, 5) == "sm_75");
   CHECK(archForComputeCapability(10, 0) == "sm_90");
+}
+
+namespace {
+
+// An entry file whose checksum is right for `body`, so that only the layout is wrong.
+std::string withChecksum(std::string body) {
+  uint64_t sum = checksum(body);
+  for (int i = 0; i < 8; ++i)
+    body.push_back(static_cast<char>((sum >> (8 * i)) & 0xff));
+  return body;
+}
+
+}  // namespace
+
+TEST_CASE("a header with absurd sizes is corrupt, not an exception", "[jit][cache]") {
+  // "-1" used to read as SIZE_MAX through istream and wrap the size check into a substr that
+  // threw std::out_of_range out of the JIT.
+  for (const char *header : {"TILE-CACHE/1\n-1 3\nabc", "TILE-CACHE/1\n18446744073709551615 4\nabcd",
+                             "TILE-CACHE/1\n2 18446744073709551615\nabcd", "TILE-CACHE/1\n99999999999999999999 1\nab",
+                             "TILE-CACHE/1\n1 1", "TILE-CACHE/1\n", "TILE-CACHE/1", "TILE-CACHE/1\n1 1\nabc"}) {
+    INFO(header);
+    std::string why;
+    CHECK_FALSE(DiskCache::parseEntry(withChecksum(header), why));
+    CHECK_FALSE(why.empty());
+  }
+  std::string why;
+  auto ok = DiskCache::parseEntry(withChecksum("TILE-CACHE/1\n2 3\n{}abc"), why);
+  REQUIRE(ok);
+  CHECK(ok->metadata == "{}");
+  CHECK(ok->binary == "abc");
+}
+
+TEST_CASE("odd things at a cache key are reported once and never throw", "[jit][cache]") {
+  std::string dir = tempDir();
+  DiskCache cache(dir);
+  std::string path = cache.pathFor("k");
+  std::vector<std::string> warnings;
+  auto warn = [&](const std::string &w) { warnings.push_back(w); };
+  std::string error;
+
+  SECTION("a directory is left alone, and storing skips it") {
+    REQUIRE(mkdir(path.c_str(), 0755) == 0);
+    CHECK_FALSE(cache.load("k", warn));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("ignoring unreadable entry " + path) &&
+                                Catch::Contains("a directory") && Catch::Contains("recompiling"));
+    cache.storeOrWarn("k", {"{}", "x"}, warn);
+    CHECK(warnings.size() == 1);  // no second report for the same key
+    CHECK(cache.enabled());
+    struct stat st;
+    CHECK((stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)));
+  }
+  SECTION("a symbolic link is removed, not what it points to") {
+    std::string target = dir + "/target";
+    writeFile(target, "precious");
+    REQUIRE(symlink(target.c_str(), path.c_str()) == 0);
+    CHECK_FALSE(cache.load("k", warn));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("ignoring corrupt entry") && Catch::Contains("symbolic link"));
+    CHECK(readFile(target) == "precious");
+    CHECK(access(path.c_str(), F_OK) != 0);
+  }
+  SECTION("a file larger than any entry is removed unread") {
+    int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
+    REQUIRE(fd >= 0);
+    REQUIRE(ftruncate(fd, off_t(DiskCache::kMaxEntryBytes) + 1) == 0);  // sparse
+    close(fd);
+    CHECK_FALSE(cache.load("k", warn));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("ignoring corrupt entry") && Catch::Contains("the limit"));
+    CHECK(access(path.c_str(), F_OK) != 0);
+  }
+  SECTION("a file it may not read is left alone") {
+    if (geteuid() == 0) {
+      WARN("skipped: root reads any file");
+      return;
+    }
+    writeFile(path, "x");
+    REQUIRE(chmod(path.c_str(), 0) == 0);
+    CHECK_FALSE(cache.load("k", warn));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("Permission denied"));
+    CHECK(access(path.c_str(), F_OK) == 0);
+    // Storing replaces it: the rename needs only the directory.
+    cache.storeOrWarn("k", {"{}", "x"}, warn);
+    chmod(path.c_str(), 0644);
+    CHECK(cache.load("k", warn));
+  }
+  SECTION("a FIFO does not block the load") {
+    REQUIRE(mkfifo(path.c_str(), 0644) == 0);
+    CHECK_FALSE(cache.load("k", warn));
+    REQUIRE(warnings.size() == 1);
+    CHECK_THAT(warnings[0], Catch::Contains("not a regular file"));
+  }
+}
+
+TEST_CASE("an unwritable cache directory turns the disk cache off with one warning", "[jit][cache]") {
+  DiskCache cache("/proc/no-such-dir/cache");
+  DiskCache copy = cache;  // the JIT's copy and the application's see the same state
+  std::vector<std::string> warnings;
+  auto warn = [&](const std::string &w) { warnings.push_back(w); };
+  CHECK(cache.enabled());
+  cache.storeOrWarn("k", {"{}", "x"}, warn);
+  cache.storeOrWarn("k2", {"{}", "y"}, warn);
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0], Catch::Contains("cannot create cache directory /proc/no-such-dir/cache") &&
+                              Catch::Contains("continuing without the disk cache"));
+  CHECK_FALSE(cache.enabled());
+  CHECK_FALSE(copy.enabled());
+  CHECK_FALSE(cache.load("k", warn));
+  CHECK(warnings.size() == 1);
+}
+
+TEST_CASE("kernel sources that are not regular files are Io errors", "[jit]") {
+  for (const char *path : {"/nonexistent/k.py", "/tmp", "/dev/null"}) {
+    INFO(path);
+    try {
+      loadSource(path);
+      FAIL("no error");
+    } catch (const tile::rt::Error &e) {
+      CHECK(e.kind() == tile::rt::Error::Kind::Io);
+      CHECK_THAT(e.what(), Catch::StartsWith(std::string("cannot read kernel source ") + path + ": "));
+    }
+  }
 }

@@ -261,6 +261,21 @@ TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][i
   CHECK_THROWS_WITH(ssdForward(interpreter(), in, options), Catch::Contains("chunk_size 8 must be a power of two from 16"));
 }
 
+TEST_CASE("mamba2 interpreted: shapes whose outputs would overflow are refused", "[mamba2][interpreter]") {
+  // Consistent shapes whose y (b, T, H, P) has more than 2^64 bytes: the size used to wrap and
+  // allocate a small buffer the kernels would overrun.
+  auto array = [](std::vector<std::int64_t> shape) {
+    tile::rt::ArrayArg a;
+    a.dtype = tile::rt::DType::Float32;
+    a.shape = std::move(shape);
+    return a;
+  };
+  const std::int64_t b = std::int64_t(1) << 30, T = std::int64_t(1) << 30;
+  SsdArrayInputs in{array({b, T, 8, 64}), array({b, T, 8}), array({8}), array({b, T, 1, 16}),
+                    array({b, T, 1, 16}), {}, {}, {}, {}};
+  CHECK_THROWS_WITH(ssdForward(interpreter(), in), Catch::Contains("is too large"));
+}
+
 TEST_CASE("mamba2 interpreted: an empty sequence passes initial_states through", "[mamba2][interpreter]") {
   // No chunks: chunk_cumsum and compute_out have no blocks and are skipped; fwd_pass_state still
   // runs its loop zero times and writes final_states = initial_states.

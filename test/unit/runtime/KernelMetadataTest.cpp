@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -257,14 +258,82 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
   }
 }
 
-TEST_CASE("metadata: an unreadable file", "[runtime][metadata]") {
-  try {
-    readKernelMetadata("/nonexistent/k.json");
-    FAIL("no error");
-  } catch (const Error &e) {
-    CHECK(e.kind() == Error::Kind::Io);
-    CHECK(std::string(e.what()) == "cannot read kernel metadata /nonexistent/k.json");
+// Values the JSON parser itself refuses (1e400 overflows a double) or that are absurd for the
+// field: each is an Error naming the field and the file, never an abort or another exception.
+TEST_CASE("metadata: out-of-range, wrong-typed and absurd values", "[runtime][metadata]") {
+  const Doc d;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {d.with("dynamic_shared_memory", "1e400").text(),
+       "k.json: dynamic_shared_memory: not a valid value ("},
+      {d.with("dynamic_shared_memory", "-1e400").text(), "dynamic_shared_memory: not a valid"},
+      {d.with("cluster", "[1, 1e999, 1]").text(), "cluster: not a valid value"},
+      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": 1e400}])")
+           .text(),
+       "params[].rank: not a valid value"},
+      {d.with("constants", R"({"A": 1e400})").text(), "constants.A: not a valid value"},
+      {d.with("dynamic_shared_memory", "1e10").text(),
+       "dynamic_shared_memory: expected an integer, got a number"},
+      {d.with("dynamic_shared_memory", "2147483648").text(),
+       "dynamic_shared_memory: 2147483648 is out of range [0, 1073741824]"},
+      {d.with("dynamic_shared_memory", "-9223372036854775808").text(),
+       "dynamic_shared_memory: -9223372036854775808 is out of range"},
+      {d.with("dynamic_shared_memory", "99999999999999999999999").text(),
+       "dynamic_shared_memory: expected an integer, got a number"},
+      {d.with("threads_per_block", "true").text(),
+       "threads_per_block: expected an integer, got boolean"},
+      {d.with("threads_per_block", "-0.0").text(), "threads_per_block: expected an integer"},
+      {d.with("cluster", R"(["1", 1, 1])").text(), "cluster[0]: expected an integer, got string"},
+      {d.with("cluster", "[1, 1, 1, 1]").text(), "cluster: expected 3 entries, got 4"},
+      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": 1,
+                             "alignment": 4294967296}])")
+           .text(),
+       "params[0].alignment: 4294967296 is out of range"},
+      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": -1}])")
+           .text(),
+       "params[0].rank: -1 is out of range"},
+      {d.with("params", R"([[1, 2]])").text(), "params[0]: expected an object, got array"},
+      {d.with("params", R"([{"name": 7, "kind": "scalar", "dtype": "int8"}])").text(),
+       "params[0].name: expected a string, got an integer"},
+      {d.with("arch", R"("sm_99999")").text(), "arch: 'sm_99999' is not an architecture"},
+      {d.with("arch", R"("sm_")").text(), "arch: 'sm_' is not an architecture"},
+      {d.with("arch", R"("sm_-90")").text(), "arch: 'sm_-90' is not an architecture"},
+      {d.with("name", "\"\xff\"").text(), "not valid JSON"},
+      {std::string(100000, '[') + std::string(100000, ']'), "expected a JSON object, got array"},
+  };
+  for (auto &[text, expected] : cases) {
+    INFO("document: " << text.substr(0, 200));
+    std::string message = errorOf(text);
+    CHECK_THAT(message, Catch::Contains(expected));
+    CHECK_THAT(message, Catch::StartsWith("kernel metadata k.json: "));
   }
+  // Larger than any metadata: refused before parsing.
+  std::string huge = d.with("name", "\"" + std::string(kMaxMetadataBytes, 'n') + "\"").text();
+  CHECK_THAT(errorOf(huge), Catch::Contains("the limit is 16.0 MiB"));
+}
+
+TEST_CASE("metadata: an unreadable file", "[runtime][metadata]") {
+  auto ioError = [](const std::string &path) -> std::string {
+    try {
+      readKernelMetadata(path);
+    } catch (const Error &e) {
+      CHECK(e.kind() == Error::Kind::Io);
+      return e.what();
+    }
+    FAIL("no error reading " << path);
+    return "";
+  };
+  CHECK(ioError("/nonexistent/k.json") ==
+        "cannot read kernel metadata /nonexistent/k.json: cannot open: No such file or directory");
+  // A directory, a character device, and a file over the size limit (sparse: no disk used).
+  CHECK(ioError("/tmp") == "cannot read kernel metadata /tmp: is a directory, not a file");
+  CHECK(ioError("/dev/null") == "cannot read kernel metadata /dev/null: is not a regular file");
+  char path[] = "/tmp/tile-metadata-XXXXXX";
+  int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  REQUIRE(ftruncate(fd, off_t(kMaxMetadataBytes) + 1) == 0);
+  close(fd);
+  CHECK_THAT(ioError(path), Catch::Contains("is 16.0 MiB; the limit for this kind of file is 16.0 MiB"));
+  unlink(path);
 }
 
 TEST_CASE("metadata: which architectures run on which device", "[runtime][metadata]") {

@@ -289,3 +289,33 @@ TEST_CASE("npy: malformed files name the file and the problem", "[runtime][npy]"
             "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }") ==
         "t.npy: shape (4294967296, 4294967296) is too large");
 }
+
+// Hostile files: sizes and shapes chosen to overflow or to make the reader allocate what the
+// file does not hold. Each is an Error naming the file, found before any large allocation.
+TEST_CASE("npy: hostile headers and non-regular files", "[runtime][npy]") {
+  // A zero-sized Fortran-order array with dimensions whose product overflows int64 (the column
+  // strides used to be computed anyway: signed overflow).
+  NpyArray z = parseNpy(
+      makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (0, 4611686018427387904, 8, 8), }\n", ""),
+      "z.npy");
+  CHECK(z.values.empty());
+  CHECK(z.numElements() == 0);
+  // Shapes whose element count times the item size overflows, or that the file cannot hold.
+  CHECK(errorOf(makeNpy("{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846976, 8), }\n", "")) ==
+        "t.npy: shape (1152921504606846976, 8) is too large");
+  CHECK(errorOf(makeNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (9223372036854775807,), }\n", "")) ==
+        "t.npy: shape (9223372036854775807,) is too large");
+  CHECK(errorOf(makeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (1000000000, 1000), }\n", "abcd")) ==
+        "t.npy: truncated data: shape (1000000000, 1000) of <f4 needs 4000000000000 bytes, the file has 4");
+  // A version-2 header length of 4 GiB - 1 in a tiny file.
+  std::string v2("\x93NUMPY\x02\x00\xff\xff\xff\xff{}", 14);
+  CHECK(errorOf(v2) == "t.npy: truncated header: 4294967295 bytes announced, 2 present");
+  // A long malformed header is quoted only in part.
+  std::string longHeader = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), " + std::string(5000, 'x') + "}";
+  std::string message = errorOf(makeNpy(longHeader, ""));
+  CHECK(message.size() < 400);
+  CHECK_THAT(message, Catch::EndsWith("...\""));
+  // Not regular files: a directory and a character device (which would never end).
+  CHECK_THROWS_WITH(readNpy("/tmp"), "/tmp: is a directory, not a file");
+  CHECK_THROWS_WITH(readNpy("/dev/zero"), "/dev/zero: is not a regular file");
+}

@@ -1,0 +1,19 @@
+// Reading a whole input file safely: the runtime's readers (kernel metadata, .npy, the JIT's
+// disk cache) take files that a user, another process or a disk error may have made anything.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tile::rt {
+
+/// The bytes of the regular file `path` (symbolic links followed). Throws Error(Kind::Io) whose
+/// message starts with `path`: missing or unreadable file (the system's reason), a directory or
+/// other non-regular file, a file larger than `maxBytes`, a read error or a file that changes
+/// size while read. Never allocates more than the file's size.
+std::string readRegularFile(const std::string &path, std::uint64_t maxBytes);
+
+/// "1.5 GiB", "12 KiB", "37 bytes": sizes in messages.
+std::string formatBytes(std::uint64_t bytes);
+
+}  // namespace tile::rt

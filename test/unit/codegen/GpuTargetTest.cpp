@@ -1,0 +1,20 @@
+// GpuTarget::parse: exactly sm_XY or sm_XYa; anything else is nullopt, never an exception
+// (it used std::stoi, which throws, in code built without exceptions).
+#include "compiler/codegen/GpuTarget.h"
+
+#include <catch2/catch.hpp>
+
+using tile::codegen::GpuTarget;
+
+TEST_CASE("GpuTarget parses sm_XY[a] and nothing else", "[codegen]") {
+  CHECK(GpuTarget::parse("sm_90a")->sm == 90);
+  CHECK(GpuTarget::parse("sm_80")->sm == 80);
+  CHECK(GpuTarget::parse("sm_75")->sm == 75);
+  // Only the a feature set has wgmma.
+  CHECK(GpuTarget::parse("sm_90a")->hasWgmma());
+  CHECK_FALSE(GpuTarget::parse("sm_90")->hasWgmma());
+  CHECK_FALSE(GpuTarget::parse("sm_80")->hasWgmma());
+  for (const char *bad : {"", "sm_", "sm_a", "sm_9", "sm_900", "sm_-9", "sm_+9", "sm_ 9", "sm_9x", "SM_90",
+                          "sm_99999999999999999999", "compute_90"})
+    CHECK_FALSE(GpuTarget::parse(bad));
+}
