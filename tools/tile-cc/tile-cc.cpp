@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/Debug.h"
 #include "compiler/frontend/ASTPrinter.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
@@ -91,6 +92,7 @@ int finish(const DiagnosticEngine &diags) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  tile::codegen::registerDebugOptions(); // -debug-only=tile-assign-layouts,... (hidden)
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](raw_ostream &os) { os << "tile-cc 0.1.0 (MLIR/LLVM 22)\n"; });
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-cc: compiles tile kernels (cuTile syntax)\n",

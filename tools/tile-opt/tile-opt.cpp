@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/Debug.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "dialect/TileDialect.h"
 
@@ -24,6 +25,7 @@
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
+  tile::codegen::registerDebugOptions(); // -debug, -debug-only=tile-assign-layouts,...
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
