@@ -1,9 +1,14 @@
-// tile-bench ssd: times the Mamba-2 forward pass on the shapes of docs/performance.md and
-// prints, per shape, each kernel's time, the total, the achieved bandwidth on the compulsory
-// traffic, the share of the hardware floor reached and the ratio to the peer's figures.
+// tile-bench ssd: times the Mamba-2 forward pass on five model shapes (defaultShapes) or the
+// shapes of a peer file, and prints, per shape, each kernel's time, the total, the achieved
+// bandwidth on the compulsory traffic, the share of the hardware floor reached and the ratio
+// to the peer's figures.
 //
-//   tile-bench ssd --peer ../shared/anchors/triton_mamba_ssm_h200.json [--iters 20] [--warmup 3]
-//                  [--shape NAME] [--json out.json]
+//   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
+//
+// PEER.json (another implementation's timings, measured on the same GPU) is a JSON list of
+// shapes: {"shape": NAME, "batch", "seqlen", "nheads", "headdim", "ngroups", "dstate", "chunk"
+// (default 256), "total_ms", "chunk_cumsum_ms", "chunk_state_ms", "state_passing_ms",
+// "bmm_chunk_ms", "chunk_scan_ms", "compulsory_MB", "GFLOP"}; missing numbers read as 0.
 //
 // Inputs as the peer measured them: bf16 x, B, C; fp32 dt, A (negative), D, dt_bias;
 // dt_softplus; chunk 256. Times are medians over --iters calls, CUDA events per kernel.
