@@ -1,5 +1,7 @@
-// Element types of kernel parameters, by cuTile's names (the same set as the interpreter's
-// tile::interp::DType, kept separate so the runtime depends on nothing of the compiler).
+// Element types of kernel parameters, by cuTile's names. This is the one definition: the
+// interpreter aliases it (tile::interp::DType in compiler/interpreter/DType.h adds rounding and
+// bit patterns on top), so the dependency points from the compiler to the runtime core, which
+// depends on nothing of the compiler.
 #pragma once
 
 #include <cstdint>

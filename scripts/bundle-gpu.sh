@@ -16,7 +16,10 @@ for name in ${BUNDLE_BINARIES:-tile-unittests tile-ssd tile-bench tile-opt}; do
 done
 mkdir -p "$root/bundle"
 tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"
-# The peer's figures (../shared does not travel to the GPU machine) for tile-bench.
-cp "$root/../shared/anchors/"*.json "$root/bundle/" 2>/dev/null || true
+# Another implementation's timings for `tile-bench ssd --peer` (the format is in
+# docs/mamba2.md): PEER_JSON=FILE copies FILE into the bundle as bundle/peer.json.
+if [ -n "${PEER_JSON:-}" ]; then
+  cp "$PEER_JSON" "$root/bundle/peer.json"
+fi
 rm -rf "$stage"
 ls -l "$root/bundle/tools.tar.xz"

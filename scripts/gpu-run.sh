@@ -34,8 +34,12 @@ have tile-jit-example && step "tile-jit-example with TILE_INTERPRET=1 (interpret
 step "tile-ssd demo (compiles; checked against the float64 reference)" tile-ssd
 step "tile-ssd demo again (second process: kernels from the disk cache)" tile-ssd
 if [ "${TILE_BENCH:-1}" = 1 ]; then
-  peer="$root/bundle/triton_mamba_ssm_h200.json"
-  step "tile-bench ssd" tile-bench ssd --peer "$peer" --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json"
+  # The peer's timings when bundle-gpu.sh packed them (PEER_JSON), else this compiler's alone.
+  peer=()
+  for f in "$root/bundle/peer.json" "$root/bundle/triton_mamba_ssm_h200.json"; do
+    if [ -f "$f" ]; then peer=(--peer "$f"); break; fi
+  done
+  step "tile-bench ssd" tile-bench ssd ${peer[@]+"${peer[@]}"} --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json"
 fi
 tail -n 120 "$log"
 echo "gpu-run: $failures step(s) failed"

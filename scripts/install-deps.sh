@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build ccache git xz-utils python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libfmt-dev catch2 libdlpack-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev clang-format-14
 )
 
 missing=()

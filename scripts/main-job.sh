@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: compile the docs/dsl.md example with tile-cc and print its tile IR, then run the
+# The main job: compile the docs/language.md example with tile-cc and print its tile IR, then run the
 # Mamba-2 SSD demo (tile-ssd), checked against the float64 reference — on the GPU when there is
 # one, else through the interpreter.
 set -euo pipefail

@@ -1,6 +1,12 @@
 // What code generation needs to know about the target GPU: which instructions exist and how
-// much shared memory one block may use.
+// much shared memory one block may use. The code generation passes take the target as pass
+// options (`arch`, `num-threads`, declared once in Passes.td as TileTargetOptions) and check
+// them here, so every pass accepts the same values and reports the same errors.
 #pragma once
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -9,22 +15,30 @@
 namespace tile::codegen {
 
 struct GpuTarget {
-  int sm = 90;  // compute capability x 10
+  int sm = 90; // compute capability x 10
   /// The architecture-specific feature set ("sm_90a"): wgmma and setmaxnreg.
   bool archSpecific = false;
 
-  /// "sm_80", "sm_90a", ...; nullopt for anything else.
-  static std::optional<GpuTarget> parse(const std::string &arch) {
-    if (arch.rfind("sm_", 0) != 0)
-      return std::nullopt;
-    std::string digits = arch.substr(3);
-    bool specific = !digits.empty() && digits.back() == 'a';
-    if (specific)
-      digits.pop_back();
-    if (digits.size() != 2 || digits.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
-    // Two checked digits: no std::stoi, which throws (through -fno-exceptions code) on junk.
-    return GpuTarget{(digits[0] - '0') * 10 + (digits[1] - '0'), specific};
+  /// "sm_80", "sm_90a", ... (two decimal digits, an optional "a"); nullopt for anything else,
+  /// with the message in `error`.
+  static std::optional<GpuTarget> parse(llvm::StringRef arch, std::string &error) {
+    llvm::StringRef digits = arch;
+    unsigned sm = 0;
+    if (digits.consume_front("sm_")) {
+      bool specific = digits.consume_back("a");
+      if (digits.size() == 2 && llvm::all_of(digits, llvm::isDigit) && !digits.getAsInteger(10, sm))
+        return GpuTarget{static_cast<int>(sm), specific};
+    }
+    error = "unknown target '" + arch.str() + "' (expected sm_70 ... sm_90a)";
+    return std::nullopt;
+  }
+
+  /// Checks a threads-per-block option: a power of two from 32 to 1024.
+  static bool checkNumThreads(int64_t numThreads, std::string &error) {
+    if (numThreads >= 32 && numThreads <= 1024 && (numThreads & (numThreads - 1)) == 0)
+      return true;
+    error = "num-threads " + std::to_string(numThreads) + " must be a power of two from 32 to 1024";
+    return false;
   }
 
   /// wgmma.mma_async (Hopper's warpgroup products; only in the sm_90a feature set).
@@ -37,12 +51,18 @@ struct GpuTarget {
   /// "Technical Specifications per Compute Capability").
   int64_t maxSharedBytesPerBlock() const {
     switch (sm) {
-    case 75: return 64 * 1024;
-    case 80: case 87: return 163 * 1024;
-    case 86: case 89: return 99 * 1024;
-    default: return sm >= 90 ? 227 * 1024 : 96 * 1024;
+    case 75:
+      return 64 * 1024;
+    case 80:
+    case 87:
+      return 163 * 1024;
+    case 86:
+    case 89:
+      return 99 * 1024;
+    default:
+      return sm >= 90 ? 227 * 1024 : 96 * 1024;
     }
   }
 };
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -244,6 +244,12 @@ Value KernelLowering::sharedBase() {
   return LLVM::AddressOfOp::create(b_, loc_, smem_);
 }
 
+Value KernelLowering::sharedPointer(Type type, int64_t byteOffset, Value index) {
+  Value base = sharedBase();
+  Value at = arith::AddIOp::create(b_, loc_, index, i32(byteOffset / byteSize(type)));
+  return LLVM::GEPOp::create(b_, loc_, base.getType(), storageType(type), base, ValueRange{at});
+}
+
 Value KernelLowering::paddedPosition(Value linear, int64_t rowLength, int64_t rowPitch) {
   if (!rowPitch)
     return linear;
@@ -259,7 +265,6 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
   int64_t rowLength = layout.shape.empty() ? 1 : layout.shape.back();
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
   reserveShared(byteOffset + footprint * byteSize(type));
-  Value base = sharedBase();
   Type storage = storageType(type);
   // A canonical run of V registers is V consecutive elements of one row: store it in vectors of
   // up to 16 bytes (st.shared.v4), which also spreads a warp's stores over more banks. The
@@ -272,9 +277,7 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
       width /= 2;
   }
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
-    Value e = paddedPosition(linearIndex(layout, r), rowLength, rowPitch);
-    Value at = arith::AddIOp::create(b_, loc_, e, i32(byteOffset / esize));
-    Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
+    Value ptr = sharedPointer(type, byteOffset, paddedPosition(linearIndex(layout, r), rowLength, rowPitch));
     if (width == 1) {
       // Replicas hold the owner's value; only the owner writes.
       ifThen(owns(layout, r), [&] { storeElement(values[r], ptr); });
@@ -289,11 +292,7 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
 }
 
 Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
-  Value base = sharedBase();
-  Type storage = storageType(type);
-  Value at = arith::AddIOp::create(b_, loc_, linear, i32(byteOffset / byteSize(type)));
-  Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
-  return loadElement(type, ptr);
+  return loadElement(type, sharedPointer(type, byteOffset, linear));
 }
 
 //===----------------------------------------------------------------------===//

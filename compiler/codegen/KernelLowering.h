@@ -1,6 +1,7 @@
 // Lowers one tile.kernel to an llvm.func for NVPTX: every tile value becomes the elements its
-// thread holds under the canonical layout (TileLayout.h), scalars stay scalars (they are
-// uniform across the block), arrays become (pointer, shape, strides) from the kernel ABI.
+// thread holds under the tile's layout (TileLayout.h: canonical, or #tile.mma fragments),
+// scalars stay scalars (they are uniform across the block), arrays become (pointer, shape,
+// strides) from the kernel ABI.
 //
 // The result uses the llvm, nvvm, arith, math and scf dialects on scalars; the standard
 // conversions (scf-to-cf, arith/math/cf-to-llvm) finish the job.
@@ -99,11 +100,16 @@ public:
   mlir::Value elementPointer(const Array &array, llvm::ArrayRef<mlir::Value> indices);
   mlir::Value loadElement(mlir::Type type, mlir::Value ptr);
   void storeElement(mlir::Value value, mlir::Value ptr);
-  /// Shared memory: writes a tile's elements at `offsetElems` (in elements of its type) and
-  /// returns the base pointer; `readShared` reads one element by linear index.
+  /// The dynamic shared memory every data movement uses (`__tile_smem`, address space 3).
   mlir::Value sharedBase();
-  /// With `rowPitch`, rows (runs of the last dimension) start every `rowPitch` elements instead
-  /// of back to back: padding that keeps column accesses free of bank conflicts.
+  /// Pointer to element `index` (i32) of an array of `type` elements (stored as
+  /// storageType(type)) that starts `byteOffset` bytes into the shared memory: the one way
+  /// the lowering addresses shared memory.
+  mlir::Value sharedPointer(mlir::Type type, int64_t byteOffset, mlir::Value index);
+  /// Writes a tile's elements at `byteOffset` in shared memory, in the tile's row-major order;
+  /// `readShared` reads one element by linear index. With `rowPitch`, rows (runs of the last
+  /// dimension) start every `rowPitch` elements instead of back to back: padding that keeps
+  /// column accesses free of bank conflicts.
   void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                    int64_t rowPitch = 0);
   mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);

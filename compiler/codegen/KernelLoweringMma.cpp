@@ -1,7 +1,10 @@
-// Matrix products. bf16/f16 -> f32 products on sm_80+ run on Tensor Cores (mma.sync.m16n8k16
-// with ldmatrix-fed operands); every other combination takes the FMA path, where both operands
-// go to shared memory and each thread accumulates its canonical-layout output registers over K.
+// Matrix products. bf16/f16 -> f32 products on sm_80+ run on Tensor Cores with
+// mma.sync.m16n8k16, tf32 -> f32 with mma.sync.m16n8k8, operands fed by ldmatrix (A, and B
+// for 16-bit types) when the shapes fit (usesTensorCores, MmaLayout.h); every other
+// combination takes the FMA path, where both operands go to shared memory and each thread
+// accumulates its canonical-layout output registers over K.
 
+#include "compiler/codegen/Debug.h"
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
 
@@ -9,6 +12,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "tile-lower-to-llvm"
 
 using namespace mlir;
 
@@ -94,6 +99,11 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   }
   int64_t wb = grid.warpsB, wm = grid.warpsM, wn = grid.warpsN;
   int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm, bPerWarp = batch / wb;
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": Tensor Cores (mma.sync.m16n8k"
+                          << kStep << "), accumulator "
+                          << (inRegisters ? "in registers (#tile.mma)" : "through shared memory") << ", warp grid "
+                          << wb << "x" << wm << "x" << wn << ", " << grid.numWarps() << " of " << numThreads_ / 32
+                          << " warps with work\n");
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
@@ -103,11 +113,6 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   // 2 and 3 are 8 columns right.
   Value ldRow = add(and_(t.lane, 7), mul(and_(shr(t.lane, 3), 1), 8));
   Value ldCol = mul(shr(t.lane, 4), 16 / esize);
-  auto smemPtr = [&](Type type, int64_t byteOffset, Value index) {
-    Value base = sharedBase();
-    Value at = add(index, i32(byteOffset / byteSize(type)));
-    return LLVM::GEPOp::create(b_, loc_, base.getType(), storageType(type), base, ValueRange{at}).getResult();
-  };
   auto ldmatrix = [&](Value ptr, int count, bool transpose) {
     auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32t));
     Value s = NVVM::LdMatrixOp::create(
@@ -130,8 +135,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   auto tf32BFragment = [&](Value bRowBase, Value k0, Value nTile) {
     Value row = add(add(bRowBase, k0), t.quad);
     Value at = add(mul(row, bPitch), add(nTile, t.group));
-    Value b0 = LLVM::LoadOp::create(b_, loc_, i32t, smemPtr(ea, bOffset, at));
-    Value b1 = LLVM::LoadOp::create(b_, loc_, i32t, smemPtr(ea, bOffset, add(at, i32(4 * bPitch))));
+    Value b0 = LLVM::LoadOp::create(b_, loc_, i32t, sharedPointer(ea, bOffset, at));
+    Value b1 = LLVM::LoadOp::create(b_, loc_, i32t, sharedPointer(ea, bOffset, add(at, i32(4 * bPitch))));
     return SmallVector<Value>{b0, b1};
   };
   auto accStruct = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32));
@@ -155,14 +160,14 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     }
     for (int64_t i = 0; i < 4 * nPerWarp; ++i)
       acc.push_back(inRegisters ? accIn[firstReg + i]
-                                : Value(LLVM::LoadOp::create(b_, loc_, f32, smemPtr(f32, cOffset, cIndex[i]))));
+                                : Value(LLVM::LoadOp::create(b_, loc_, f32, sharedPointer(f32, cOffset, cIndex[i]))));
     auto kLoop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(kStep), acc);
     {
       OpBuilder::InsertionGuard inner(b_);
       b_.setInsertionPointToStart(kLoop.getBody());
       Value k0 = kLoop.getInductionVar();
       Value aAt = add(mul(add(aRowBase, ldRow), aPitch), add(k0, ldCol));
-      SmallVector<Value> aRegs = ldmatrix(smemPtr(ea, 0, aAt), 4, false);
+      SmallVector<Value> aRegs = ldmatrix(sharedPointer(ea, 0, aAt), 4, false);
       SmallVector<Value> next;
       for (int64_t j = 0; j < nPerWarp; j += 2) {
         int count = j + 1 < nPerWarp ? 4 : 2;
@@ -172,7 +177,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
             llvm::append_range(bRegs, tf32BFragment(bRowBase, k0, add(n0, i32(8 * jj))));
         } else {
           Value bAt = add(mul(add(add(bRowBase, k0), ldRow), bPitch), add(add(n0, i32(8 * j)), ldCol));
-          bRegs = ldmatrix(smemPtr(ea, bOffset, bAt), count, true);
+          bRegs = ldmatrix(sharedPointer(ea, bOffset, bAt), count, true);
         }
         for (int64_t jj = j; jj < j + count / 2; ++jj) {
           ValueRange c = kLoop.getRegionIterArgs().slice(4 * jj, 4);
@@ -190,7 +195,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
       if (inRegisters)
         result[firstReg + i] = kLoop.getResult(i);
       else
-        LLVM::StoreOp::create(b_, loc_, kLoop.getResult(i), smemPtr(f32, cOffset, cIndex[i]));
+        LLVM::StoreOp::create(b_, loc_, kLoop.getResult(i), sharedPointer(f32, cOffset, cIndex[i]));
     }
   };
   auto allTiles = [&] {
@@ -232,6 +237,8 @@ static Value toAccType(OpBuilder &b, Location loc, Value v, Type acc) {
 LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
   if (usesTensorCores(op, target_))
     return lowerMmaTensorCore(op);
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": FMA path through shared memory ("
+                          << tensorCoreRefusal(op, target_) << ")\n");
   auto aType = op.getA().getType(), bType = op.getB().getType();
   auto accType = op.getAcc().getType();
   TileLayout la = layoutOf(aType), lb = layoutOf(bType), out = layoutOf(accType);

@@ -163,14 +163,6 @@ Value shuffle(KernelLowering &l, NVVM::ShflKind kind, Value v, Value offset) {
   return isa<FloatType>(type) ? Value(arith::BitcastOp::create(b, loc, type, result)) : result;
 }
 
-// Pointer to element `index` of a `type` array at `byteOffset` in shared memory.
-Value sharedPointer(KernelLowering &l, Type type, int64_t byteOffset, Value index) {
-  Type storage = type.isInteger(1) ? Type(l.b_.getI8Type()) : type;
-  Value at = arith::AddIOp::create(l.b_, l.loc_, index, l.i32(byteOffset / KernelLowering::byteSize(type)));
-  Value base = l.sharedBase();
-  return LLVM::GEPOp::create(l.b_, l.loc_, base.getType(), storage, base, ValueRange{at});
-}
-
 Value bitAnd(KernelLowering &l, Value v, int64_t mask) { return arith::AndIOp::create(l.b_, l.loc_, v, l.i32(mask)); }
 
 // Whether the thread id has none of `mask`'s bits (null when the mask is empty: always).
@@ -332,9 +324,9 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
     ifThen(noneOf(*this, axis.laneMask), [&] {
       for (auto [gi, g] : llvm::enumerate(groups)) {
         Value slot = slots.own(gi);
-        storeElement(parts[g].value, sharedPointer(*this, elt, 0, slot));
+        storeElement(parts[g].value, sharedPointer(elt, 0, slot));
         if (red.isArg())
-          storeElement(parts[g].index, sharedPointer(*this, b_.getI32Type(), indexOffset, slot));
+          storeElement(parts[g].index, sharedPointer(b_.getI32Type(), indexOffset, slot));
       }
     });
     barrier();
@@ -343,8 +335,8 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
       Partial acc;
       for (int64_t w = 0; w < warps; ++w) {
         Value slot = slots.ofWarp(gi, w);
-        Partial p{loadElement(elt, sharedPointer(*this, elt, 0, slot)),
-                  red.isArg() ? loadElement(b_.getI32Type(), sharedPointer(*this, b_.getI32Type(), indexOffset, slot))
+        Partial p{loadElement(elt, sharedPointer(elt, 0, slot)),
+                  red.isArg() ? loadElement(b_.getI32Type(), sharedPointer(b_.getI32Type(), indexOffset, slot))
                               : Value()};
         acc = w == 0 ? p : red.combine(acc, p);
       }
@@ -389,7 +381,7 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
       Value below = bitAnd(*this, e, (int64_t(1) << axis.lo) - 1);
       Value above = arith::ShRUIOp::create(b_, loc_, e, i32(axis.lo + axis.count));
       Value o = arith::OrIOp::create(b_, loc_, below, arith::ShLIOp::create(b_, loc_, above, i32(axis.lo)));
-      storeElement(resultOf(g), sharedPointer(*this, resultElt, outOffset, o));
+      storeElement(resultOf(g), sharedPointer(resultElt, outOffset, o));
     }
   });
   barrier();
@@ -477,7 +469,7 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
     barrier();
     ifThen(noneOf(*this, axis.laneMask), [&] {
       for (auto [bi, base] : llvm::enumerate(heads))
-        storeElement(tot[base], sharedPointer(*this, elt, 0, slots.own(bi)));
+        storeElement(tot[base], sharedPointer(elt, 0, slots.own(bi)));
     });
     barrier();
     int64_t first = llvm::countr_zero(static_cast<uint64_t>(axis.warpMask));
@@ -488,7 +480,7 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
       Value before, total;
       for (int64_t i = 0; i <= last; ++i) {
         int64_t w = reverse ? last - i : i;
-        Value v = loadElement(elt, sharedPointer(*this, elt, 0, slots.ofWarp(bi, w)));
+        Value v = loadElement(elt, sharedPointer(elt, 0, slots.ofWarp(bi, w)));
         if (i == 0) {
           before = total = v;
           continue;

@@ -1,11 +1,12 @@
 // The tile-lower-to-llvm pass: runs KernelLowering on every kernel and records the launch
 // facts on the resulting function.
 
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
-#include "compiler/codegen/GpuTarget.h"
 
-#include "llvm/Support/MathExtras.h"
+#define DEBUG_TYPE "tile-lower-to-llvm"
 
 namespace tile::codegen {
 
@@ -34,13 +35,14 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (numThreads < 32 || numThreads > 1024 || !llvm::isPowerOf2_64(numThreads)) {
-      module.emitError("num-threads ") << numThreads << " must be a power of two from 32 to 1024";
+    std::string error;
+    if (!GpuTarget::checkNumThreads(numThreads, error)) {
+      module.emitError(error);
       return signalPassFailure();
     }
-    std::optional<GpuTarget> target = GpuTarget::parse(arch);
+    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
     if (!target) {
-      module.emitError("unknown target '") << arch << "' (expected sm_70 ... sm_90a)";
+      module.emitError(error);
       return signalPassFailure();
     }
     SmallVector<mlir::tile::KernelOp> kernels(module.getOps<mlir::tile::KernelOp>());
@@ -49,6 +51,10 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       FailureOr<KernelLaunchInfo> info = lowering.run();
       if (failed(info))
         return signalPassFailure();
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "' -> llvm.func @"
+                              << info->symbol << ": " << info->numThreads << " threads, " << info->sharedMemoryBytes
+                              << " bytes of dynamic shared memory (limit on sm_" << target->sm << ": "
+                              << target->maxSharedBytesPerBlock() << ")\n");
       auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(info->symbol);
       Builder b(&getContext());
       SmallVector<Attribute> params;

@@ -1,5 +1,7 @@
 #include "compiler/codegen/MmaLayout.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 
 using namespace mlir;
@@ -12,13 +14,27 @@ int64_t mmaInstructionK(Type operand) {
   return operand.isTF32() ? 8 : 0;
 }
 
-bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target) {
+std::string tensorCoreRefusal(mlir::tile::MmaOp op, const GpuTarget &target) {
   auto aType = op.getA().getType(), bType = op.getB().getType();
   Type ea = aType.getElementType(), eacc = op.getAcc().getType().getElementType();
   int64_t rank = aType.getRank();
+  int64_t m = aType.getDimSize(rank - 2), kDim = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
   int64_t k = mmaInstructionK(ea);
-  return target.hasMmaM16N8K16() && k && eacc.isF32() && aType.getDimSize(rank - 2) % 16 == 0 &&
-         aType.getDimSize(rank - 1) % k == 0 && bType.getDimSize(rank - 1) % 8 == 0;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  if (!target.hasMmaM16N8K16())
+    os << "sm_" << target.sm << " has no mma.sync.m16n8k16 (needs sm_80+)";
+  else if (!k)
+    os << "operands are " << ea << " (Tensor Cores take bf16, f16 or tf32)";
+  else if (!eacc.isF32())
+    os << "the accumulator is " << eacc << " (Tensor Cores accumulate in f32)";
+  else if (m % 16)
+    os << "M = " << m << " is not a multiple of 16";
+  else if (kDim % k)
+    os << "K = " << kDim << " is not a multiple of " << k;
+  else if (n % 8)
+    os << "N = " << n << " is not a multiple of 8";
+  return why;
 }
 
 bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why) {
@@ -42,6 +58,8 @@ bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLay
   return true;
 }
 
+bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target) { return tensorCoreRefusal(op, target).empty(); }
+
 MmaWarpGrid MmaWarpGrid::choose(int64_t batch, int64_t m, int64_t n, int64_t numThreads) {
   int64_t warps = numThreads / 32;
   MmaWarpGrid g;
@@ -51,14 +69,17 @@ MmaWarpGrid MmaWarpGrid::choose(int64_t batch, int64_t m, int64_t n, int64_t num
   return g;
 }
 
+MmaWarpGrid MmaWarpGrid::of(mlir::tile::MmaOp op, int64_t numThreads) {
+  auto acc = op.getAcc().getType();
+  int64_t rank = acc.getRank();
+  return choose(rank == 3 ? acc.getDimSize(0) : 1, acc.getDimSize(rank - 2), acc.getDimSize(rank - 1), numThreads);
+}
+
 std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
                                                                int64_t numThreads) {
   if (!usesTensorCores(op, target))
     return std::nullopt;
-  auto acc = op.getAcc().getType();
-  int64_t rank = acc.getRank();
-  MmaWarpGrid g = MmaWarpGrid::choose(rank == 3 ? acc.getDimSize(0) : 1, acc.getDimSize(rank - 2),
-                                      acc.getDimSize(rank - 1), numThreads);
+  MmaWarpGrid g = MmaWarpGrid::of(op, numThreads);
   if (g.numWarps() != numThreads / 32)
     return std::nullopt;
   return mlir::tile::MmaLayoutAttr::get(op.getContext(), g.warpsB, g.warpsM, g.warpsN);

@@ -7,6 +7,7 @@
 #include "dialect/TileDialect.h"
 
 #include <optional>
+#include <string>
 
 namespace tile::codegen {
 
@@ -26,11 +27,17 @@ bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLay
 /// leading/stride byte offsets (PTX ISA "Matrix Descriptor Format").
 uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset);
 
+/// Why `op` does not run on Tensor Cores, in words ("M = 24 is not a multiple of 16"); empty
+/// when it does. usesTensorCores(op, target) is tensorCoreRefusal(op, target).empty().
+std::string tensorCoreRefusal(mlir::tile::MmaOp op, const GpuTarget &target);
+
 /// How the warps of a block split a (batch x M x N) product into 16x8 tiles: as many along
 /// M as there are m-tiles, then along N, then batch. Some warps may be left without work.
 struct MmaWarpGrid {
   int64_t warpsB = 1, warpsM = 1, warpsN = 1;
   static MmaWarpGrid choose(int64_t batch, int64_t m, int64_t n, int64_t numThreads);
+  /// The grid for `op`'s accumulator (batch 1 for a 2-D product).
+  static MmaWarpGrid of(mlir::tile::MmaOp op, int64_t numThreads);
   int64_t numWarps() const { return warpsB * warpsM * warpsN; }
 };
 

@@ -5,6 +5,15 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The target options of every pass that depends on the target, declared once; the passes
+// check them with GpuTarget::parse and GpuTarget::checkNumThreads (GpuTarget.h).
+defvar TileTargetOptions = [
+  Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
+         "Threads per block (a power of two from 32 to 1024)">,
+  Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+         "Target GPU (sm_70 ... sm_90a): picks Tensor Core instructions and bounds shared memory">
+];
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give Tensor Core products the mma accumulator layout";
   let description = [{
@@ -13,12 +22,7 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
     registers), with `tile.convert_layout` ops from and to the canonical layout around it.
     `tile-remove-layout-conversions` then removes the conversions it can.
   }];
-  let options = [
-    Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block (a power of two from 32 to 1024)">,
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU (sm_70 ... sm_90a)">
-  ];
+  let options = TileTargetOptions;
 }
 
 def TileRemoveLayoutConversions : Pass<"tile-remove-layout-conversions", "::mlir::ModuleOp"> {
@@ -43,12 +47,7 @@ def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
     block, shared memory, parameters, constants) are recorded as `tile.*` attributes on the
     function for the metadata writer. Ops without a lowering are reported at their location.
   }];
-  let options = [
-    Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
-           "Threads per block (a power of two from 32 to 1024)">,
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "Target GPU (sm_70 ... sm_90a): picks Tensor Core instructions and bounds shared memory">
-  ];
+  let options = TileTargetOptions;
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

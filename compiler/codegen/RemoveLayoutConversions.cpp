@@ -1,6 +1,7 @@
 // The tile-remove-layout-conversions pass: rewrites that make tile.convert_layout ops
 // unnecessary (each one costs a round trip through shared memory and two barriers).
 
+#include "compiler/codegen/Debug.h"
 #include "compiler/codegen/Passes.h"
 #include "dialect/TileDialect.h"
 
@@ -10,6 +11,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "tile-remove-layout-conversions"
 
 namespace tile::codegen {
 
@@ -64,8 +67,17 @@ struct HoistConversionAboveElementwise : OpRewritePattern<ConvertLayoutOp> {
       if (!cancels && !isLayoutFree(operand))
         ++realConversions;
     }
-    if (realConversions > 1)
+    if (realConversions > 1) {
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kept: conversion to " << target << " of " << producer->getName()
+                              << " at " << producer->getLoc() << " (" << realConversions
+                              << " operands would need a conversion)\n");
       return failure();
+    }
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] moved " << producer->getName() << " at " << producer->getLoc()
+                            << " into " << target << " ("
+                            << (realConversions ? "one operand converted, the others cancel or are layout-free"
+                                                : "every conversion cancels")
+                            << ")\n");
     rewriter.setInsertionPoint(producer);
     SmallVector<Value> operands;
     for (Value operand : producer->getOperands()) {
@@ -93,6 +105,8 @@ struct BuildLayoutFreeInPlace : OpRewritePattern<ConvertLayoutOp> {
     auto bc = convert.getInput().getDefiningOp<mlir::tile::BroadcastOp>();
     if (!bc || !isBroadcastOfScalar(bc))
       return failure();
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] built in place: broadcast scalar at " << bc.getLoc() << " in "
+                            << convert.getType().getEncoding() << "\n");
     rewriter.replaceOpWithNewOp<mlir::tile::BroadcastOp>(convert, convert.getType(), bc.getInput());
     return success();
   }
@@ -121,6 +135,8 @@ struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
       };
       if (!carried.getEncoding() || !llvm::any_of(arg.getUsers(), convertsToCarried))
         continue;
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << " carries iter_arg #" << i << " in "
+                              << carried.getEncoding() << "\n");
       rewriter.setInsertionPoint(loop);
       Value init = ConvertLayoutOp::create(rewriter, loop.getLoc(), carried, loop.getInitArgs()[i]);
       rewriter.modifyOpInPlace(loop, [&] {
@@ -153,12 +169,51 @@ struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
   }
 };
 
+// Counts the conversions left, for the debug output.
+int64_t countConversions(Operation *root) {
+  int64_t n = 0;
+  root->walk([&](ConvertLayoutOp) { ++n; });
+  return n;
+}
+
+// Debug output: every conversion the rewrites remove, including those that cancel by folding
+// (a conversion of a conversion back to the original layout, ConvertLayoutOp::fold).
+struct ConversionLog : RewriterBase::Listener {
+  void notifyOperationReplaced(Operation *op, ValueRange replacement) override {
+    auto convert = dyn_cast<ConvertLayoutOp>(op);
+    if (!convert)
+      return;
+    TILE_DEBUG({
+      llvm::dbgs() << "[" DEBUG_TYPE "] removed conversion " << convert.getInput().getType() << " -> "
+                   << convert.getType() << " at " << convert.getLoc() << ": ";
+      Value with = replacement.empty() ? Value() : replacement[0];
+      auto inner = convert.getInput().getDefiningOp<ConvertLayoutOp>();
+      if (with && with == convert.getInput())
+        llvm::dbgs() << "no-op (same layout)\n";
+      else if (inner && with == inner.getInput())
+        llvm::dbgs() << "cancelled (converts back to the layout it came from)\n";
+      else if (with && with.getDefiningOp())
+        llvm::dbgs() << "replaced by " << with.getDefiningOp()->getName() << "\n";
+      else
+        llvm::dbgs() << "replaced\n";
+    });
+  }
+};
+
 struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<TileRemoveLayoutConversionsPass> {
   void runOnOperation() override {
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout ops before: " << countConversions(getOperation())
+                            << "\n");
     RewritePatternSet patterns(&getContext());
     patterns.add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    ConversionLog log;
+    GreedyRewriteConfig config;
+    if (isDebugEnabled(DEBUG_TYPE))
+      config.setListener(&log);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       return signalPassFailure();
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout ops after: " << countConversions(getOperation())
+                            << "\n");
   }
 };
 

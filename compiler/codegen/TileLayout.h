@@ -9,9 +9,11 @@
 //           the shape only, never the dtype, so casts keep the layout.
 //   N <  T: each thread holds one element, e = t % N; the threads t < N own it (only owners
 //           store, add atomically or print), the others hold replicas.
-// Every tile of a given shape has the same layout, so element-wise ops never move data;
-// ops that do (broadcast, permute, reductions, mma, ...) go through shared memory. Later
-// layout passes (MMA fragments, sliced layouts) replace this where it matters for speed.
+// Every canonical tile of a given shape has the same layout, so element-wise ops never move
+// data; ops that do (broadcast, permute, cross-warp reductions, FMA products, ...) go through
+// shared memory. A tile type with the #tile.mma encoding instead holds mma.sync accumulator
+// fragments (mmaWarps, MmaLayout.h): tile-assign-layouts gives it to Tensor Core products, and
+// tile.convert_layout moves tiles between the two. Sliced layouts are not implemented.
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"

@@ -1,5 +1,10 @@
-// Built-in operations on tiles: element-wise math, reductions and scans, creation and shape
-// manipulation, matrix products.
+// The built-ins that compute on tiles: builtinMath (astype, minimum, maximum, pow, where, and
+// the unary math functions), builtinReduce (sum, max, min, prod, argmax, argmin, cumsum,
+// cumprod) and builtinShape (arange, full, zeros, ones, mma, matmul, reshape, permute,
+// transpose, broadcast_to, expand_dims, cat, extract).
+//
+// IRGenBuiltins.cpp holds argument binding, the dispatch (callBuiltin) and the grid, memory and
+// compile-time built-ins.
 
 #include "compiler/frontend/IRGen.h"
 

@@ -1,5 +1,14 @@
-// Calls of built-in functions: argument binding, checked argument accessors, and the grid,
-// memory and debugging operations. Math, reductions and shapes are in IRGenBuiltinOps.cpp.
+// Calling a built-in, and the built-ins that are not computations on tile values.
+//
+// This file: argument binding (`bind`) and the checked argument accessors every built-in uses
+// (constInt, constShape, axisArg, dtypeArg, toTile, ...); `callBuiltin`, which dispatches a
+// `ct.*` (or Python) name to its family; and the families that touch the grid, memory or the
+// compiler itself: builtinMemory (bid, num_blocks, cdiv, num_tiles, load, store, gather,
+// scatter, atomic_add) and builtinMisc (dict/Config, static_assert, print/printf, len, int,
+// float, bool, min, max, abs).
+//
+// IRGenBuiltinOps.cpp: the built-ins that compute on tiles (math, reductions and scans,
+// creation, shape and matrix ops).
 
 #include "compiler/frontend/IRGen.h"
 

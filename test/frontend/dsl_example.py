@@ -1,4 +1,5 @@
-# The example of docs/dsl.md compiles unchanged (and is the README's main job).
+# The example of docs/language.md (kernels/examples/scale_rows.py) compiles unchanged (and is
+# the main job's, scripts/main-job.sh).
 # RUN: tile-cc %S/../../kernels/examples/scale_rows.py --kernel scale_rows --const TM=64 --const TN=32 --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2 | FileCheck %s
 # RUN: tile-cc %S/../../kernels/examples/scale_rows.py --kernel scale_rows --const TM=64 --const TN=32 --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2 | tile-opt -canonicalize -cse | FileCheck %s
 

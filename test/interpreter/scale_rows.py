@@ -1,4 +1,4 @@
-# The dsl.md example run by the interpreter on ragged shapes: 5x6 with 4x4 tiles (grid 2x2),
+# The docs/language.md example run by the interpreter on ragged shapes: 5x6 with 4x4 tiles (grid 2x2),
 # out = x * s[:, None] rounded to bf16; x[i][j] = 6i + j, s[i] = i. Also after the tile-opt
 # pipeline, which must not change the result.
 # RUN: tile-run %S/../../kernels/examples/scale_rows.py --kernel scale_rows --const TM=4 --const TN=4 --grid 2,2 --array x=f32:5x6:iota --array s=f32:5:iota --array out=bf16:5x6 --print out | FileCheck %s

@@ -1,14 +1,19 @@
-// tile-bench ssd: times the Mamba-2 forward pass on the shapes of docs/performance.md and
-// prints, per shape, each kernel's time, the total, the achieved bandwidth on the compulsory
-// traffic, the share of the hardware floor reached and the ratio to the peer's figures.
+// tile-bench ssd: times the Mamba-2 forward pass on five model shapes (defaultShapes) or the
+// shapes of a peer file, and prints, per shape, each kernel's time, the total, the achieved
+// bandwidth on the compulsory traffic, the share of the hardware floor reached and the ratio
+// to the peer's figures.
 //
 //   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
 //                  [--chunk-size N] [--precision native|tf32]
 //
+// PEER.json (another implementation's timings, measured on the same GPU) is a JSON list of
+// shapes: {"shape": NAME, "batch", "seqlen", "nheads", "headdim", "ngroups", "dstate", "chunk"
+// (default 256), "total_ms", "chunk_cumsum_ms", "chunk_state_ms", "state_passing_ms",
+// "bmm_chunk_ms", "chunk_scan_ms", "compulsory_MB", "GFLOP"}; missing numbers read as 0.
+//
 // Inputs as the peer measured them: bf16 x, B, C; fp32 dt, A (negative), D, dt_bias;
 // dt_softplus; each shape's chunk (the peer file's "chunk", default 256) unless --chunk-size
-// gives one (0: the library's choice). PEER.json is a list of shapes with batch, seqlen,
-// nheads, headdim, ngroups, dstate, chunk and total_ms (the peer's time). The headline is the
+// gives one (0: the library's choice). The headline is the
 // end-to-end time (CUDA events around all launches of a call, no host synchronisation between
 // kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
 

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/Debug.h"
 #include "compiler/frontend/ASTPrinter.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
@@ -207,6 +208,7 @@ int main(int argc, char **argv) {
   // A file size limit (ulimit -f) then fails the write with EFBIG, reported as an I/O error
   // with the existing output untouched, instead of a signal.
   std::signal(SIGXFSZ, SIG_IGN);
+  tile::codegen::registerDebugOptions(); // -debug-only=tile-assign-layouts,... (hidden)
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](raw_ostream &os) { os << "tile-cc 0.1.0 (MLIR/LLVM 22)\n"; });
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-cc: compiles tile kernels (cuTile syntax)\n",

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/codegen/Debug.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/support/MlirInput.h"
 #include "dialect/TileDialect.h"
@@ -31,6 +32,7 @@
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  tile::codegen::registerDebugOptions(); // -debug, -debug-only=tile-assign-layouts,...
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

@@ -1,5 +1,5 @@
 // Parser: every statement and expression kind, operator precedence, source ranges, the
-// examples from dsl.md, and the AST helpers (visitors, forEachChild, accessors).
+// examples from docs/language.md, and the AST helpers (visitors, forEachChild, accessors).
 #include "test/unit/frontend/FrontendTestUtil.h"
 
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@ using namespace tile::frontend::test;
 
 namespace {
 
-// The example kernel of docs/dsl.md.
+// The example kernel of docs/language.md.
 const char *kScaleRows = R"(import cuda.tile as ct
 
 @ct.kernel
@@ -21,7 +21,7 @@ def scale_rows(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     ct.store(out, index=(i, j), tile=(t * k[:, None]).astype(out.dtype))
 )";
 
-// The autotune example of docs/dsl.md, with a body.
+// An @ct.autotune declaration as docs/language.md describes it, with a body.
 const char *kAutotune = R"(import cuda.tile as ct
 
 @ct.autotune(configs=[dict(BLOCK_N=64, occupancy=2), dict(BLOCK_N=128, occupancy=1)],
@@ -329,7 +329,7 @@ TEST_CASE("parser: simple statements on one line", "[frontend][parser]") {
   CHECK(ifs.orelse.size() == 1);
 }
 
-TEST_CASE("parser: the dsl.md example kernel", "[frontend][parser]") {
+TEST_CASE("parser: the language example kernel", "[frontend][parser]") {
   Parsed p(kScaleRows);
   CHECK(p.errors().empty());
   const FunctionDefStmt *fn = p.module->findFunction("scale_rows");
@@ -365,7 +365,7 @@ TEST_CASE("parser: the dsl.md example kernel", "[frontend][parser]") {
 )");
 }
 
-TEST_CASE("parser: the dsl.md autotune example", "[frontend][parser]") {
+TEST_CASE("parser: an autotune declaration", "[frontend][parser]") {
   Parsed p(kAutotune);
   CHECK(p.errors().empty());
   const FunctionDefStmt *fn = p.module->findFunction("f");

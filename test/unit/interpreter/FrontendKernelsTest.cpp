@@ -1,5 +1,5 @@
 // Kernels written in the language, compiled by the front end and run by the interpreter,
-// against references computed here: the dsl.md example on ragged shapes, a tiled matmul
+// against references computed here: the docs/language.md example on ragged shapes, a tiled matmul
 // with a ragged K loop, and a row softmax.
 
 #include "InterpreterTestUtil.h"
@@ -24,8 +24,7 @@ std::string readKernelFile(const std::string &relative) {
 
 }  // namespace
 
-TEST_CASE("scale_rows (the dsl.md example) on ragged shapes matches a bf16 reference",
-          "[interpreter][kernels]") {
+TEST_CASE("scale_rows (the language example) on ragged shapes matches a bf16 reference", "[interpreter][kernels]") {
   std::string source = readKernelFile("kernels/examples/scale_rows.py");
   REQUIRE_FALSE(source.empty());
   for (auto [rows, cols] : {std::pair<int64_t, int64_t>{100, 70}, {64, 32}, {1, 1}, {130, 33}}) {
