@@ -71,7 +71,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   bool inRegisters = layoutOf(accType).isMma();
   if (inRegisters != layoutOf(op.getType()).isMma())
     return op.emitError("internal error: the accumulator and result of a Tensor Core product disagree on the layout");
-  if (usesWgmma(op, target_, dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(accType.getEncoding())))
+  std::string notWgmma;
+  if (usesWgmma(op, target_, dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(accType.getEncoding()), &notWgmma))
     return lowerMmaWgmma(op);
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
@@ -103,7 +104,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
                           << kStep << "), accumulator "
                           << (inRegisters ? "in registers (#tile.mma)" : "through shared memory") << ", warp grid "
                           << wb << "x" << wm << "x" << wn << ", " << grid.numWarps() << " of " << numThreads_ / 32
-                          << " warps with work\n");
+                          << " warps with work (not wgmma: " << notWgmma << ")\n");
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };

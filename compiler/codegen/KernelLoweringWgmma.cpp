@@ -10,7 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
-#include "llvm/Support/Debug.h"
+#include "compiler/codegen/Debug.h"
 
 #define DEBUG_TYPE "tile-lower-to-llvm"
 
@@ -85,9 +85,9 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   TileLayout acc = layoutOf(accType);
   int64_t wm = acc.mmaWarps[1], warpgroups = wm / 4;  // usesWgmma: warpsB = warpsN = 1
   int64_t nPerWarp = n / 8, mPerWarp = m / 16 / wm, bPerWarp = batch;
-  LLVM_DEBUG(llvm::dbgs() << "[tile-lower-to-llvm] wgmma " << batch << "x" << m << "x" << n << "x" << k << " "
-                          << ea << ": " << warpgroups << " warpgroup(s), " << mPerWarp * bPerWarp
-                          << " m64 block(s) each\n");
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": wgmma (m64n" << std::min<int64_t>(n, 256)
+                          << "k16 " << ea << "), " << warpgroups << " warpgroup(s), " << mPerWarp * bPerWarp
+                          << " m64 block(s) and " << (n + 255) / 256 << " N chunk(s) each, operands in shared memory\n");
 
   // Operands: A (M x K) as is, B (K x N) as its transpose (N x K); both K-major.
   int64_t aBytes = batch * m * k * esize;

@@ -2,13 +2,15 @@
 // (Tensor Cores: where the accumulator lives, the warp grid; or the FMA path and why), and per
 // kernel the block size and the shared memory against the target's limit.
 // RUN: tile-opt %s -tile-assign-layouts -tile-lower-to-llvm -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s
+// RUN: tile-opt %s -tile-assign-layouts="arch=sm_90" -tile-lower-to-llvm="arch=sm_90" -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: tile-opt %s -tile-lower-to-llvm="arch=sm_80" -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARED
 
-// CHECK: [tile-lower-to-llvm] tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16), accumulator in registers (#tile.mma), warp grid 1x4x1, 4 of 4 warps with work
+// CHECK: [tile-lower-to-llvm] tile.mma at {{.*}}: wgmma (m64n64k16 bf16), 1 warpgroup(s), 1 m64 block(s) and 1 N chunk(s) each, operands in shared memory
+// SM90: [tile-lower-to-llvm] tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16), accumulator in registers (#tile.mma), warp grid 1x4x1, 4 of 4 warps with work (not wgmma: wgmma needs sm_90a)
 // CHECK: [tile-lower-to-llvm] tile.mma at {{.*}}: FMA path through shared memory (operands are f32 (Tensor Cores take bf16, f16 or tf32))
 // CHECK: [tile-lower-to-llvm] kernel 'k' -> llvm.func @k__tile: 128 threads, {{[0-9]+}} bytes of dynamic shared memory (limit on sm_90: 232448)
 // Without the layout pass the accumulator goes through shared memory.
-// SHARED: [tile-lower-to-llvm] tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16), accumulator through shared memory, warp grid 1x4x1, 4 of 4 warps with work
+// SHARED: [tile-lower-to-llvm] tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16), accumulator through shared memory, warp grid 1x4x1, 4 of 4 warps with work (not wgmma: wgmma needs sm_90a)
 // SHARED: (limit on sm_80: 166912)
 tile.kernel @k(%a: !tile.array<?x?xbf16>, %f: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>) {
   %c0 = arith.constant 0 : i32

@@ -1,5 +1,5 @@
-// GpuTarget::parse: exactly sm_XY or sm_XYa; anything else is nullopt, never an exception
-// (it used std::stoi, which throws, in code built without exceptions).
+// GpuTarget::parse: exactly sm_XY or sm_XYa; anything else is nullopt with a message, never an
+// exception (it used std::stoi, which throws, in code built without exceptions).
 #include "compiler/codegen/GpuTarget.h"
 
 #include <catch2/catch.hpp>
@@ -7,14 +7,18 @@
 using tile::codegen::GpuTarget;
 
 TEST_CASE("GpuTarget parses sm_XY[a] and nothing else", "[codegen]") {
-  CHECK(GpuTarget::parse("sm_90a")->sm == 90);
-  CHECK(GpuTarget::parse("sm_80")->sm == 80);
-  CHECK(GpuTarget::parse("sm_75")->sm == 75);
+  std::string error;
+  CHECK(GpuTarget::parse("sm_90a", error)->sm == 90);
+  CHECK(GpuTarget::parse("sm_80", error)->sm == 80);
+  CHECK(GpuTarget::parse("sm_75", error)->sm == 75);
   // Only the a feature set has wgmma.
-  CHECK(GpuTarget::parse("sm_90a")->hasWgmma());
-  CHECK_FALSE(GpuTarget::parse("sm_90")->hasWgmma());
-  CHECK_FALSE(GpuTarget::parse("sm_80")->hasWgmma());
+  CHECK(GpuTarget::parse("sm_90a", error)->hasWgmma());
+  CHECK_FALSE(GpuTarget::parse("sm_90", error)->hasWgmma());
+  CHECK_FALSE(GpuTarget::parse("sm_80", error)->hasWgmma());
   for (const char *bad : {"", "sm_", "sm_a", "sm_9", "sm_900", "sm_-9", "sm_+9", "sm_ 9", "sm_9x", "SM_90",
-                          "sm_99999999999999999999", "compute_90"})
-    CHECK_FALSE(GpuTarget::parse(bad));
+                          "sm_99999999999999999999", "compute_90"}) {
+    error.clear();
+    CHECK_FALSE(GpuTarget::parse(bad, error));
+    CHECK_THAT(error, Catch::Contains("unknown target"));
+  }
 }
