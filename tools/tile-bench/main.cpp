@@ -18,6 +18,7 @@
 // kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
 
 #include "kernels/mamba2/SsdForward.h"
+#include "tools/tile-bench/Gemm.h"
 #include "tools/common/Numbers.h"
 
 #include <nlohmann/json.hpp>
@@ -76,9 +77,12 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char **argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "gemm") == 0)
+    return bench::runGemm(argc, argv);
   if (argc < 2 || std::strcmp(argv[1], "ssd") != 0) {
     std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE] "
-                         "[--chunk-size N] [--precision native|tf32]\n");
+                         "[--chunk-size N] [--precision native|tf32]\n"
+                         "       tile-bench gemm [--sizes 4096,8192] [--iters N] [--warmup N] [--json FILE]\n");
     return 2;
   }
   std::string peerFile, onlyShape, jsonOut;

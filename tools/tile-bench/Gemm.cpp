@@ -1,0 +1,166 @@
+// tile-bench gemm: the bf16 GEMM of kernels/examples/matmul.py (f32 accumulation and output)
+// at M = N = K = 4096 and 8192, over a few tile shapes and block sizes; prints the median time
+// and TFLOP/s of each and checks sampled elements of c against a float64 dot product.
+//
+//   tile-bench gemm [--sizes 4096,8192] [--iters 10] [--warmup 2] [--json out.json]
+#include "tools/tile-bench/Gemm.h"
+
+#include "runtime/jit/Backend.h"
+#include "tools/common/Numbers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+extern const unsigned char tile_examples_matmul_py[];
+extern const std::size_t tile_examples_matmul_py_size;
+
+namespace tile::bench {
+namespace {
+
+using json = nlohmann::json;
+
+float fromBF16(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+uint16_t toBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+struct Config {
+  int64_t bm, bn, bk, threads;
+};
+
+}  // namespace
+
+int runGemm(int argc, char **argv) {
+  std::vector<int64_t> sizes = {4096, 8192};
+  int iters = 10, warmup = 2;
+  std::string jsonOut, error;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "tile-bench: error: %s needs a value\n", a.c_str());
+      return 2;
+    }
+    std::string v = argv[++i];
+    if (a == "--sizes") {
+      auto list = tools::parseIntList(v, ',', 1, 16, 64, 32768, "--sizes", error);
+      if (!list) {
+        std::fprintf(stderr, "tile-bench: error: %s\n", error.c_str());
+        return 2;
+      }
+      sizes = *list;
+    } else if (a == "--iters" || a == "--warmup") {
+      auto n = tools::parseInt(v, a == "--iters" ? 1 : 0, 100000, a, error);
+      if (!n) {
+        std::fprintf(stderr, "tile-bench: error: %s\n", error.c_str());
+        return 2;
+      }
+      (a == "--iters" ? iters : warmup) = static_cast<int>(*n);
+    } else if (a == "--json") {
+      jsonOut = v;
+    } else {
+      std::fprintf(stderr, "tile-bench: error: unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  std::string why;
+  if (!rt::Device::available(0, &why)) {
+    std::printf("tile-bench: no GPU here (%s)\n", why.c_str());
+    return 77;
+  }
+  const std::string source(reinterpret_cast<const char *>(tile_examples_matmul_py), tile_examples_matmul_py_size);
+  const Config configs[] = {{128, 128, 64, 128}, {128, 256, 64, 128}, {128, 128, 64, 256},
+                            {256, 128, 64, 256}, {64, 128, 64, 128},  {128, 64, 64, 128}};
+  json results = json::array();
+  int failures = 0;
+  std::printf("tile-bench gemm: bf16 x bf16 -> f32, median of %d after %d warm-up launches\n", iters, warmup);
+  std::printf("%6s %4s %4s %3s %7s %10s %9s %s\n", "size", "BM", "BN", "BK", "threads", "ms", "TFLOP/s", "check");
+  for (int64_t n : sizes) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> dist(-1, 1);
+    std::vector<uint16_t> ha(n * n), hb(n * n);
+    for (auto &x : ha) x = toBF16(dist(rng));
+    for (auto &x : hb) x = toBF16(dist(rng));
+    for (const Config &c : configs) {
+      try {
+        jit::BackendOptions options;
+        options.choice = jit::BackendOptions::Choice::Gpu;
+        options.jit.numThreads = c.threads;
+        jit::Backend backend(options);
+        jit::Buffer a = backend.upload(ha), b = backend.upload(hb), out = backend.allocate(n * n * 4);
+        jit::KernelRequest r;
+        r.source = source;
+        r.fileName = "matmul.py";
+        r.kernel = "matmul";
+        r.constants = {{"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}};
+        r.args = {{"a", {"bfloat16", 2}}, {"b", {"bfloat16", 2}}, {"c", {"float32", 2}}};
+        jit::KernelHandle k = backend.compile(r);
+        rt::Grid grid((n + c.bm - 1) / c.bm, (n + c.bn - 1) / c.bn);
+        std::vector<rt::Arg> args = {a.array(rt::DType::BFloat16, {n, n}), b.array(rt::DType::BFloat16, {n, n}),
+                                     out.array(rt::DType::Float32, {n, n})};
+        for (int i = 0; i < warmup; ++i)
+          backend.launch(k, grid, args);
+        std::vector<double> ms;
+        for (int i = 0; i < iters; ++i) {
+          jit::TimePoint t0 = backend.now();
+          backend.launch(k, grid, args);
+          jit::TimePoint t1 = backend.now();
+          backend.synchronize();
+          ms.push_back(jit::TimePoint::elapsedMs(t0, t1));
+        }
+        std::sort(ms.begin(), ms.end());
+        double median = ms[ms.size() / 2], tflops = 2.0 * n * n * n / (median * 1e-3) / 1e12;
+        // 64 sampled elements against a float64 dot product of the same bf16 inputs.
+        std::vector<float> hc(n * n);
+        out.copyToHost(hc.data(), hc.size() * 4);
+        double worst = 0;
+        std::uniform_int_distribution<int64_t> pick(0, n - 1);
+        for (int s = 0; s < 64; ++s) {
+          int64_t i = pick(rng), j = pick(rng);
+          double ref = 0, mag = 0;
+          for (int64_t kk = 0; kk < n; ++kk) {
+            double p = double(fromBF16(ha[i * n + kk])) * fromBF16(hb[kk * n + j]);
+            ref += p, mag += std::abs(p);
+          }
+          worst = std::max(worst, std::abs(hc[i * n + j] - ref) / std::max(mag, 1e-30));
+        }
+        // f32 accumulation over K terms: relative to sum |a_k b_k|, ~K * 2^-24 at worst.
+        bool ok = worst < 1e-5 * std::max<double>(1, n / 1024.0);
+        failures += !ok;
+        std::printf("%6lld %4lld %4lld %3lld %7lld %10.3f %9.1f %s (%.1e)\n", (long long)n, (long long)c.bm,
+                    (long long)c.bn, (long long)c.bk, (long long)c.threads, median, tflops, ok ? "ok" : "WRONG",
+                    worst);
+        results.push_back({{"size", n}, {"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"threads", c.threads},
+                           {"ms", median}, {"tflops", tflops}, {"max_rel_error", worst}, {"ok", ok}});
+      } catch (const rt::Error &e) {
+        std::printf("%6lld %4lld %4lld %3lld %7lld failed: %s\n", (long long)n, (long long)c.bm, (long long)c.bn,
+                    (long long)c.bk, (long long)c.threads, e.what());
+        results.push_back({{"size", n}, {"BM", c.bm}, {"BN", c.bn}, {"threads", c.threads}, {"error", e.what()}});
+      }
+    }
+  }
+  if (!jsonOut.empty()) {
+    std::ofstream out(jsonOut);
+    out << results.dump(1) << "\n";
+    if (!out) {
+      std::fprintf(stderr, "tile-bench: error: cannot write %s\n", jsonOut.c_str());
+      return 3;
+    }
+  }
+  return failures ? 1 : 0;
+}
+
+}  // namespace tile::bench
