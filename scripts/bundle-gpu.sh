@@ -9,7 +9,7 @@ stage=$(mktemp -d)
 mkdir -p "$stage/bin"
 # Each binary carrying the JIT is ~16 MB compressed and a device call carries at most 64 MiB,
 # so only these travel (override with BUNDLE_BINARIES="a b c").
-for name in ${BUNDLE_BINARIES:-tile-unittests tile-ssd tile-bench tile-opt}; do
+for name in ${BUNDLE_BINARIES:-tile-unittests tile-ssd tile-bench}; do
   exe="$root/build-static/bin/$name"
   [ -x "$exe" ] || { echo "bundle-gpu: missing $exe" >&2; exit 1; }
   strip -o "$stage/bin/$name" "$exe"
@@ -21,5 +21,23 @@ tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"
 if [ -n "${PEER_JSON:-}" ]; then
   cp "$PEER_JSON" "$root/bundle/peer.json"
 fi
+# Cubins for the SASS checks of gpu-run.sh (HGMMA, no spills), compiled here by this tile-cc
+# (ptxas is on the build machine; cuobjdump is on the GPU machine): they cost kilobytes where
+# tile-cc itself would take 16 MB of the 64 MiB a call carries.
+rm -rf "$root/bundle/cubins"
+mkdir -p "$root/bundle/cubins"
+ssd="$root/kernels/mamba2/ssd.py"
+cubin() {  # cubin NAME TILE-CC-ARGS...
+  local name=$1; shift
+  "$root/build-static/bin/tile-cc" "$@" --emit=cubin -o "$root/bundle/cubins/$name.cubin" \
+    --metadata "$root/bundle/cubins/$name.json" --resource-usage 2> "$root/bundle/cubins/$name.ptxas.txt"
+}
+cubin matmul "$root/kernels/examples/matmul.py" --kernel matmul --const BM=128 --const BN=128 --const BK=64 \
+  --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2
+cubin chunk_bmm "$ssd" --kernel chunk_bmm --arg B=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg ngroups=i64:0 \
+  --const Q=64 --const N=128 --const BQ=64 --const BN=32
+cubin compute_out "$ssd" --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 \
+  --arg dA_cumsum=f32:4 --arg states=f32:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 \
+  --arg ngroups=i64:0 --const Q=64 --const N=128 --const BQ=64 --const BP=64 --const BN=32 --const HAS_D=True
 rm -rf "$stage"
-ls -l "$root/bundle/tools.tar.xz"
+ls -l "$root/bundle/tools.tar.xz" "$root/bundle/cubins"

@@ -20,7 +20,7 @@ step() {  # step TITLE COMMAND...: runs one step, logs it, counts failures
   if "$@" >>"$log" 2>&1; then echo "   ok" | tee -a "$log"; else echo "   FAILED ($?)" | tee -a "$log"; failures=$((failures + 1)); fi
 }
 step "machine" nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-step "tile-opt lists the tile dialect" bash -c 'tile-opt --help | grep -q "tile"'
+have tile-opt && step "tile-opt lists the tile dialect" bash -c 'tile-opt --help | grep -q "tile"'
 have tile-cc && step "tile-cc on the sample kernel" bash -c "tile-cc $root/kernels/examples/scale_rows.py --kernel scale_rows --const TM=64 --const TN=32 --arg x=f32:2 --arg s=f32:1 --arg out=bf16:2 | tile-opt -canonicalize"
 step "tile-unittests (CPU tests)" tile-unittests "~[gpu]"
 # On this machine a [gpu] test that skips is a failure; -d yes lists each test with its time.
@@ -31,9 +31,25 @@ export TILE_CACHE_DIR="$work/cache"
 have tile-jit-example && step "tile-jit-example on the GPU (compiles)" tile-jit-example --backend gpu
 have tile-jit-example && step "tile-jit-example on the GPU (second process, disk cache)" tile-jit-example --backend gpu
 have tile-jit-example && step "tile-jit-example with TILE_INTERPRET=1 (interpreter)" env TILE_INTERPRET=1 tile-jit-example
-step "tile-ssd demo (compiles; checked against the float64 reference)" tile-ssd
-step "tile-ssd demo again (second process: kernels from the disk cache)" tile-ssd
+have tile-ssd && step "tile-ssd demo (compiles; checked against the float64 reference)" tile-ssd
+have tile-ssd && step "tile-ssd demo again (second process: kernels from the disk cache)" tile-ssd
+# The Tensor Core products on sm_90a are HGMMA in the SASS (wgmma): cubins that bundle-gpu.sh
+# compiled on the build machine, read with cuobjdump here; the ptxas report beside each says
+# whether it spills.
+sass_has_hgmma() {  # sass_has_hgmma NAME
+  local cubin="$root/bundle/cubins/$1.cubin"
+  cuobjdump -sass "$cubin" > "$work/$1.sass" &&
+    echo "$1: $(grep -c HGMMA "$work/$1.sass") HGMMA, $(grep -c -E 'LDL|STL' "$work/$1.sass") LDL/STL;" \
+      "$(grep -h spill "$root/bundle/cubins/$1.ptxas.txt" | tr -s ' ')" &&
+    grep -q HGMMA "$work/$1.sass"
+}
+if have cuobjdump && [ -d "$root/bundle/cubins" ]; then
+  for k in matmul chunk_bmm compute_out; do
+    step "SASS: $k's products are HGMMA" sass_has_hgmma "$k"
+  done
+fi
 if [ "${TILE_BENCH:-1}" = 1 ]; then
+  step "tile-bench gemm" tile-bench gemm --iters "${TILE_BENCH_ITERS:-10}" --json "$out/gemm.json"
   # The peer's timings when bundle-gpu.sh packed them (PEER_JSON), else this compiler's alone.
   peer=()
   for f in "$root/bundle/peer.json" "$root/bundle/triton_mamba_ssm_h200.json"; do
