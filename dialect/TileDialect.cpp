@@ -22,8 +22,7 @@ void TileDialect::initialize() {
 }
 
 // Folders produce scalar and splat constants; arith.constant holds both.
-Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
-                                            Location loc) {
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type, Location loc) {
   if (auto typed = dyn_cast<TypedAttr>(value))
     if (arith::ConstantOp::isBuildableWith(typed, type))
       return arith::ConstantOp::create(builder, loc, type, typed);

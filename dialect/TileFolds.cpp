@@ -33,8 +33,7 @@ OpFoldResult ReduceOp::fold(FoldAdaptor) {
   // Reducing a size-1 axis while keeping it changes nothing (except for arg*,
   // which produce positions).
   auto in = getInput().getType();
-  if (getKeepdims() && in == getType() && getKind() != ReduceKind::argmax &&
-      getKind() != ReduceKind::argmin)
+  if (getKeepdims() && in == getType() && getKind() != ReduceKind::argmax && getKind() != ReduceKind::argmin)
     return getInput();
   return {};
 }
@@ -51,9 +50,7 @@ OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
-OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
-  return resplat(adaptor.getInput(), getType());
-}
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) { return resplat(adaptor.getInput(), getType()); }
 
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
@@ -83,9 +80,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
   ArrayRef<int32_t> perm = getPermutation();
-  bool identity = llvm::all_of(llvm::enumerate(perm), [](auto p) {
-    return static_cast<int64_t>(p.value()) == static_cast<int64_t>(p.index());
-  });
+  bool identity = llvm::all_of(
+      llvm::enumerate(perm), [](auto p) { return static_cast<int64_t>(p.value()) == static_cast<int64_t>(p.index()); });
   if (identity)
     return getInput();
   if (Attribute splat = resplat(adaptor.getInput(), getType()))

@@ -8,8 +8,7 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
-                     FunctionType type) {
+void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name, FunctionType type) {
   state.addAttribute(SymbolTable::getSymbolAttrName(), builder.getStringAttr(name));
   state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
   state.addRegion();
@@ -17,12 +16,11 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag, std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
-  if (function_interface_impl::parseFunctionOp(
-          parser, result, /*allowVariadic=*/false, getFunctionTypeAttrName(result.name),
-          buildFuncType, getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+                          function_interface_impl::VariadicFlag,
+                          std::string &) { return builder.getFunctionType(argTypes, results); };
+  if (function_interface_impl::parseFunctionOp(parser, result, /*allowVariadic=*/false,
+                                               getFunctionTypeAttrName(result.name), buildFuncType,
+                                               getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
     return failure();
   Region &body = *result.regions.front();
   if (!body.empty()) {
@@ -33,25 +31,20 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
 }
 
 void KernelOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false,
-                                           getFunctionTypeAttrName(), getArgAttrsAttrName(),
-                                           getResAttrsAttrName());
+  function_interface_impl::printFunctionOp(p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+                                           getArgAttrsAttrName(), getResAttrsAttrName());
 }
 
-static bool isKernelArgumentType(Type type) {
-  return isa<ArrayType, IntegerType, IndexType, FloatType>(type);
-}
+static bool isKernelArgumentType(Type type) { return isa<ArrayType, IntegerType, IndexType, FloatType>(type); }
 
 LogicalResult KernelOp::verify() {
   if (isExternal())
     return emitOpError("must have a body");
   if (!getResultTypes().empty())
-    return emitOpError("kernels return nothing, but the signature has ")
-           << getResultTypes().size() << " result(s)";
+    return emitOpError("kernels return nothing, but the signature has ") << getResultTypes().size() << " result(s)";
   for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
     if (!isKernelArgumentType(type))
-      return emitOpError("argument #") << i << " has type " << type
-                                       << "; kernel arguments are arrays or scalars";
+      return emitOpError("argument #") << i << " has type " << type << "; kernel arguments are arrays or scalars";
   if (auto occupancy = getOccupancy())
     if (*occupancy < 1 || *occupancy > 32)
       return emitOpError("occupancy ") << *occupancy << " is out of range [1, 32]";

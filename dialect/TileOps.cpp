@@ -27,21 +27,19 @@ static std::string shapeString(ArrayRef<int64_t> shape) {
 // Axis attributes are signless i32; read them as signed so -1 reports as -1.
 static LogicalResult verifyAxis(Operation *op, int32_t axis, int64_t rank, StringRef what = "axis") {
   if (axis < 0 || axis >= rank)
-    return op->emitOpError() << what << " " << axis << " is out of range for rank " << rank
-                             << " (expected 0.." << rank - 1 << ")";
+    return op->emitOpError() << what << " " << axis << " is out of range for rank " << rank << " (expected 0.."
+                             << rank - 1 << ")";
   return success();
 }
 
-static LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> perm, int64_t rank,
-                                       StringRef what) {
+static LogicalResult verifyPermutation(Operation *op, ArrayRef<int32_t> perm, int64_t rank, StringRef what) {
   if (static_cast<int64_t>(perm.size()) != rank)
-    return op->emitOpError() << what << " has " << perm.size() << " entries but the rank is "
-                             << rank;
+    return op->emitOpError() << what << " has " << perm.size() << " entries but the rank is " << rank;
   SmallVector<bool> seen(rank, false);
   for (int32_t p : perm) {
     if (p < 0 || p >= rank || seen[p])
-      return op->emitOpError() << what << " " << llvm::interleaved_array(perm)
-                               << " is not a permutation of 0.." << rank - 1;
+      return op->emitOpError() << what << " " << llvm::interleaved_array(perm) << " is not a permutation of 0.."
+                               << rank - 1;
     seen[p] = true;
   }
   return success();
@@ -55,13 +53,13 @@ static LogicalResult verifyLatency(Operation *op, std::optional<int32_t> latency
 
 // The checks shared by tile.load and tile.store: index count, rank, element
 // type, order and hints. `tileType` is the loaded or stored tile.
-static LogicalResult verifyTileAccess(Operation *op, ArrayType array, ValueRange indices,
-                                      RankedTensorType tileType, std::optional<ArrayRef<int32_t>> order,
-                                      std::optional<int32_t> latency, StringRef tileRole) {
+static LogicalResult verifyTileAccess(Operation *op, ArrayType array, ValueRange indices, RankedTensorType tileType,
+                                      std::optional<ArrayRef<int32_t>> order, std::optional<int32_t> latency,
+                                      StringRef tileRole) {
   int64_t rank = array.getRank();
   if (static_cast<int64_t>(indices.size()) != rank)
-    return op->emitOpError() << "expected " << rank << " tile indices for a rank-" << rank
-                             << " array, got " << indices.size();
+    return op->emitOpError() << "expected " << rank << " tile indices for a rank-" << rank << " array, got "
+                             << indices.size();
   if (tileType.getRank() != rank)
     return op->emitOpError() << tileRole << " " << tileType << " has rank " << tileType.getRank()
                              << " but the array has rank " << rank;
@@ -75,11 +73,11 @@ static LogicalResult verifyTileAccess(Operation *op, ArrayType array, ValueRange
 
 // The checks shared by gather, scatter and atomic_add: one index tile per array
 // dimension, each (and the mask) of the data tile's shape.
-static LogicalResult verifyElementAccess(Operation *op, ArrayType array, ValueRange indices,
-                                         Value mask, RankedTensorType dataType, StringRef dataRole) {
+static LogicalResult verifyElementAccess(Operation *op, ArrayType array, ValueRange indices, Value mask,
+                                         RankedTensorType dataType, StringRef dataRole) {
   if (static_cast<int64_t>(indices.size()) != array.getRank())
-    return op->emitOpError() << "expected " << array.getRank() << " index tiles for a rank-"
-                             << array.getRank() << " array, got " << indices.size();
+    return op->emitOpError() << "expected " << array.getRank() << " index tiles for a rank-" << array.getRank()
+                             << " array, got " << indices.size();
   if (dataType.getElementType() != array.getElementType())
     return op->emitOpError() << dataRole << " element type " << dataType.getElementType()
                              << " does not match the array element type " << array.getElementType();
@@ -87,16 +85,13 @@ static LogicalResult verifyElementAccess(Operation *op, ArrayType array, ValueRa
     auto indexType = cast<RankedTensorType>(index.getType());
     if (indexType.getShape() != dataType.getShape())
       return op->emitOpError() << "index tile #" << i << " has shape " << shapeString(indexType.getShape())
-                               << " but the " << dataRole << " has shape "
-                               << shapeString(dataType.getShape());
+                               << " but the " << dataRole << " has shape " << shapeString(dataType.getShape());
     if (indexType.getElementType().isInteger(1))
       return op->emitOpError() << "index tile #" << i << " must hold integers, not i1";
   }
   if (mask && cast<RankedTensorType>(mask.getType()).getShape() != dataType.getShape())
-    return op->emitOpError() << "mask has shape "
-                             << shapeString(cast<RankedTensorType>(mask.getType()).getShape())
-                             << " but the " << dataRole << " has shape "
-                             << shapeString(dataType.getShape());
+    return op->emitOpError() << "mask has shape " << shapeString(cast<RankedTensorType>(mask.getType()).getShape())
+                             << " but the " << dataRole << " has shape " << shapeString(dataType.getShape());
   return success();
 }
 
@@ -113,9 +108,7 @@ static LogicalResult verifyGridAxis(Operation *op, int32_t axis) {
 LogicalResult BlockIdOp::verify() { return verifyGridAxis(*this, getAxis()); }
 LogicalResult NumBlocksOp::verify() { return verifyGridAxis(*this, getAxis()); }
 
-LogicalResult DimOp::verify() {
-  return verifyAxis(*this, getAxis(), getArray().getType().getRank());
-}
+LogicalResult DimOp::verify() { return verifyAxis(*this, getAxis(), getArray().getType().getRank()); }
 
 //===----------------------------------------------------------------------===//
 // Memory
@@ -127,17 +120,17 @@ LogicalResult LoadOp::verify() {
   if (failed(verifyTileAccess(*this, array, getIndices(), type, getOrder(), getLatency(), "result")))
     return failure();
   PaddingMode padding = getPadding();
-  bool needsFloat = padding == PaddingMode::nan || padding == PaddingMode::pos_inf ||
-                    padding == PaddingMode::neg_inf || padding == PaddingMode::neg_zero;
+  bool needsFloat = padding == PaddingMode::nan || padding == PaddingMode::pos_inf || padding == PaddingMode::neg_inf ||
+                    padding == PaddingMode::neg_zero;
   if (needsFloat && !isa<FloatType>(type.getElementType()))
-    return emitOpError() << "padding " << stringifyPaddingMode(padding)
-                         << " needs a floating-point element type, not " << type.getElementType();
+    return emitOpError() << "padding " << stringifyPaddingMode(padding) << " needs a floating-point element type, not "
+                         << type.getElementType();
   return success();
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyTileAccess(*this, getArray().getType(), getIndices(), getValue().getType(),
-                          getOrder(), getLatency(), "stored tile");
+  return verifyTileAccess(*this, getArray().getType(), getIndices(), getValue().getType(), getOrder(), getLatency(),
+                          "stored tile");
 }
 
 LogicalResult GatherOp::verify() {
@@ -145,21 +138,19 @@ LogicalResult GatherOp::verify() {
   if (failed(verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(), type, "result")))
     return failure();
   if (getPadding() && getPadding().getType() != type.getElementType())
-    return emitOpError() << "padding value has type " << getPadding().getType()
-                         << " but the element type is " << type.getElementType();
+    return emitOpError() << "padding value has type " << getPadding().getType() << " but the element type is "
+                         << type.getElementType();
   return success();
 }
 
 LogicalResult ScatterOp::verify() {
-  return verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(),
-                             getValue().getType(), "value");
+  return verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(), getValue().getType(), "value");
 }
 
 LogicalResult AtomicAddOp::verify() {
   RankedTensorType type = getValue().getType();
   Type elt = type.getElementType();
-  if (!(elt.isF16() || elt.isBF16() || elt.isF32() || elt.isF64() || elt.isInteger(32) ||
-        elt.isInteger(64)))
+  if (!(elt.isF16() || elt.isBF16() || elt.isF32() || elt.isF64() || elt.isInteger(32) || elt.isInteger(64)))
     return emitOpError() << "atomic_add supports f16, bf16, f32, f64, i32 and i64, not " << elt;
   return verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(), type, "value");
 }
@@ -187,21 +178,20 @@ LogicalResult MmaOp::verify() {
   RankedTensorType a = getA().getType(), b = getB().getType(), acc = getAcc().getType();
   int64_t rank = a.getRank();
   if ((rank != 2 && rank != 3) || b.getRank() != rank || acc.getRank() != rank)
-    return emitOpError() << "operands must all be 2-D (MxK, KxN, MxN) or all 3-D (batched), got ranks "
-                         << a.getRank() << ", " << b.getRank() << ", " << acc.getRank();
+    return emitOpError() << "operands must all be 2-D (MxK, KxN, MxN) or all 3-D (batched), got ranks " << a.getRank()
+                         << ", " << b.getRank() << ", " << acc.getRank();
   ArrayRef<int64_t> as = a.getShape(), bs = b.getShape(), cs = acc.getShape();
   int64_t m = as[rank - 2], k = as[rank - 1], kb = bs[rank - 2], n = bs[rank - 1];
   if (k != kb)
-    return emitOpError() << "contraction sizes differ: a is " << shapeString(as) << " (K = " << k
-                         << ") but b is " << shapeString(bs) << " (K = " << kb << ")";
+    return emitOpError() << "contraction sizes differ: a is " << shapeString(as) << " (K = " << k << ") but b is "
+                         << shapeString(bs) << " (K = " << kb << ")";
   if (cs[rank - 2] != m || cs[rank - 1] != n)
-    return emitOpError() << "accumulator has shape " << shapeString(cs) << " but a * b has M = " << m
-                         << ", N = " << n;
+    return emitOpError() << "accumulator has shape " << shapeString(cs) << " but a * b has M = " << m << ", N = " << n;
   if (rank == 3 && (as[0] != bs[0] || as[0] != cs[0]))
     return emitOpError() << "batch sizes differ: " << as[0] << ", " << bs[0] << ", " << cs[0];
   if (a.getElementType() != b.getElementType())
-    return emitOpError() << "a and b must have the same element type, got " << a.getElementType()
-                         << " and " << b.getElementType();
+    return emitOpError() << "a and b must have the same element type, got " << a.getElementType() << " and "
+                         << b.getElementType();
   if (!isSupportedMma(a.getElementType(), acc.getElementType()))
     return emitOpError() << "unsupported element types: " << a.getElementType() << " operands with a "
                          << acc.getElementType()
@@ -214,9 +204,7 @@ LogicalResult MmaOp::verify() {
 // Reductions and scans
 //===----------------------------------------------------------------------===//
 
-static bool isArgReduction(ReduceKind kind) {
-  return kind == ReduceKind::argmax || kind == ReduceKind::argmin;
-}
+static bool isArgReduction(ReduceKind kind) { return kind == ReduceKind::argmax || kind == ReduceKind::argmin; }
 
 LogicalResult ReduceOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
@@ -230,13 +218,13 @@ LogicalResult ReduceOp::verify() {
   else
     expected.erase(expected.begin() + getAxis());
   if (out.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError() << "result shape " << shapeString(out.getShape()) << " should be "
-                         << shapeString(expected) << " when reducing " << shapeString(in.getShape())
-                         << " along axis " << getAxis() << (getKeepdims() ? " with keepdims" : "");
+    return emitOpError() << "result shape " << shapeString(out.getShape()) << " should be " << shapeString(expected)
+                         << " when reducing " << shapeString(in.getShape()) << " along axis " << getAxis()
+                         << (getKeepdims() ? " with keepdims" : "");
   Type want = isArgReduction(getKind()) ? Type(IntegerType::get(getContext(), 32)) : in.getElementType();
   if (out.getElementType() != want)
-    return emitOpError() << "result element type " << out.getElementType() << " should be " << want
-                         << " for " << stringifyReduceKind(getKind());
+    return emitOpError() << "result element type " << out.getElementType() << " should be " << want << " for "
+                         << stringifyReduceKind(getKind());
   if (in.getElementType().isInteger(1) && !isArgReduction(getKind()))
     return emitOpError() << stringifyReduceKind(getKind()) << " of i1 tiles is not supported; cast first";
   return success();
@@ -275,16 +263,14 @@ LogicalResult BroadcastOp::verify() {
     return success();
   }
   if (in.getElementType() != out.getElementType())
-    return emitOpError() << "element types differ: " << in.getElementType() << " and "
-                         << out.getElementType();
+    return emitOpError() << "element types differ: " << in.getElementType() << " and " << out.getElementType();
   if (in.getRank() != out.getRank())
-    return emitOpError() << "input rank " << in.getRank() << " differs from result rank "
-                         << out.getRank() << "; insert the missing dimensions with expand_dims";
+    return emitOpError() << "input rank " << in.getRank() << " differs from result rank " << out.getRank()
+                         << "; insert the missing dimensions with expand_dims";
   for (auto [d, pair] : llvm::enumerate(llvm::zip(in.getShape(), out.getShape())))
     if (std::get<0>(pair) != std::get<1>(pair) && std::get<0>(pair) != 1)
-      return emitOpError() << "cannot broadcast " << shapeString(in.getShape()) << " to "
-                           << shapeString(out.getShape()) << ": dimension " << d << " is "
-                           << std::get<0>(pair) << ", not 1 or " << std::get<1>(pair);
+      return emitOpError() << "cannot broadcast " << shapeString(in.getShape()) << " to " << shapeString(out.getShape())
+                           << ": dimension " << d << " is " << std::get<0>(pair) << ", not 1 or " << std::get<1>(pair);
   return success();
 }
 
@@ -292,21 +278,19 @@ LogicalResult ExpandDimsOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
   int32_t axis = static_cast<int32_t>(getAxis());
   if (axis < 0 || axis > in.getRank())
-    return emitOpError() << "axis " << axis << " is out of range for inserting into rank "
-                         << in.getRank() << " (expected 0.." << in.getRank() << ")";
+    return emitOpError() << "axis " << axis << " is out of range for inserting into rank " << in.getRank()
+                         << " (expected 0.." << in.getRank() << ")";
   SmallVector<int64_t> expected(in.getShape());
   expected.insert(expected.begin() + getAxis(), 1);
   if (out.getShape() != ArrayRef<int64_t>(expected) || out.getElementType() != in.getElementType())
-    return emitOpError() << "result " << out << " should be "
-                         << RankedTensorType::get(expected, in.getElementType());
+    return emitOpError() << "result " << out << " should be " << RankedTensorType::get(expected, in.getElementType());
   return success();
 }
 
 LogicalResult ConvertLayoutOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
   if (in.getShape() != out.getShape() || in.getElementType() != out.getElementType())
-    return emitOpError() << "changes only the layout: " << in << " and " << out
-                         << " differ in shape or element type";
+    return emitOpError() << "changes only the layout: " << in << " and " << out << " differ in shape or element type";
   for (RankedTensorType t : {in, out})
     if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(t.getEncoding())) {
       if (t.getRank() != 2 && t.getRank() != 3)
@@ -324,12 +308,11 @@ LogicalResult ConvertLayoutOp::verify() {
 LogicalResult ReshapeOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
   if (in.getElementType() != out.getElementType())
-    return emitOpError() << "element types differ: " << in.getElementType() << " and "
-                         << out.getElementType();
+    return emitOpError() << "element types differ: " << in.getElementType() << " and " << out.getElementType();
   if (in.getNumElements() != out.getNumElements())
-    return emitOpError() << "cannot reshape " << shapeString(in.getShape()) << " ("
-                         << in.getNumElements() << " elements) to " << shapeString(out.getShape())
-                         << " (" << out.getNumElements() << " elements)";
+    return emitOpError() << "cannot reshape " << shapeString(in.getShape()) << " (" << in.getNumElements()
+                         << " elements) to " << shapeString(out.getShape()) << " (" << out.getNumElements()
+                         << " elements)";
   return success();
 }
 
@@ -341,8 +324,7 @@ LogicalResult PermuteOp::verify() {
   for (int32_t p : getPermutation())
     expected.push_back(in.getDimSize(p));
   if (out.getShape() != ArrayRef<int64_t>(expected) || out.getElementType() != in.getElementType())
-    return emitOpError() << "result " << out << " should be "
-                         << RankedTensorType::get(expected, in.getElementType());
+    return emitOpError() << "result " << out << " should be " << RankedTensorType::get(expected, in.getElementType());
   return success();
 }
 
@@ -359,14 +341,12 @@ LogicalResult CatOp::verify() {
     if (d == getAxis())
       continue;
     if (lhs.getDimSize(d) != rhs.getDimSize(d))
-      return emitOpError() << "operand shapes " << shapeString(lhs.getShape()) << " and "
-                           << shapeString(rhs.getShape()) << " differ in dimension " << d
-                           << ", which is not the concatenation axis";
+      return emitOpError() << "operand shapes " << shapeString(lhs.getShape()) << " and " << shapeString(rhs.getShape())
+                           << " differ in dimension " << d << ", which is not the concatenation axis";
   }
   expected[getAxis()] += rhs.getDimSize(getAxis());
   if (out.getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError() << "result shape " << shapeString(out.getShape()) << " should be "
-                         << shapeString(expected);
+    return emitOpError() << "result shape " << shapeString(out.getShape()) << " should be " << shapeString(expected);
   return success();
 }
 
@@ -378,16 +358,15 @@ LogicalResult ExtractOp::verify() {
   if (static_cast<int64_t>(indices.size()) != in.getRank())
     return emitOpError() << "expected " << in.getRank() << " indices, got " << indices.size();
   if (in.getElementType() != out.getElementType())
-    return emitOpError() << "element types differ: " << in.getElementType() << " and "
-                         << out.getElementType();
+    return emitOpError() << "element types differ: " << in.getElementType() << " and " << out.getElementType();
   for (int64_t d = 0; d < in.getRank(); ++d) {
     int64_t count = in.getDimSize(d) / out.getDimSize(d);
     if (out.getDimSize(d) > in.getDimSize(d))
       return emitOpError() << "sub-tile " << shapeString(out.getShape()) << " is larger than "
                            << shapeString(in.getShape()) << " in dimension " << d;
     if (indices[d] < 0 || indices[d] >= count)
-      return emitOpError() << "index " << indices[d] << " in dimension " << d
-                           << " is out of range: the tile holds " << count << " sub-tiles there";
+      return emitOpError() << "index " << indices[d] << " in dimension " << d << " is out of range: the tile holds "
+                           << count << " sub-tiles there";
   }
   return success();
 }
@@ -418,15 +397,14 @@ LogicalResult PrintOp::verify() {
   if (conversions < 0)
     return emitOpError() << "malformed conversion in format \"" << getFormat() << "\"";
   if (conversions != static_cast<int>(getArgs().size()))
-    return emitOpError() << "format \"" << getFormat() << "\" has " << conversions
-                         << " conversion(s) but " << getArgs().size() << " argument(s) were given";
+    return emitOpError() << "format \"" << getFormat() << "\" has " << conversions << " conversion(s) but "
+                         << getArgs().size() << " argument(s) were given";
   for (auto [i, arg] : llvm::enumerate(getArgs())) {
     Type type = arg.getType();
     if (auto tensor = dyn_cast<RankedTensorType>(type))
       type = tensor.getElementType();
     if (!isa<IntegerType, FloatType, IndexType>(type))
-      return emitOpError() << "argument #" << i << " of type " << arg.getType()
-                           << " cannot be printed";
+      return emitOpError() << "argument #" << i << " of type " << arg.getType() << " cannot be printed";
   }
   return success();
 }

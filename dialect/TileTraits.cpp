@@ -11,8 +11,8 @@ using namespace mlir;
 bool tile::isTileElementType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
-  return type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
-         type.isTF32() || isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  return type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64() || type.isTF32() ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
 std::optional<int64_t> tile::tileElementCount(llvm::ArrayRef<int64_t> shape) {
@@ -28,8 +28,8 @@ LogicalResult tile::verifyTileType(Operation *op, RankedTensorType type, StringR
     if (ShapedType::isDynamic(size))
       return op->emitOpError() << role << " " << type << " must have a static shape";
     if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return op->emitOpError() << role << " " << type << " has dimension " << dim << " of size "
-                               << size << "; tile dimensions must be powers of two";
+      return op->emitOpError() << role << " " << type << " has dimension " << dim << " of size " << size
+                               << "; tile dimensions must be powers of two";
   }
   std::optional<int64_t> count = tileElementCount(type.getShape());
   if (!count || *count > kMaxTileElements)
@@ -37,8 +37,7 @@ LogicalResult tile::verifyTileType(Operation *op, RankedTensorType type, StringR
                              << (count ? std::to_string(*count) : std::string("more than 2^63"))
                              << " elements; a tile holds at most " << kMaxTileElements << " (2^20)";
   if (!isTileElementType(type.getElementType()))
-    return op->emitOpError() << role << " " << type << " has unsupported element type "
-                             << type.getElementType();
+    return op->emitOpError() << role << " " << type << " has unsupported element type " << type.getElementType();
   return success();
 }
 
@@ -49,8 +48,8 @@ LogicalResult tile::verifyPowerOfTwoShapes(Operation *op) {
         return failure();
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     if (auto type = dyn_cast<RankedTensorType>(result.getType()))
-      if (failed(verifyTileType(op, type, op->getNumResults() == 1 ? std::string("result")
-                                                                    : ("result #" + llvm::Twine(i)).str())))
+      if (failed(verifyTileType(
+              op, type, op->getNumResults() == 1 ? std::string("result") : ("result #" + llvm::Twine(i)).str())))
         return failure();
   return success();
 }

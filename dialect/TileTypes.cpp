@@ -26,11 +26,10 @@ ArrayType ArrayType::getDynamic(Type elementType, int64_t rank) {
   return ArrayType::get(elementType.getContext(), shape, elementType);
 }
 
-LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                ArrayRef<int64_t> shape, Type elementType) {
+LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
+                                Type elementType) {
   if (static_cast<int64_t>(shape.size()) > kMaxArrayRank)
-    return emitError() << "array rank " << shape.size() << " exceeds the maximum of "
-                       << kMaxArrayRank;
+    return emitError() << "array rank " << shape.size() << " exceeds the maximum of " << kMaxArrayRank;
   for (auto [i, size] : llvm::enumerate(shape))
     if (!ShapedType::isDynamic(size) && size < 0)
       return emitError() << "array dimension " << i << " has negative size " << size;
@@ -44,8 +43,7 @@ LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError,
 Type ArrayType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
-  if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/true, /*withTrailingX=*/true) ||
+  if (parser.parseLess() || parser.parseDimensionList(shape, /*allowDynamic=*/true, /*withTrailingX=*/true) ||
       parser.parseType(elementType) || parser.parseGreater())
     return {};
   return parser.getChecked<ArrayType>(parser.getContext(), shape, elementType);

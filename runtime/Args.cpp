@@ -6,7 +6,8 @@
 namespace tile::rt {
 
 std::vector<std::int64_t> ArrayArg::stridesOrContiguous() const {
-  if (!strides.empty()) return strides;
+  if (!strides.empty())
+    return strides;
   std::vector<std::int64_t> s(shape.size());
   std::int64_t step = 1;
   for (size_t i = shape.size(); i-- > 0;) {
@@ -18,7 +19,8 @@ std::vector<std::int64_t> ArrayArg::stridesOrContiguous() const {
 
 std::int64_t ArrayArg::numElements() const {
   std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
+  for (std::int64_t d : shape)
+    n *= d;
   return n;
 }
 
@@ -34,27 +36,31 @@ std::uint32_t floatBits(float f) {
 std::uint16_t toHalfBits(float f) {
   std::uint32_t x = floatBits(f);
   std::uint32_t sign = (x >> 16) & 0x8000, abs = x & 0x7fffffff;
-  if (abs > 0x7f800000) return std::uint16_t(sign | 0x7e00);
-  if (abs >= 0x477ff000) return std::uint16_t(sign | 0x7c00);  // >= 65520 rounds to inf
-  if (abs < 0x38800000) {  // below 2^-14: a subnormal half, |f| * 2^24 units (exact scaling)
+  if (abs > 0x7f800000)
+    return std::uint16_t(sign | 0x7e00);
+  if (abs >= 0x477ff000)
+    return std::uint16_t(sign | 0x7c00); // >= 65520 rounds to inf
+  if (abs < 0x38800000) {                // below 2^-14: a subnormal half, |f| * 2^24 units (exact scaling)
     float a;
     std::memcpy(&a, &abs, 4);
     return std::uint16_t(sign | std::uint32_t(std::nearbyint(a * 16777216.0f)));
   }
   std::uint32_t h = (((abs >> 23) - 112) << 10) | ((abs & 0x7fffff) >> 13);
   std::uint32_t rest = abs & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) ++h;  // may carry into the exponent
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h; // may carry into the exponent
   return std::uint16_t(sign | h);
 }
 
 // bfloat16, round to nearest even; NaN stays a quiet NaN.
 std::uint16_t toBFloat16Bits(float f) {
   std::uint32_t x = floatBits(f);
-  if ((x & 0x7fffffff) > 0x7f800000) return std::uint16_t((x >> 16) | 0x40);
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return std::uint16_t((x >> 16) | 0x40);
   return std::uint16_t((x + 0x7fff + ((x >> 16) & 1)) >> 16);
 }
 
-}  // namespace
+} // namespace
 
 void Scalar::init(DType dtype, std::uint64_t bits) {
   dtype_ = dtype;
@@ -80,4 +86,4 @@ Scalar Scalar::fromBits(DType dtype, std::uint64_t bits) {
   return s;
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

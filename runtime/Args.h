@@ -23,7 +23,7 @@ struct ArrayArg {
   DevicePtr data = 0;
   DType dtype = DType::Float32;
   std::vector<std::int64_t> shape;
-  std::vector<std::int64_t> strides;  // in elements; empty = contiguous
+  std::vector<std::int64_t> strides; // in elements; empty = contiguous
 
   /// The strides, or the row-major contiguous ones when none were given.
   std::vector<std::int64_t> stridesOrContiguous() const;
@@ -36,17 +36,24 @@ struct ArrayArg {
 class Scalar {
 public:
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
-  Scalar(T value) {  // NOLINT: implicit on purpose, launch(k, grid, {x, 2.0f})
+  Scalar(T value) { // NOLINT: implicit on purpose, launch(k, grid, {x, 2.0f})
     static_assert(std::is_same_v<T, bool> || std::is_floating_point_v<T> || std::is_signed_v<T>,
                   "cuTile has no unsigned dtypes; use an explicit signed type or Scalar::fromBits");
     static_assert(!std::is_same_v<T, long double>, "long double is not a cuTile dtype");
-    if constexpr (std::is_same_v<T, bool>) init(DType::Bool, value ? 1 : 0);
-    else if constexpr (std::is_same_v<T, float>) initFloat(value);
-    else if constexpr (std::is_same_v<T, double>) initDouble(value);
-    else if constexpr (sizeof(T) == 1) init(DType::Int8, std::uint64_t(std::int64_t(value)));
-    else if constexpr (sizeof(T) == 2) init(DType::Int16, std::uint64_t(std::int64_t(value)));
-    else if constexpr (sizeof(T) == 4) init(DType::Int32, std::uint64_t(std::int64_t(value)));
-    else init(DType::Int64, std::uint64_t(std::int64_t(value)));
+    if constexpr (std::is_same_v<T, bool>)
+      init(DType::Bool, value ? 1 : 0);
+    else if constexpr (std::is_same_v<T, float>)
+      initFloat(value);
+    else if constexpr (std::is_same_v<T, double>)
+      initDouble(value);
+    else if constexpr (sizeof(T) == 1)
+      init(DType::Int8, std::uint64_t(std::int64_t(value)));
+    else if constexpr (sizeof(T) == 2)
+      init(DType::Int16, std::uint64_t(std::int64_t(value)));
+    else if constexpr (sizeof(T) == 4)
+      init(DType::Int32, std::uint64_t(std::int64_t(value)));
+    else
+      init(DType::Int64, std::uint64_t(std::int64_t(value)));
   }
 
   /// 16-bit and tf32 floats, rounded to nearest even from a float.
@@ -77,8 +84,7 @@ public:
   Arg(const DLTensor *tensor) : value_(tensor) {}
   Arg(const DLManagedTensor *tensor) : value_(tensor ? &tensor->dl_tensor : nullptr) {}
   Arg(Scalar scalar) : value_(scalar) {}
-  template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
-  Arg(T value) : value_(Scalar(value)) {}
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0> Arg(T value) : value_(Scalar(value)) {}
 
   const std::variant<ArrayArg, const DLTensor *, Scalar> &value() const { return value_; }
 
@@ -86,4 +92,4 @@ private:
   std::variant<ArrayArg, const DLTensor *, Scalar> value_;
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

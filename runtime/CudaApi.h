@@ -63,7 +63,7 @@ constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 enum CUlaunchAttributeID : int { CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 };
 union CUlaunchAttributeValue {
   char pad[64];
-  void *pointerAlignment;  // the real union holds pointers (events): 8-byte aligned
+  void *pointerAlignment; // the real union holds pointers (events): 8-byte aligned
   struct {
     unsigned x, y, z;
   } clusterDim;
@@ -115,4 +115,4 @@ enum CUtensorMapFloatOOBfill : int {
   CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA = 1,
 };
 
-}  // namespace tile::rt::cuda
+} // namespace tile::rt::cuda

@@ -56,8 +56,7 @@ SAME_VALUE(CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 SAME_VALUE(CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 SAME_VALUE(CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
 
-#define SAME_TYPE(name) \
-  static_assert(sizeof(c::name) == sizeof(::name) && alignof(c::name) == alignof(::name), #name)
+#define SAME_TYPE(name) static_assert(sizeof(c::name) == sizeof(::name) && alignof(c::name) == alignof(::name), #name)
 SAME_TYPE(CUresult);
 SAME_TYPE(CUdevice);
 SAME_TYPE(CUdeviceptr);
@@ -72,8 +71,7 @@ SAME_TYPE(CUtensorMap);
 SAME_TYPE(CUtensorMapDataType);
 SAME_TYPE(CUtensorMapSwizzle);
 
-#define SAME_OFFSET(type, field) \
-  static_assert(offsetof(c::type, field) == offsetof(::type, field), #type "." #field)
+#define SAME_OFFSET(type, field) static_assert(offsetof(c::type, field) == offsetof(::type, field), #type "." #field)
 SAME_OFFSET(CUlaunchAttribute, value);
 SAME_OFFSET(CUlaunchConfig, sharedMemBytes);
 SAME_OFFSET(CUlaunchConfig, hStream);

@@ -27,4 +27,4 @@ ArrayArg arrayFromDLPack(const DLTensor &tensor, int deviceOrdinal = -1);
 /// caller checks the device.
 ArrayArg dlpackView(const DLTensor &tensor);
 
-}  // namespace tile::rt
+} // namespace tile::rt

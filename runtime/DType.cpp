@@ -3,39 +3,53 @@
 namespace tile::rt {
 
 namespace {
-constexpr DType kAll[] = {DType::Bool,    DType::Int8,    DType::Int16,        DType::Int32,
-                          DType::Int64,   DType::Float16, DType::BFloat16,     DType::Float32,
+constexpr DType kAll[] = {DType::Bool,    DType::Int8,     DType::Int16,        DType::Int32,
+                          DType::Int64,   DType::Float16,  DType::BFloat16,     DType::Float32,
                           DType::Float64, DType::TFloat32, DType::Float8E4M3FN, DType::Float8E5M2};
-}  // namespace
+} // namespace
 
 const char *dtypeName(DType dtype) {
   switch (dtype) {
-  case DType::Bool: return "bool_";
-  case DType::Int8: return "int8";
-  case DType::Int16: return "int16";
-  case DType::Int32: return "int32";
-  case DType::Int64: return "int64";
-  case DType::Float16: return "float16";
-  case DType::BFloat16: return "bfloat16";
-  case DType::Float32: return "float32";
-  case DType::Float64: return "float64";
-  case DType::TFloat32: return "tfloat32";
-  case DType::Float8E4M3FN: return "float8_e4m3fn";
-  case DType::Float8E5M2: return "float8_e5m2";
+  case DType::Bool:
+    return "bool_";
+  case DType::Int8:
+    return "int8";
+  case DType::Int16:
+    return "int16";
+  case DType::Int32:
+    return "int32";
+  case DType::Int64:
+    return "int64";
+  case DType::Float16:
+    return "float16";
+  case DType::BFloat16:
+    return "bfloat16";
+  case DType::Float32:
+    return "float32";
+  case DType::Float64:
+    return "float64";
+  case DType::TFloat32:
+    return "tfloat32";
+  case DType::Float8E4M3FN:
+    return "float8_e4m3fn";
+  case DType::Float8E5M2:
+    return "float8_e5m2";
   }
   return "?";
 }
 
 std::optional<DType> parseDType(std::string_view name) {
   for (DType d : kAll)
-    if (name == dtypeName(d)) return d;
+    if (name == dtypeName(d))
+      return d;
   return std::nullopt;
 }
 
 std::string dtypeNameList() {
   std::string list;
   for (DType d : kAll) {
-    if (!list.empty()) list += ", ";
+    if (!list.empty())
+      list += ", ";
     list += dtypeName(d);
   }
   return list;
@@ -46,15 +60,19 @@ unsigned dtypeSize(DType dtype) {
   case DType::Bool:
   case DType::Int8:
   case DType::Float8E4M3FN:
-  case DType::Float8E5M2: return 1;
+  case DType::Float8E5M2:
+    return 1;
   case DType::Int16:
   case DType::Float16:
-  case DType::BFloat16: return 2;
+  case DType::BFloat16:
+    return 2;
   case DType::Int32:
   case DType::Float32:
-  case DType::TFloat32: return 4;
+  case DType::TFloat32:
+    return 4;
   case DType::Int64:
-  case DType::Float64: return 8;
+  case DType::Float64:
+    return 8;
   }
   return 0;
 }
@@ -65,9 +83,11 @@ bool isFloat(DType dtype) {
   case DType::Int8:
   case DType::Int16:
   case DType::Int32:
-  case DType::Int64: return false;
-  default: return true;
+  case DType::Int64:
+    return false;
+  default:
+    return true;
   }
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -21,7 +21,7 @@ enum class DType : std::uint8_t {
   BFloat16,
   Float32,
   Float64,
-  TFloat32,  // stored as a 32-bit float
+  TFloat32, // stored as a 32-bit float
   Float8E4M3FN,
   Float8E5M2,
 };
@@ -36,4 +36,4 @@ std::string dtypeNameList();
 unsigned dtypeSize(DType dtype);
 bool isFloat(DType dtype);
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -12,14 +12,13 @@ using namespace cuda;
 namespace detail {
 
 DeviceState::~DeviceState() {
-  if (context) driver().cuDevicePrimaryCtxRelease(device);  // errors at exit are moot
+  if (context)
+    driver().cuDevicePrimaryCtxRelease(device); // errors at exit are moot
 }
 
-void DeviceState::makeCurrent() const {
-  driver().check(driver().cuCtxSetCurrent(context), "cuCtxSetCurrent");
-}
+void DeviceState::makeCurrent() const { driver().check(driver().cuCtxSetCurrent(context), "cuCtxSetCurrent"); }
 
-}  // namespace detail
+} // namespace detail
 
 int Device::count() {
   const detail::Driver &d = detail::driver();
@@ -33,7 +32,8 @@ bool Device::available(int ordinal, std::string *why) {
     Device device(ordinal);
     return true;
   } catch (const Error &e) {
-    if (why) *why = e.what();
+    if (why)
+      *why = e.what();
     return false;
   }
 }
@@ -41,7 +41,8 @@ bool Device::available(int ordinal, std::string *why) {
 Device::Device(int ordinal) {
   const detail::Driver &d = detail::driver();
   int n = count();
-  if (n == 0) throw Error(Error::Kind::NoDevice, "no CUDA device (the driver reports none)");
+  if (n == 0)
+    throw Error(Error::Kind::NoDevice, "no CUDA device (the driver reports none)");
   if (ordinal < 0 || ordinal >= n)
     throw Error(Error::Kind::NoDevice,
                 fmt::format("no CUDA device {} (there {} {})", ordinal, n == 1 ? "is" : "are", n));
@@ -61,8 +62,7 @@ Device::Device(int ordinal) {
   s->smCount = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
   d.check(d.cuDeviceTotalMem(&s->totalMemory, s->device), "cuDeviceTotalMem");
   s->limits.ordinal = ordinal;
-  s->limits.maxGrid = {attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X),
-                       attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
+  s->limits.maxGrid = {attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X), attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y),
                        attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)};
   s->limits.maxThreadsPerBlock = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
   s->limits.maxDynamicSharedMemory = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
@@ -92,4 +92,4 @@ void Device::synchronize() const {
   detail::driver().check(detail::driver().cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -13,7 +13,7 @@ namespace tile::rt {
 namespace detail {
 struct DeviceState;
 struct Native;
-}  // namespace detail
+} // namespace detail
 
 class Device {
 public:
@@ -47,4 +47,4 @@ private:
   std::shared_ptr<detail::DeviceState> state_;
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -23,8 +23,7 @@ DeviceBuffer::DeviceBuffer(const Device &device, std::size_t bytes)
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer &&o) noexcept
-    : device_(std::move(o.device_)), ptr_(std::exchange(o.ptr_, 0)),
-      size_(std::exchange(o.size_, 0)) {}
+    : device_(std::move(o.device_)), ptr_(std::exchange(o.ptr_, 0)), size_(std::exchange(o.size_, 0)) {}
 
 DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
   std::swap(device_, o.device_);
@@ -34,36 +33,38 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (!ptr_) return;
+  if (!ptr_)
+    return;
   const detail::Driver &d = detail::driver();
-  if (d.cuCtxSetCurrent(device_->context) == CUDA_SUCCESS) d.cuMemFree(ptr_);
+  if (d.cuCtxSetCurrent(device_->context) == CUDA_SUCCESS)
+    d.cuMemFree(ptr_);
 }
 
 void DeviceBuffer::checkRange(std::size_t bytes, std::size_t offset, const char *what) const {
   if (offset > size_ || bytes > size_ - offset)
     throw Error(Error::Kind::InvalidArgument,
-                fmt::format("{}: bytes [{}, {}) are outside the {}-byte buffer", what, offset,
-                            offset + bytes, size_));
+                fmt::format("{}: bytes [{}, {}) are outside the {}-byte buffer", what, offset, offset + bytes, size_));
 }
 
 void DeviceBuffer::copyFromHost(const void *src, std::size_t bytes, std::size_t offset) {
   checkRange(bytes, offset, "DeviceBuffer::copyFromHost");
-  if (!bytes) return;
+  if (!bytes)
+    return;
   device_->makeCurrent();
-  detail::driver().check(detail::driver().cuMemcpyHtoD(ptr_ + offset, src, bytes),
-                         "cuMemcpyHtoD");
+  detail::driver().check(detail::driver().cuMemcpyHtoD(ptr_ + offset, src, bytes), "cuMemcpyHtoD");
 }
 
 void DeviceBuffer::copyToHost(void *dst, std::size_t bytes, std::size_t offset) const {
   checkRange(bytes, offset, "DeviceBuffer::copyToHost");
-  if (!bytes) return;
+  if (!bytes)
+    return;
   device_->makeCurrent();
-  detail::driver().check(detail::driver().cuMemcpyDtoH(dst, ptr_ + offset, bytes),
-                         "cuMemcpyDtoH");
+  detail::driver().check(detail::driver().cuMemcpyDtoH(dst, ptr_ + offset, bytes), "cuMemcpyDtoH");
 }
 
 void DeviceBuffer::fillBytes(std::uint8_t value) {
-  if (!size_) return;
+  if (!size_)
+    return;
   device_->makeCurrent();
   detail::driver().check(detail::driver().cuMemsetD8(ptr_, value, size_), "cuMemsetD8");
 }
@@ -72,13 +73,14 @@ void DeviceBuffer::fill32(std::uint32_t value) {
   if (size_ % 4)
     throw Error(Error::Kind::InvalidArgument,
                 fmt::format("DeviceBuffer::fill32: size {} is not a multiple of 4", size_));
-  if (!size_) return;
+  if (!size_)
+    return;
   device_->makeCurrent();
   detail::driver().check(detail::driver().cuMemsetD32(ptr_, value, size_ / 4), "cuMemsetD32");
 }
 
-ArrayArg DeviceBuffer::array(DType dtype, std::vector<std::int64_t> shape,
-                             std::vector<std::int64_t> strides, std::size_t byteOffset) const {
+ArrayArg DeviceBuffer::array(DType dtype, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides,
+                             std::size_t byteOffset) const {
   ArrayArg a;
   a.data = ptr_ + byteOffset;
   a.dtype = dtype;
@@ -87,4 +89,4 @@ ArrayArg DeviceBuffer::array(DType dtype, std::vector<std::int64_t> shape,
   return a;
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -33,33 +33,28 @@ public:
   void fillBytes(std::uint8_t value);
   void fill32(std::uint32_t value);
 
-  template <typename T>
-  static DeviceBuffer fromHost(const Device &device, const std::vector<T> &values) {
+  template <typename T> static DeviceBuffer fromHost(const Device &device, const std::vector<T> &values) {
     DeviceBuffer b(device, values.size() * sizeof(T));
     b.copyFromHost(values.data(), b.size());
     return b;
   }
   /// `count` elements of type T starting at element `first`.
-  template <typename T>
-  std::vector<T> toHost(std::size_t count, std::size_t first = 0) const {
+  template <typename T> std::vector<T> toHost(std::size_t count, std::size_t first = 0) const {
     std::vector<T> out(count);
     copyToHost(out.data(), count * sizeof(T), first * sizeof(T));
     return out;
   }
-  template <typename T>
-  std::vector<T> toHost() const {
-    return toHost<T>(size_ / sizeof(T));
-  }
+  template <typename T> std::vector<T> toHost() const { return toHost<T>(size_ / sizeof(T)); }
 
   /// An array view of this buffer (strides in elements, empty = contiguous).
-  ArrayArg array(DType dtype, std::vector<std::int64_t> shape,
-                 std::vector<std::int64_t> strides = {}, std::size_t byteOffset = 0) const;
+  ArrayArg array(DType dtype, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides = {},
+                 std::size_t byteOffset = 0) const;
 
 private:
   void checkRange(std::size_t bytes, std::size_t offset, const char *what) const;
-  std::shared_ptr<detail::DeviceState> device_;  // null for an empty buffer
+  std::shared_ptr<detail::DeviceState> device_; // null for an empty buffer
   DevicePtr ptr_ = 0;
   std::size_t size_ = 0;
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -14,13 +14,11 @@ namespace tile::rt::detail {
 namespace {
 
 // Resolves `symbol` into `fn`; a missing required entry point makes the driver unusable.
-template <typename F>
-void resolve(Driver &d, F &fn, const char *symbol, bool required = true) {
+template <typename F> void resolve(Driver &d, F &fn, const char *symbol, bool required = true) {
   fn = reinterpret_cast<F>(dlsym(d.library, symbol));
   if (!fn && required)
     throw Error(Error::Kind::NoDriver,
-                fmt::format("no usable CUDA driver ({} lacks the entry point {})", d.libraryName,
-                            symbol));
+                fmt::format("no usable CUDA driver ({} lacks the entry point {})", d.libraryName, symbol));
 }
 
 struct Loaded {
@@ -37,11 +35,8 @@ Loaded load() {
     if (cuda::CUresult r = d.cuInit(0); r != cuda::CUDA_SUCCESS) {
       if (r == cuda::CUDA_ERROR_STUB_LIBRARY)
         throw Error(Error::Kind::NoDriver,
-                    fmt::format("no CUDA driver ({} is the CUDA toolkit's stub library)",
-                                d.libraryName),
-                    r);
-      throw Error(Error::Kind::NoDevice, fmt::format("no CUDA device (cuInit: {})", d.describe(r)),
-                  r);
+                    fmt::format("no CUDA driver ({} is the CUDA toolkit's stub library)", d.libraryName), r);
+      throw Error(Error::Kind::NoDevice, fmt::format("no CUDA device (cuInit: {})", d.describe(r)), r);
     }
     d.check(d.cuDriverGetVersion(&d.version), "cuDriverGetVersion");
   } catch (const Error &e) {
@@ -50,7 +45,7 @@ Loaded load() {
   return l;
 }
 
-}  // namespace
+} // namespace
 
 Driver openDriver(const std::string &library) {
   Driver d;
@@ -59,9 +54,9 @@ Driver openDriver(const std::string &library) {
   if (!d.library) {
     const char *error = dlerror();
     std::string why = error ? error : "dlopen failed";
-    if (why.rfind(library + ": ", 0) == 0) why.erase(0, library.size() + 2);  // dlerror repeats it
-    throw Error(Error::Kind::NoDriver,
-                fmt::format("no CUDA driver ({} not found: {})", library, why));
+    if (why.rfind(library + ": ", 0) == 0)
+      why.erase(0, library.size() + 2); // dlerror repeats it
+    throw Error(Error::Kind::NoDriver, fmt::format("no CUDA driver ({} not found: {})", library, why));
   }
   // Versioned names: cuda.h maps e.g. cuMemAlloc to cuMemAlloc_v2.
   resolve(d, d.cuGetErrorName, "cuGetErrorName");
@@ -97,8 +92,9 @@ Driver openDriver(const std::string &library) {
   resolve(d, d.cuEventDestroy, "cuEventDestroy_v2");
   resolve(d, d.cuEventRecord, "cuEventRecord");
   resolve(d, d.cuEventSynchronize, "cuEventSynchronize");
-  resolve(d, d.cuEventElapsedTime, "cuEventElapsedTime_v2", false);  // CUDA 12.8+
-  if (!d.cuEventElapsedTime) resolve(d, d.cuEventElapsedTime, "cuEventElapsedTime");
+  resolve(d, d.cuEventElapsedTime, "cuEventElapsedTime_v2", false); // CUDA 12.8+
+  if (!d.cuEventElapsedTime)
+    resolve(d, d.cuEventElapsedTime, "cuEventElapsedTime");
   resolve(d, d.cuLaunchKernelEx, "cuLaunchKernelEx", false);
   resolve(d, d.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled", false);
   return d;
@@ -106,24 +102,27 @@ Driver openDriver(const std::string &library) {
 
 std::string Driver::describe(R result) const {
   const char *name = nullptr, *text = nullptr;
-  if (cuGetErrorName(result, &name) != cuda::CUDA_SUCCESS || !name) name = nullptr;
-  if (cuGetErrorString(result, &text) != cuda::CUDA_SUCCESS || !text) text = nullptr;
-  if (!name) return fmt::format("CUDA error {}", result);
+  if (cuGetErrorName(result, &name) != cuda::CUDA_SUCCESS || !name)
+    name = nullptr;
+  if (cuGetErrorString(result, &text) != cuda::CUDA_SUCCESS || !text)
+    text = nullptr;
+  if (!name)
+    return fmt::format("CUDA error {}", result);
   return text ? fmt::format("{}: {}", name, text) : std::string(name);
 }
 
 void Driver::check(R result, const char *call, const std::string &context) const {
-  if (result == cuda::CUDA_SUCCESS) return;
+  if (result == cuda::CUDA_SUCCESS)
+    return;
   throw Error(Error::Kind::Driver,
-              fmt::format("{}{}{}: {}", context, context.empty() ? "" : ": ", call,
-                          describe(result)),
-              result);
+              fmt::format("{}{}{}: {}", context, context.empty() ? "" : ": ", call, describe(result)), result);
 }
 
 const Driver &driver() {
-  static const Loaded loaded = load();  // thread-safe, once per process; never dlclose'd
-  if (loaded.error) throw *loaded.error;
+  static const Loaded loaded = load(); // thread-safe, once per process; never dlclose'd
+  if (loaded.error)
+    throw *loaded.error;
   return loaded.driver;
 }
 
-}  // namespace tile::rt::detail
+} // namespace tile::rt::detail

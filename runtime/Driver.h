@@ -13,7 +13,7 @@ struct Driver {
   using R = cuda::CUresult;
   void *library = nullptr;
   std::string libraryName;
-  int version = 0;  // cuDriverGetVersion, e.g. 13000
+  int version = 0; // cuDriverGetVersion, e.g. 13000
 
   R (*cuGetErrorName)(R, const char **) = nullptr;
   R (*cuGetErrorString)(R, const char **) = nullptr;
@@ -29,14 +29,14 @@ struct Driver {
   R (*cuCtxSetCurrent)(cuda::CUcontext) = nullptr;
   R (*cuCtxSynchronize)() = nullptr;
   R (*cuMemGetInfo)(std::size_t *, std::size_t *) = nullptr;
-  R (*cuModuleLoadDataEx)(cuda::CUmodule *, const void *, unsigned, cuda::CUjit_option *,
-                          void **) = nullptr;
+  R (*cuModuleLoadDataEx)(cuda::CUmodule *, const void *, unsigned, cuda::CUjit_option *, void **) = nullptr;
   R (*cuModuleUnload)(cuda::CUmodule) = nullptr;
   R (*cuModuleGetFunction)(cuda::CUfunction *, cuda::CUmodule, const char *) = nullptr;
   R (*cuFuncGetAttribute)(int *, cuda::CUfunction_attribute, cuda::CUfunction) = nullptr;
   R (*cuFuncSetAttribute)(cuda::CUfunction, cuda::CUfunction_attribute, int) = nullptr;
-  R (*cuLaunchKernel)(cuda::CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                      unsigned, unsigned, cuda::CUstream, void **, void **) = nullptr;
+  R (*cuLaunchKernel)
+  (cuda::CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, cuda::CUstream, void **,
+   void **) = nullptr;
   R (*cuMemAlloc)(cuda::CUdeviceptr *, std::size_t) = nullptr;
   R (*cuMemFree)(cuda::CUdeviceptr) = nullptr;
   R (*cuMemcpyHtoD)(cuda::CUdeviceptr, const void *, std::size_t) = nullptr;
@@ -52,13 +52,11 @@ struct Driver {
   R (*cuEventSynchronize)(cuda::CUevent) = nullptr;
   R (*cuEventElapsedTime)(float *, cuda::CUevent, cuda::CUevent) = nullptr;
   // Optional (CUDA 12.0+): null when the driver lacks them; checked where used.
-  R (*cuLaunchKernelEx)(const cuda::CUlaunchConfig *, cuda::CUfunction, void **,
-                        void **) = nullptr;
-  R (*cuTensorMapEncodeTiled)(cuda::CUtensorMap *, cuda::CUtensorMapDataType, std::uint32_t,
-                              void *, const std::uint64_t *, const std::uint64_t *,
-                              const std::uint32_t *, const std::uint32_t *,
-                              cuda::CUtensorMapInterleave, cuda::CUtensorMapSwizzle,
-                              cuda::CUtensorMapL2promotion, cuda::CUtensorMapFloatOOBfill) = nullptr;
+  R (*cuLaunchKernelEx)(const cuda::CUlaunchConfig *, cuda::CUfunction, void **, void **) = nullptr;
+  R (*cuTensorMapEncodeTiled)
+  (cuda::CUtensorMap *, cuda::CUtensorMapDataType, std::uint32_t, void *, const std::uint64_t *, const std::uint64_t *,
+   const std::uint32_t *, const std::uint32_t *, cuda::CUtensorMapInterleave, cuda::CUtensorMapSwizzle,
+   cuda::CUtensorMapL2promotion, cuda::CUtensorMapFloatOOBfill) = nullptr;
 
   /// "CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed".
   std::string describe(R result) const;
@@ -73,4 +71,4 @@ const Driver &driver();
 /// Opens `library` and resolves the entry points, without cuInit (tests the failure paths).
 Driver openDriver(const std::string &library);
 
-}  // namespace tile::rt::detail
+} // namespace tile::rt::detail

@@ -10,12 +10,12 @@ namespace tile::rt {
 class Error : public std::runtime_error {
 public:
   enum class Kind {
-    NoDriver,         // libcuda.so.1 missing, a stub, or lacking an entry point
-    NoDevice,         // the driver loaded but there is no (such) device
-    Driver,           // a driver call failed; driverCode() is its CUresult
-    InvalidMetadata,  // a kernel metadata file is malformed or unsupported
-    InvalidArgument,  // launch arguments or API use do not match the kernel/device
-    Io,               // a file could not be read
+    NoDriver,        // libcuda.so.1 missing, a stub, or lacking an entry point
+    NoDevice,        // the driver loaded but there is no (such) device
+    Driver,          // a driver call failed; driverCode() is its CUresult
+    InvalidMetadata, // a kernel metadata file is malformed or unsupported
+    InvalidArgument, // launch arguments or API use do not match the kernel/device
+    Io,              // a file could not be read
   };
 
   Error(Kind kind, const std::string &message, int driverCode = 0)
@@ -31,4 +31,4 @@ private:
   int driverCode_;
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -26,28 +26,27 @@ Event &Event::operator=(Event &&o) noexcept {
 }
 
 Event::~Event() {
-  if (handle_) detail::driver().cuEventDestroy(static_cast<CUevent>(handle_));
+  if (handle_)
+    detail::driver().cuEventDestroy(static_cast<CUevent>(handle_));
 }
 
 void Event::record(const Stream &stream) {
   detail::Native::state(device_)->makeCurrent();
-  detail::driver().check(
-      detail::driver().cuEventRecord(static_cast<CUevent>(handle_), detail::Native::stream(stream)),
-      "cuEventRecord");
+  detail::driver().check(detail::driver().cuEventRecord(static_cast<CUevent>(handle_), detail::Native::stream(stream)),
+                         "cuEventRecord");
 }
 
 void Event::synchronize() const {
-  detail::driver().check(detail::driver().cuEventSynchronize(static_cast<CUevent>(handle_)),
-                         "cuEventSynchronize");
+  detail::driver().check(detail::driver().cuEventSynchronize(static_cast<CUevent>(handle_)), "cuEventSynchronize");
 }
 
 float Event::elapsedMs(const Event &start, const Event &end) {
   end.synchronize();
   float ms = 0;
-  detail::driver().check(detail::driver().cuEventElapsedTime(&ms, static_cast<CUevent>(start.handle_),
-                                                             static_cast<CUevent>(end.handle_)),
-                         "cuEventElapsedTime");
+  detail::driver().check(
+      detail::driver().cuEventElapsedTime(&ms, static_cast<CUevent>(start.handle_), static_cast<CUevent>(end.handle_)),
+      "cuEventElapsedTime");
   return ms;
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

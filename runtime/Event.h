@@ -21,7 +21,7 @@ public:
 
 private:
   Device device_;
-  void *handle_ = nullptr;  // CUevent
+  void *handle_ = nullptr; // CUevent
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -16,4 +16,4 @@ std::string readRegularFile(const std::string &path, std::uint64_t maxBytes);
 /// "1.5 GiB", "12 KiB", "37 bytes": sizes in messages.
 std::string formatBytes(std::uint64_t bytes);
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -10,4 +10,4 @@ Device Kernel::device() const { return detail::Native::device(state_->module->de
 int Kernel::numRegisters() const { return state_->numRegisters; }
 int Kernel::staticSharedMemory() const { return state_->staticSharedMemory; }
 
-}  // namespace tile::rt
+} // namespace tile::rt

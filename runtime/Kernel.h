@@ -13,7 +13,7 @@ namespace tile::rt {
 namespace detail {
 struct KernelState;
 struct Native;
-}  // namespace detail
+} // namespace detail
 
 class Kernel {
 public:
@@ -31,4 +31,4 @@ private:
   std::shared_ptr<const detail::KernelState> state_;
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -20,12 +20,14 @@ namespace {
 // sm_<major><minor>[a] with a one-digit minor: sm_90a, sm_80, sm_100a, sm_120.
 bool parseArch(std::string_view arch, int &major, int &minor, bool &specific) {
   specific = !arch.empty() && arch.back() == 'a';
-  if (specific) arch.remove_suffix(1);
+  if (specific)
+    arch.remove_suffix(1);
   if (arch.size() < 5 || arch.size() > 7 || arch.substr(0, 3) != "sm_" ||
       arch.substr(3).find_first_not_of("0123456789") != std::string_view::npos)
     return false;
-  int code = 0;  // at most four digits: no overflow, and no std::stoi to throw
-  for (char c : arch.substr(3)) code = code * 10 + (c - '0');
+  int code = 0; // at most four digits: no overflow, and no std::stoi to throw
+  for (char c : arch.substr(3))
+    code = code * 10 + (c - '0');
   major = code / 10;
   minor = code % 10;
   return true;
@@ -38,8 +40,7 @@ public:
 
   [[noreturn]] void fail(const std::string &path, const std::string &message) const {
     throw Error(Error::Kind::InvalidMetadata,
-                fmt::format("kernel metadata {}: {}{}{}", origin_, path, path.empty() ? "" : ": ",
-                            message));
+                fmt::format("kernel metadata {}: {}{}{}", origin_, path, path.empty() ? "" : ": ", message));
   }
 
   static const char *typeName(const json &v) {
@@ -47,14 +48,15 @@ public:
   }
 
   // Rejects keys outside `allowed` (typos would otherwise be silently ignored).
-  void checkKeys(const json &obj, const std::string &path,
-                 std::initializer_list<const char *> allowed) const {
+  void checkKeys(const json &obj, const std::string &path, std::initializer_list<const char *> allowed) const {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
       bool known = false;
-      for (const char *k : allowed) known |= it.key() == k;
+      for (const char *k : allowed)
+        known |= it.key() == k;
       if (!known) {
         std::string list;
-        for (const char *k : allowed) list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
+        for (const char *k : allowed)
+          list += fmt::format("{}{}", list.empty() ? "" : ", ", k);
         fail(join(path, it.key()), fmt::format("unknown field (expected one of: {})", list));
       }
     }
@@ -64,44 +66,47 @@ public:
     return path.empty() ? key : path + "." + key;
   }
 
-  const json *find(const json &obj, const std::string &path, const char *key,
-                   bool required) const {
+  const json *find(const json &obj, const std::string &path, const char *key, bool required) const {
     auto it = obj.find(key);
     if (it == obj.end()) {
-      if (required) fail(path, fmt::format("missing required field '{}'", key));
+      if (required)
+        fail(path, fmt::format("missing required field '{}'", key));
       return nullptr;
     }
     return &*it;
   }
 
   std::string string(const json &v, const std::string &path) const {
-    if (!v.is_string()) fail(path, fmt::format("expected a string, got {}", typeName(v)));
+    if (!v.is_string())
+      fail(path, fmt::format("expected a string, got {}", typeName(v)));
     return v.get<std::string>();
   }
 
-  std::int64_t integer(const json &v, const std::string &path, std::int64_t lo,
-                       std::int64_t hi) const {
+  std::int64_t integer(const json &v, const std::string &path, std::int64_t lo, std::int64_t hi) const {
     if (!v.is_number_integer())
       fail(path, fmt::format("expected an integer, got {}", typeName(v)));
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(hi))
       fail(path, fmt::format("{} is out of range [{}, {}]", v.dump(), lo, hi));
     std::int64_t x = v.get<std::int64_t>();
-    if (x < lo || x > hi) fail(path, fmt::format("{} is out of range [{}, {}]", x, lo, hi));
+    if (x < lo || x > hi)
+      fail(path, fmt::format("{} is out of range [{}, {}]", x, lo, hi));
     return x;
   }
 
   bool boolean(const json &v, const std::string &path) const {
-    if (!v.is_boolean()) fail(path, fmt::format("expected true or false, got {}", typeName(v)));
+    if (!v.is_boolean())
+      fail(path, fmt::format("expected true or false, got {}", typeName(v)));
     return v.get<bool>();
   }
 
   const json &array(const json &v, const std::string &path) const {
-    if (!v.is_array()) fail(path, fmt::format("expected an array, got {}", typeName(v)));
+    if (!v.is_array())
+      fail(path, fmt::format("expected an array, got {}", typeName(v)));
     return v;
   }
 
-  std::vector<std::int64_t> intList(const json &v, const std::string &path, size_t size,
-                                    std::int64_t lo, std::int64_t hi) const {
+  std::vector<std::int64_t> intList(const json &v, const std::string &path, size_t size, std::int64_t lo,
+                                    std::int64_t hi) const {
     array(v, path);
     if (v.size() != size)
       fail(path, fmt::format("expected {} entries, got {}", size, v.size()));
@@ -113,38 +118,39 @@ public:
 
   DType dtype(const json &v, const std::string &path) const {
     std::string s = string(v, path);
-    if (auto d = parseDType(s)) return *d;
+    if (auto d = parseDType(s))
+      return *d;
     fail(path, fmt::format("unknown dtype '{}' (expected one of: {})", s, dtypeNameList()));
   }
 
   template <typename E>
-  E choice(const json &v, const std::string &path,
-           std::initializer_list<std::pair<const char *, E>> options) const {
+  E choice(const json &v, const std::string &path, std::initializer_list<std::pair<const char *, E>> options) const {
     std::string s = string(v, path);
     std::string list;
     for (auto &[name, value] : options) {
-      if (s == name) return value;
+      if (s == name)
+        return value;
       list += fmt::format("{}{}", list.empty() ? "" : ", ", name);
     }
     fail(path, fmt::format("unknown value '{}' (expected one of: {})", s, list));
   }
 
   ParamInfo param(const json &v, const std::string &path) const {
-    if (!v.is_object()) fail(path, fmt::format("expected an object, got {}", typeName(v)));
+    if (!v.is_object())
+      fail(path, fmt::format("expected an object, got {}", typeName(v)));
     ParamInfo p;
     p.name = string(*find(v, path, "name", true), join(path, "name"));
-    if (p.name.empty()) fail(join(path, "name"), "must not be empty");
+    if (p.name.empty())
+      fail(join(path, "name"), "must not be empty");
     p.kind = choice<ParamInfo::Kind>(*find(v, path, "kind", true), join(path, "kind"),
-                                     {{"array", ParamInfo::Kind::Array},
-                                      {"scalar", ParamInfo::Kind::Scalar}});
+                                     {{"array", ParamInfo::Kind::Array}, {"scalar", ParamInfo::Kind::Scalar}});
     p.dtype = dtype(*find(v, path, "dtype", true), join(path, "dtype"));
     if (!p.isArray()) {
       checkKeys(v, path, {"name", "kind", "dtype"});
       return p;
     }
     checkKeys(v, path, {"name", "kind", "dtype", "rank", "alignment", "unit_stride_last"});
-    p.rank = int(integer(*find(v, path, "rank", true), join(path, "rank"), 1,
-                         KernelMetadata::kMaxRank));
+    p.rank = int(integer(*find(v, path, "rank", true), join(path, "rank"), 1, KernelMetadata::kMaxRank));
     p.alignment = int(dtypeSize(p.dtype));
     if (const json *a = find(v, path, "alignment", false)) {
       p.alignment = int(integer(*a, join(path, "alignment"), 1, 1 << 20));
@@ -157,25 +163,28 @@ public:
   }
 
   TmaInfo tma(const json &v, const std::string &path, const KernelMetadata &md) const {
-    if (!v.is_object()) fail(path, fmt::format("expected an object, got {}", typeName(v)));
+    if (!v.is_object())
+      fail(path, fmt::format("expected an object, got {}", typeName(v)));
     checkKeys(v, path, {"param", "box", "element_strides", "swizzle", "l2_promotion", "oob_fill"});
     TmaInfo t;
     t.param = string(*find(v, path, "param", true), join(path, "param"));
     for (size_t i = 0; i < md.params.size(); ++i)
-      if (md.params[i].name == t.param) t.paramIndex = int(i);
-    if (t.paramIndex < 0) fail(join(path, "param"), fmt::format("no parameter '{}'", t.param));
+      if (md.params[i].name == t.param)
+        t.paramIndex = int(i);
+    if (t.paramIndex < 0)
+      fail(join(path, "param"), fmt::format("no parameter '{}'", t.param));
     const ParamInfo &p = md.params[size_t(t.paramIndex)];
-    if (!p.isArray()) fail(join(path, "param"), fmt::format("'{}' is not an array", t.param));
+    if (!p.isArray())
+      fail(join(path, "param"), fmt::format("'{}' is not an array", t.param));
     if (p.rank > KernelMetadata::kMaxTmaRank)
-      fail(join(path, "param"), fmt::format("'{}' has rank {}; TMA supports at most {}", t.param,
-                                            p.rank, KernelMetadata::kMaxTmaRank));
+      fail(join(path, "param"),
+           fmt::format("'{}' has rank {}; TMA supports at most {}", t.param, p.rank, KernelMetadata::kMaxTmaRank));
     // TMA needs a unit-stride innermost dimension and a 16-byte aligned base (and strides):
     // the launch checks enforce both when the parameter declares them.
     if (!p.unitStrideLast || p.alignment < 16)
-      fail(join(path, "param"),
-           fmt::format("'{}' must declare \"unit_stride_last\": true and \"alignment\" >= 16 "
-                       "to be read through TMA",
-                       t.param));
+      fail(join(path, "param"), fmt::format("'{}' must declare \"unit_stride_last\": true and \"alignment\" >= 16 "
+                                            "to be read through TMA",
+                                            t.param));
     t.box = intList(*find(v, path, "box", true), join(path, "box"), size_t(p.rank), 1, 256);
     int64_t innerBytes = t.box.back() * dtypeSize(p.dtype);
     if (innerBytes % 16)
@@ -186,13 +195,11 @@ public:
     if (const json *s = find(v, path, "element_strides", false))
       t.elementStrides = intList(*s, join(path, "element_strides"), size_t(p.rank), 1, 8);
     if (const json *s = find(v, path, "swizzle", false))
-      t.swizzle = choice<TmaSwizzle>(*s, join(path, "swizzle"),
-                                     {{"none", TmaSwizzle::None},
-                                      {"32B", TmaSwizzle::B32},
-                                      {"64B", TmaSwizzle::B64},
-                                      {"128B", TmaSwizzle::B128}});
-    int span = t.swizzle == TmaSwizzle::B32   ? 32
-               : t.swizzle == TmaSwizzle::B64 ? 64
+      t.swizzle = choice<TmaSwizzle>(
+          *s, join(path, "swizzle"),
+          {{"none", TmaSwizzle::None}, {"32B", TmaSwizzle::B32}, {"64B", TmaSwizzle::B64}, {"128B", TmaSwizzle::B128}});
+    int span = t.swizzle == TmaSwizzle::B32    ? 32
+               : t.swizzle == TmaSwizzle::B64  ? 64
                : t.swizzle == TmaSwizzle::B128 ? 128
                                                : 0;
     if (span && innerBytes > span)
@@ -206,55 +213,57 @@ public:
                                               {"128B", TmaL2Promotion::B128},
                                               {"256B", TmaL2Promotion::B256}});
     if (const json *s = find(v, path, "oob_fill", false))
-      t.oobFill = choice<TmaOobFill>(*s, join(path, "oob_fill"),
-                                     {{"zero", TmaOobFill::Zero}, {"nan", TmaOobFill::NaN}});
+      t.oobFill =
+          choice<TmaOobFill>(*s, join(path, "oob_fill"), {{"zero", TmaOobFill::Zero}, {"nan", TmaOobFill::NaN}});
     if (t.oobFill == TmaOobFill::NaN && !isFloat(p.dtype))
-      fail(join(path, "oob_fill"), fmt::format("\"nan\" needs a float array, '{}' is {}",
-                                               t.param, dtypeName(p.dtype)));
+      fail(join(path, "oob_fill"), fmt::format("\"nan\" needs a float array, '{}' is {}", t.param, dtypeName(p.dtype)));
     return t;
   }
 
   KernelMetadata document(const json &doc) const {
-    if (!doc.is_object()) fail("", fmt::format("expected a JSON object, got {}", typeName(doc)));
+    if (!doc.is_object())
+      fail("", fmt::format("expected a JSON object, got {}", typeName(doc)));
     std::string format = string(*find(doc, "", "format", true), "format");
     if (format != kMetadataFormat)
-      fail("format", fmt::format("unsupported format '{}' (this runtime reads {})", format,
-                                 kMetadataFormat));
+      fail("format", fmt::format("unsupported format '{}' (this runtime reads {})", format, kMetadataFormat));
     checkKeys(doc, "",
-              {"format", "kernel", "name", "arch", "threads_per_block", "dynamic_shared_memory",
-               "cluster", "constants", "params", "tma"});
+              {"format", "kernel", "name", "arch", "threads_per_block", "dynamic_shared_memory", "cluster", "constants",
+               "params", "tma"});
     KernelMetadata md;
     md.kernel = string(*find(doc, "", "kernel", true), "kernel");
-    if (md.kernel.empty()) fail("kernel", "must not be empty");
+    if (md.kernel.empty())
+      fail("kernel", "must not be empty");
     md.name = string(*find(doc, "", "name", true), "name");
     md.arch = string(*find(doc, "", "arch", true), "arch");
     int major, minor;
     bool specific;
     if (!parseArch(md.arch, major, minor, specific))
       fail("arch", fmt::format("'{}' is not an architecture like sm_90a or sm_80", md.arch));
-    md.threadsPerBlock = int(integer(*find(doc, "", "threads_per_block", true),
-                                     "threads_per_block", 1, 1024));
+    md.threadsPerBlock = int(integer(*find(doc, "", "threads_per_block", true), "threads_per_block", 1, 1024));
     if (const json *v = find(doc, "", "dynamic_shared_memory", false))
       md.dynamicSharedMemory = int(integer(*v, "dynamic_shared_memory", 0, 1 << 30));
     if (const json *v = find(doc, "", "cluster", false)) {
       auto c = intList(*v, "cluster", 3, 1, 16);
       md.cluster = {int(c[0]), int(c[1]), int(c[2])};
       if (c[0] * c[1] * c[2] > 16)
-        fail("cluster", fmt::format("{} blocks per cluster; at most 16 are supported",
-                                    c[0] * c[1] * c[2]));
+        fail("cluster", fmt::format("{} blocks per cluster; at most 16 are supported", c[0] * c[1] * c[2]));
     }
     if (const json *v = find(doc, "", "constants", false)) {
-      if (!v->is_object()) fail("constants", fmt::format("expected an object, got {}",
-                                                         typeName(*v)));
+      if (!v->is_object())
+        fail("constants", fmt::format("expected an object, got {}", typeName(*v)));
       for (auto it = v->begin(); it != v->end(); ++it) {
         const json &c = it.value();
         std::string path = join("constants", it.key());
-        if (c.is_boolean()) md.constants[it.key()] = c.get<bool>();
+        if (c.is_boolean())
+          md.constants[it.key()] = c.get<bool>();
         else if (c.is_number_integer())
           md.constants[it.key()] = integer(c, path, INT64_MIN, INT64_MAX);
-        else if (c.is_number_float()) md.constants[it.key()] = c.get<double>();
-        else if (c.is_string()) md.constants[it.key()] = c.get<std::string>();
-        else fail(path, fmt::format("expected a number, bool or string, got {}", typeName(c)));
+        else if (c.is_number_float())
+          md.constants[it.key()] = c.get<double>();
+        else if (c.is_string())
+          md.constants[it.key()] = c.get<std::string>();
+        else
+          fail(path, fmt::format("expected a number, bool or string, got {}", typeName(c)));
       }
     }
     const json &params = array(*find(doc, "", "params", true), "params");
@@ -277,19 +286,20 @@ private:
   std::string origin_;
 };
 
-}  // namespace
+} // namespace
 
 const ParamInfo *KernelMetadata::param(std::string_view n) const {
   for (const ParamInfo &p : params)
-    if (p.name == n) return &p;
+    if (p.name == n)
+      return &p;
   return nullptr;
 }
 
 KernelMetadata parseKernelMetadata(std::string_view text, std::string_view origin) {
   Reader reader(origin);
   if (text.size() > kMaxMetadataBytes)
-    reader.fail("", fmt::format("{} of JSON; the limit is {}", formatBytes(text.size()),
-                                formatBytes(kMaxMetadataBytes)));
+    reader.fail("",
+                fmt::format("{} of JSON; the limit is {}", formatBytes(text.size()), formatBytes(kMaxMetadataBytes)));
   // The keys leading to the value being parsed, so that an error the parser throws (a number
   // overflowing a double, say) names the field: keys[d - 1] is the key at depth d.
   std::vector<std::string> keys;
@@ -298,9 +308,9 @@ KernelMetadata parseKernelMetadata(std::string_view text, std::string_view origi
     if (event == json::parse_event_t::key) {
       keys.resize(d ? d - 1 : 0);
       keys.push_back(parsed.is_string() ? parsed.get<std::string>() : "");
-    } else if (event == json::parse_event_t::object_end ||
-               event == json::parse_event_t::array_end) {
-      if (keys.size() > d) keys.resize(d);
+    } else if (event == json::parse_event_t::object_end || event == json::parse_event_t::array_end) {
+      if (keys.size() > d)
+        keys.resize(d);
     }
     return true;
   };
@@ -312,7 +322,7 @@ KernelMetadata parseKernelMetadata(std::string_view text, std::string_view origi
   } catch (const json::exception &e) {
     // out_of_range (1e400), or anything else the parser throws: never past this API.
     std::string path;
-    for (const std::string &k : keys)  // an empty key stands for an array level
+    for (const std::string &k : keys) // an empty key stands for an array level
       path += k.empty() ? "[]" : fmt::format("{}{}", path.empty() ? "" : ".", k);
     reader.fail(path, fmt::format("not a valid value ({})", e.what()));
   } catch (const std::bad_alloc &) {
@@ -334,12 +344,13 @@ KernelMetadata readKernelMetadata(const std::string &path) {
 std::string toJson(const KernelMetadata &md) {
   using ojson = nlohmann::ordered_json;
   auto swizzle = [](TmaSwizzle s) {
-    return s == TmaSwizzle::B32 ? "32B" : s == TmaSwizzle::B64 ? "64B"
-                                      : s == TmaSwizzle::B128 ? "128B" : "none";
+    return s == TmaSwizzle::B32 ? "32B" : s == TmaSwizzle::B64 ? "64B" : s == TmaSwizzle::B128 ? "128B" : "none";
   };
   auto l2 = [](TmaL2Promotion p) {
-    return p == TmaL2Promotion::B64 ? "64B" : p == TmaL2Promotion::B128 ? "128B"
-                                          : p == TmaL2Promotion::B256 ? "256B" : "none";
+    return p == TmaL2Promotion::B64    ? "64B"
+           : p == TmaL2Promotion::B128 ? "128B"
+           : p == TmaL2Promotion::B256 ? "256B"
+                                       : "none";
   };
   ojson doc;
   doc["format"] = kMetadataFormat;
@@ -388,12 +399,12 @@ std::string archMismatch(std::string_view arch, int major, int minor, bool isPtx
   std::string device = fmt::format("compute capability {}.{}", major, minor);
   if (specific) {
     if (major != needMajor || minor != needMinor)
-      return fmt::format("code for {} runs only on compute capability {}.{}, the device has {}",
-                         arch, needMajor, needMinor, device);
+      return fmt::format("code for {} runs only on compute capability {}.{}, the device has {}", arch, needMajor,
+                         needMinor, device);
   } else if (isPtx) {
     if (major < needMajor || (major == needMajor && minor < needMinor))
-      return fmt::format("PTX for {} needs compute capability {}.{} or newer, the device has {}",
-                         arch, needMajor, needMinor, device);
+      return fmt::format("PTX for {} needs compute capability {}.{} or newer, the device has {}", arch, needMajor,
+                         needMinor, device);
   } else if (major != needMajor || minor < needMinor) {
     return fmt::format("a cubin for {} runs on compute capability {}.x (x >= {}), the device "
                        "has {}",
@@ -402,4 +413,4 @@ std::string archMismatch(std::string_view arch, int major, int minor, bool isPtx
   return "";
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -27,9 +27,9 @@ struct ParamInfo {
   std::string name;
   Kind kind = Kind::Scalar;
   DType dtype = DType::Float32;
-  int rank = 0;                   // arrays: 1..kMaxRank
-  int alignment = 0;              // arrays: bytes (power of two); see README for what it covers
-  bool unitStrideLast = false;    // arrays: the last dimension's stride must be 1
+  int rank = 0;                // arrays: 1..kMaxRank
+  int alignment = 0;           // arrays: bytes (power of two); see README for what it covers
+  bool unitStrideLast = false; // arrays: the last dimension's stride must be 1
 
   bool isArray() const { return kind == Kind::Array; }
 };
@@ -41,10 +41,10 @@ enum class TmaOobFill { Zero, NaN };
 /// A TMA descriptor (CUtensorMap) the runtime encodes at launch over an array parameter;
 /// descriptors follow all expanded parameters, in this order, as 128-byte byval parameters.
 struct TmaInfo {
-  std::string param;        // an array parameter's name
-  int paramIndex = -1;      // its index in KernelMetadata::params
-  std::vector<std::int64_t> box;             // per dimension, outermost first (like shape)
-  std::vector<std::int64_t> elementStrides;  // per dimension, outermost first; default all 1
+  std::string param;                        // an array parameter's name
+  int paramIndex = -1;                      // its index in KernelMetadata::params
+  std::vector<std::int64_t> box;            // per dimension, outermost first (like shape)
+  std::vector<std::int64_t> elementStrides; // per dimension, outermost first; default all 1
   TmaSwizzle swizzle = TmaSwizzle::None;
   TmaL2Promotion l2Promotion = TmaL2Promotion::None;
   TmaOobFill oobFill = TmaOobFill::Zero;
@@ -56,13 +56,13 @@ struct KernelMetadata {
   static constexpr int kMaxRank = 8;
   static constexpr int kMaxTmaRank = 5;
 
-  std::string kernel;  // the symbol in the cubin/PTX
-  std::string name;    // the kernel's name in the source
-  std::string arch;    // "sm_90a", "sm_80", ...
+  std::string kernel; // the symbol in the cubin/PTX
+  std::string name;   // the kernel's name in the source
+  std::string arch;   // "sm_90a", "sm_80", ...
   int threadsPerBlock = 0;
-  int dynamicSharedMemory = 0;  // bytes
+  int dynamicSharedMemory = 0; // bytes
   std::array<int, 3> cluster{1, 1, 1};
-  std::map<std::string, ConstantValue> constants;  // the specialization (informational)
+  std::map<std::string, ConstantValue> constants; // the specialization (informational)
   std::vector<ParamInfo> params;
   std::vector<TmaInfo> tma;
 
@@ -84,4 +84,4 @@ std::string toJson(const KernelMetadata &metadata);
 /// any newer device; the "a" (arch-specific) variants exactly that device.
 std::string archMismatch(std::string_view arch, int major, int minor, bool isPtx);
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -13,15 +13,24 @@ namespace {
 
 CUtensorMapDataType tensorMapType(DType dtype) {
   switch (dtype) {
-  case DType::Int16: return CU_TENSOR_MAP_DATA_TYPE_UINT16;  // TMA copies bits
-  case DType::Int32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
-  case DType::Int64: return CU_TENSOR_MAP_DATA_TYPE_INT64;
-  case DType::Float16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  case DType::BFloat16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  case DType::Float32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  case DType::Float64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
-  case DType::TFloat32: return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
-  default: return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // bool, int8, float8
+  case DType::Int16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16; // TMA copies bits
+  case DType::Int32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::Int64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case DType::Float16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::BFloat16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::Float32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::Float64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case DType::TFloat32:
+    return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+  default:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8; // bool, int8, float8
   }
 }
 
@@ -29,52 +38,47 @@ void encode(const TensorMapRequest &r, LaunchPlan &plan, const std::string &cont
   const detail::Driver &d = detail::driver();
   if (!d.cuTensorMapEncodeTiled)
     throw Error(Error::Kind::NoDriver,
-                fmt::format("{}: the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0+)",
-                            context));
+                fmt::format("{}: the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0+)", context));
   auto *map = reinterpret_cast<CUtensorMap *>(plan.params.at(r.offset));
-  d.check(d.cuTensorMapEncodeTiled(
-              map, tensorMapType(r.dtype), std::uint32_t(r.globalDim.size()),
-              reinterpret_cast<void *>(r.address), r.globalDim.data(), r.globalStrides.data(),
-              r.box.data(), r.elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
-              CUtensorMapSwizzle(int(r.swizzle)), CUtensorMapL2promotion(int(r.l2Promotion)),
-              r.oobFill == TmaOobFill::NaN ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
-                                           : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-          "cuTensorMapEncodeTiled",
-          fmt::format("{}: tma[{}] over '{}'", context, r.tmaIndex, r.param));
+  d.check(d.cuTensorMapEncodeTiled(map, tensorMapType(r.dtype), std::uint32_t(r.globalDim.size()),
+                                   reinterpret_cast<void *>(r.address), r.globalDim.data(), r.globalStrides.data(),
+                                   r.box.data(), r.elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                   CUtensorMapSwizzle(int(r.swizzle)), CUtensorMapL2promotion(int(r.l2Promotion)),
+                                   r.oobFill == TmaOobFill::NaN ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                                                                : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+          "cuTensorMapEncodeTiled", fmt::format("{}: tma[{}] over '{}'", context, r.tmaIndex, r.param));
 }
 
-}  // namespace
+} // namespace
 
-void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args,
-            const Stream &stream) {
+void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args, const Stream &stream) {
   const detail::KernelState &k = detail::Native::kernel(kernel);
   const KernelMetadata &md = k.metadata;
   std::string context = fmt::format("launch of '{}'", md.name);
   if (stream.device().ordinal() != k.module->device->ordinal)
     throw Error(Error::Kind::InvalidArgument,
-                fmt::format("{}: the stream is on cuda:{}, the kernel on cuda:{}", context,
-                            stream.device().ordinal(), k.module->device->ordinal));
+                fmt::format("{}: the stream is on cuda:{}, the kernel on cuda:{}", context, stream.device().ordinal(),
+                            k.module->device->ordinal));
   LaunchPlan plan = planLaunch(md, args, grid, k.limits);
   const detail::Driver &d = detail::driver();
   k.module->device->makeCurrent();
-  for (const TensorMapRequest &r : plan.tensorMaps) encode(r, plan, context);
+  for (const TensorMapRequest &r : plan.tensorMaps)
+    encode(r, plan, context);
   std::vector<void *> params = plan.params.pointers();
   CUstream s = detail::Native::stream(stream);
   auto tpb = unsigned(md.threadsPerBlock), smem = unsigned(md.dynamicSharedMemory);
   if (md.cluster == std::array<int, 3>{1, 1, 1}) {
-    d.check(d.cuLaunchKernel(k.function, plan.grid[0], plan.grid[1], plan.grid[2], tpb, 1, 1,
-                             smem, s, params.data(), nullptr),
+    d.check(d.cuLaunchKernel(k.function, plan.grid[0], plan.grid[1], plan.grid[2], tpb, 1, 1, smem, s, params.data(),
+                             nullptr),
             "cuLaunchKernel", context);
     return;
   }
   if (!d.cuLaunchKernelEx)
     throw Error(Error::Kind::NoDriver,
-                fmt::format("{}: thread-block clusters need cuLaunchKernelEx (CUDA 12.0+)",
-                            context));
+                fmt::format("{}: thread-block clusters need cuLaunchKernelEx (CUDA 12.0+)", context));
   CUlaunchAttribute cluster{};
   cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim = {unsigned(md.cluster[0]), unsigned(md.cluster[1]),
-                              unsigned(md.cluster[2])};
+  cluster.value.clusterDim = {unsigned(md.cluster[0]), unsigned(md.cluster[1]), unsigned(md.cluster[2])};
   CUlaunchConfig config{};
   config.gridDimX = plan.grid[0];
   config.gridDimY = plan.grid[1];
@@ -85,12 +89,11 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
   config.hStream = s;
   config.attrs = &cluster;
   config.numAttrs = 1;
-  d.check(d.cuLaunchKernelEx(&config, k.function, params.data(), nullptr), "cuLaunchKernelEx",
-          context);
+  d.check(d.cuLaunchKernelEx(&config, k.function, params.data(), nullptr), "cuLaunchKernelEx", context);
 }
 
 void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args) {
   launch(kernel, grid, args, Stream::defaultStream(kernel.device()));
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -14,9 +14,8 @@ namespace tile::rt {
 /// Arguments follow the source parameters (arrays: ArrayArg or DLPack; scalars: typed) and are
 /// checked first: a mismatch throws Error(InvalidArgument) naming the parameter. Asynchronous:
 /// synchronize the stream (or copy back through DeviceBuffer) to wait for the kernel.
-void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args,
-            const Stream &stream);
+void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args, const Stream &stream);
 /// The same on the device's legacy default stream.
 void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args);
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -14,15 +14,18 @@ std::size_t ParamBuffer::add(const void *bytes, std::size_t size, std::size_t al
   std::size_t offset = (used_ + align - 1) / align * align;
   used_ = offset + size;
   storage_.resize((used_ + sizeof(Chunk) - 1) / sizeof(Chunk));
-  if (bytes) std::memcpy(at(offset), bytes, size);
-  else std::memset(at(offset), 0, size);
+  if (bytes)
+    std::memcpy(at(offset), bytes, size);
+  else
+    std::memset(at(offset), 0, size);
   params_.emplace_back(offset, size);
   return offset;
 }
 
 std::vector<void *> ParamBuffer::pointers() {
   std::vector<void *> p;
-  for (auto &[offset, size] : params_) p.push_back(at(offset));
+  for (auto &[offset, size] : params_)
+    p.push_back(at(offset));
   return p;
 }
 
@@ -46,17 +49,16 @@ public:
   Planner(const KernelMetadata &md, const DeviceLimits &limits) : md_(md), limits_(limits) {}
 
   [[noreturn]] void fail(const std::string &message) const {
-    std::string where = param_ < 0 ? std::string()
-                                   : fmt::format("argument {} ('{}'): ", param_,
-                                                 md_.params[size_t(param_)].name);
-    throw Error(Error::Kind::InvalidArgument,
-                fmt::format("launch of '{}': {}{}", md_.name, where, message));
+    std::string where =
+        param_ < 0 ? std::string() : fmt::format("argument {} ('{}'): ", param_, md_.params[size_t(param_)].name);
+    throw Error(Error::Kind::InvalidArgument, fmt::format("launch of '{}': {}{}", md_.name, where, message));
   }
 
   LaunchPlan plan(const std::vector<Arg> &args, const Grid &grid) {
     LaunchPlan plan;
     checkGrid(grid, plan);
-    if (std::string problem = kernelFitProblem(md_, limits_); !problem.empty()) fail(problem);
+    if (std::string problem = kernelFitProblem(md_, limits_); !problem.empty())
+      fail(problem);
     if (args.size() != md_.params.size()) {
       std::string names;
       for (const ParamInfo &p : md_.params)
@@ -76,9 +78,8 @@ public:
         if (!s)
           fail(fmt::format("expected {} scalar, got {}", withArticle(p.dtype), describeArg(arg)));
         if (s->dtype() != p.dtype)
-          fail(fmt::format("got {} scalar, the kernel expects {}", withArticle(s->dtype()),
-                           dtypeName(p.dtype)));
-        std::uint64_t bits = s->bits();  // little-endian: the low bytes hold the value
+          fail(fmt::format("got {} scalar, the kernel expects {}", withArticle(s->dtype()), dtypeName(p.dtype)));
+        std::uint64_t bits = s->bits(); // little-endian: the low bytes hold the value
         plan.params.add(&bits, dtypeSize(p.dtype), dtypeSize(p.dtype));
       }
     }
@@ -95,15 +96,13 @@ private:
     const std::int64_t dims[3] = {grid.x, grid.y, grid.z};
     for (int d = 0; d < 3; ++d) {
       if (dims[d] < 1 || dims[d] > limits_.maxGrid[size_t(d)])
-        fail(fmt::format("grid.{} = {} is out of range [1, {}]", "xyz"[d], dims[d],
-                         limits_.maxGrid[size_t(d)]));
+        fail(fmt::format("grid.{} = {} is out of range [1, {}]", "xyz"[d], dims[d], limits_.maxGrid[size_t(d)]));
       plan.grid[size_t(d)] = unsigned(dims[d]);
     }
     for (int d = 0; d < 3; ++d)
       if (dims[d] % md_.cluster[size_t(d)])
-        fail(fmt::format("grid ({}, {}, {}) is not a multiple of the cluster shape ({}, {}, {})",
-                         grid.x, grid.y, grid.z, md_.cluster[0], md_.cluster[1],
-                         md_.cluster[2]));
+        fail(fmt::format("grid ({}, {}, {}) is not a multiple of the cluster shape ({}, {}, {})", grid.x, grid.y,
+                         grid.z, md_.cluster[0], md_.cluster[1], md_.cluster[2]));
   }
 
   ArrayArg array(const ParamInfo &p, const Arg &arg) {
@@ -112,7 +111,8 @@ private:
     if (auto *x = std::get_if<ArrayArg>(&arg.value())) {
       a = *x;
     } else if (auto *t = std::get_if<const DLTensor *>(&arg.value())) {
-      if (!*t) fail("null DLTensor pointer");
+      if (!*t)
+        fail("null DLTensor pointer");
       try {
         a = arrayFromDLPack(**t, limits_.ordinal);
       } catch (const Error &e) {
@@ -122,17 +122,20 @@ private:
       fail(fmt::format("expected {}, got {}", expected, describeArg(arg)));
     }
     if (a.dtype != p.dtype)
-      fail(fmt::format("dtype is {}, the kernel expects {}", dtypeName(a.dtype),
-                       dtypeName(p.dtype)));
+      fail(fmt::format("dtype is {}, the kernel expects {}", dtypeName(a.dtype), dtypeName(p.dtype)));
     int rank = int(a.shape.size());
-    if (rank != p.rank) fail(fmt::format("rank is {}, the kernel expects {}", rank, p.rank));
+    if (rank != p.rank)
+      fail(fmt::format("rank is {}, the kernel expects {}", rank, p.rank));
     if (!a.strides.empty() && a.strides.size() != a.shape.size())
       fail(fmt::format("{} dimensions but {} strides", rank, a.strides.size()));
     for (int d = 0; d < rank; ++d)
-      if (a.shape[size_t(d)] < 0) fail(fmt::format("shape[{}] is {}", d, a.shape[size_t(d)]));
+      if (a.shape[size_t(d)] < 0)
+        fail(fmt::format("shape[{}] is {}", d, a.shape[size_t(d)]));
     a.strides = a.stridesOrContiguous();
-    if (a.numElements() == 0) return a;  // the kernel touches no memory
-    if (a.data == 0) fail("null data pointer for a non-empty array");
+    if (a.numElements() == 0)
+      return a; // the kernel touches no memory
+    if (a.data == 0)
+      fail("null data pointer for a non-empty array");
     // The specialization assumed the base address and every stride in bytes except the
     // last dimension's (which vector accesses step along) to be multiples of `alignment`.
     auto align = std::uint64_t(p.alignment);
@@ -149,16 +152,17 @@ private:
                          d, s, s * elem, align));
     }
     if (p.unitStrideLast && a.shape.back() > 1 && a.strides.back() != 1)
-      fail(fmt::format("the last dimension has stride {}; the kernel requires stride 1",
-                       a.strides.back()));
+      fail(fmt::format("the last dimension has stride {}; the kernel requires stride 1", a.strides.back()));
     return a;
   }
 
   static void pack(const ArrayArg &a, ParamBuffer &params) {
     std::uint64_t ptr = a.data;
     params.add(&ptr, 8, 8);
-    for (std::int64_t d : a.shape) params.add(&d, 8, 8);
-    for (std::int64_t s : a.strides) params.add(&s, 8, 8);
+    for (std::int64_t d : a.shape)
+      params.add(&d, 8, 8);
+    for (std::int64_t s : a.strides)
+      params.add(&s, 8, 8);
   }
 
   TensorMapRequest tensorMap(int index, const ArrayArg &a, ParamBuffer &params) {
@@ -173,17 +177,17 @@ private:
     r.oobFill = t.oobFill;
     size_t rank = a.shape.size();
     std::uint64_t elem = dtypeSize(a.dtype);
-    for (size_t i = 0; i < rank; ++i) {  // CUDA orders dimensions innermost first
+    for (size_t i = 0; i < rank; ++i) { // CUDA orders dimensions innermost first
       size_t d = rank - 1 - i;
       if (a.shape[d] < 1 || std::uint64_t(a.shape[d]) > (std::uint64_t(1) << 32))
-        fail(fmt::format("tma[{}]: shape[{}] = {} is out of the TMA range [1, 2^32]", index, d,
-                         a.shape[d]));
+        fail(fmt::format("tma[{}]: shape[{}] = {} is out of the TMA range [1, 2^32]", index, d, a.shape[d]));
       r.globalDim.push_back(std::uint64_t(a.shape[d]));
       r.box.push_back(std::uint32_t(t.box[d]));
       r.elementStrides.push_back(std::uint32_t(t.elementStrides[d]));
-      if (i == 0) continue;
+      if (i == 0)
+        continue;
       std::int64_t bytes = a.strides[d] * std::int64_t(elem);
-      if (a.shape[d] == 1) {  // never stepped along: give TMA a valid (packed) stride
+      if (a.shape[d] == 1) { // never stepped along: give TMA a valid (packed) stride
         std::uint64_t inner = i == 1 ? elem : r.globalStrides[i - 2];
         bytes = std::int64_t((inner * r.globalDim[i - 1] + 15) / 16 * 16);
       }
@@ -202,12 +206,12 @@ private:
   int param_ = -1;
 };
 
-}  // namespace
+} // namespace
 
 std::string kernelFitProblem(const KernelMetadata &md, const DeviceLimits &limits) {
   if (md.threadsPerBlock > limits.maxThreadsPerBlock)
-    return fmt::format("the kernel uses {} threads per block, the device allows at most {}",
-                       md.threadsPerBlock, limits.maxThreadsPerBlock);
+    return fmt::format("the kernel uses {} threads per block, the device allows at most {}", md.threadsPerBlock,
+                       limits.maxThreadsPerBlock);
   if (md.dynamicSharedMemory > limits.maxDynamicSharedMemory)
     return fmt::format("the kernel needs {} bytes of dynamic shared memory, the device allows "
                        "at most {}",
@@ -215,9 +219,9 @@ std::string kernelFitProblem(const KernelMetadata &md, const DeviceLimits &limit
   return "";
 }
 
-LaunchPlan planLaunch(const KernelMetadata &metadata, const std::vector<Arg> &args,
-                      const Grid &grid, const DeviceLimits &limits) {
+LaunchPlan planLaunch(const KernelMetadata &metadata, const std::vector<Arg> &args, const Grid &grid,
+                      const DeviceLimits &limits) {
   return Planner(metadata, limits).plan(args, grid);
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

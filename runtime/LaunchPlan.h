@@ -25,7 +25,7 @@ struct DeviceLimits {
   int ordinal = 0;
   std::array<std::int64_t, 3> maxGrid{2147483647, 65535, 65535};
   int maxThreadsPerBlock = 1024;
-  int maxDynamicSharedMemory = 227 * 1024;  // per block, with the opt-in attribute
+  int maxDynamicSharedMemory = 227 * 1024; // per block, with the opt-in attribute
 };
 
 /// The parameter values of one launch, each at its natural alignment (TMA descriptors at
@@ -48,7 +48,7 @@ private:
   };
   std::vector<Chunk> storage_;
   std::size_t used_ = 0;
-  std::vector<std::pair<std::size_t, std::size_t>> params_;  // offset, size
+  std::vector<std::pair<std::size_t, std::size_t>> params_; // offset, size
 };
 
 /// cuTensorMapEncodeTiled's arguments for one metadata "tma" entry, innermost dimension first.
@@ -58,28 +58,28 @@ struct TensorMapRequest {
   DType dtype = DType::Float32;
   DevicePtr address = 0;
   std::vector<std::uint64_t> globalDim;
-  std::vector<std::uint64_t> globalStrides;  // bytes, dimensions 1..rank-1
+  std::vector<std::uint64_t> globalStrides; // bytes, dimensions 1..rank-1
   std::vector<std::uint32_t> box;
   std::vector<std::uint32_t> elementStrides;
   TmaSwizzle swizzle = TmaSwizzle::None;
   TmaL2Promotion l2Promotion = TmaL2Promotion::None;
   TmaOobFill oobFill = TmaOobFill::Zero;
-  std::size_t offset = 0;  // of its 128-byte slot in the ParamBuffer
+  std::size_t offset = 0; // of its 128-byte slot in the ParamBuffer
 };
 
 struct LaunchPlan {
   std::array<unsigned, 3> grid{1, 1, 1};
   ParamBuffer params;
-  std::vector<TensorMapRequest> tensorMaps;  // to encode into params before launching
+  std::vector<TensorMapRequest> tensorMaps; // to encode into params before launching
 };
 
 /// Checks everything a launch can get wrong and lays out the parameters; throws
 /// Error(InvalidArgument) naming the kernel and the parameter, e.g.
 /// "launch of 'scale_rows': argument 2 ('out'): dtype is float32, the kernel expects bfloat16".
-LaunchPlan planLaunch(const KernelMetadata &metadata, const std::vector<Arg> &args,
-                      const Grid &grid, const DeviceLimits &limits);
+LaunchPlan planLaunch(const KernelMetadata &metadata, const std::vector<Arg> &args, const Grid &grid,
+                      const DeviceLimits &limits);
 
 /// Why the kernel's block size or dynamic shared memory does not fit the device ("" if it does).
 std::string kernelFitProblem(const KernelMetadata &metadata, const DeviceLimits &limits);
 
-}  // namespace tile::rt
+} // namespace tile::rt

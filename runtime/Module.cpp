@@ -18,7 +18,7 @@ ModuleState::~ModuleState() {
   if (module && driver().cuCtxSetCurrent(device->context) == CUDA_SUCCESS)
     driver().cuModuleUnload(module);
 }
-}  // namespace detail
+} // namespace detail
 
 namespace {
 
@@ -36,19 +36,20 @@ std::shared_ptr<detail::ModuleState> load(const Device &device, const void *imag
   CUresult r = d.cuModuleLoadDataEx(&state->module, image, 2, options, values);
   if (r != CUDA_SUCCESS) {
     std::string log = errorLog;
-    while (!log.empty() && (log.back() == '\n' || log.back() == '\0')) log.pop_back();
+    while (!log.empty() && (log.back() == '\n' || log.back() == '\0'))
+      log.pop_back();
     throw Error(Error::Kind::Driver,
-                fmt::format("loading a {} module on cuda:{}: cuModuleLoadDataEx: {}{}{}",
-                            isPtx ? "PTX" : "cubin", device.ordinal(), d.describe(r),
-                            log.empty() ? "" : "\nJIT log:\n", log),
+                fmt::format("loading a {} module on cuda:{}: cuModuleLoadDataEx: {}{}{}", isPtx ? "PTX" : "cubin",
+                            device.ordinal(), d.describe(r), log.empty() ? "" : "\nJIT log:\n", log),
                 r);
   }
   return state;
 }
 
 bool isBinaryImage(std::string_view bytes) {
-  static const char elf[] = "\x7f" "ELF";
-  static const unsigned char fatbin[] = {0x50, 0xed, 0x55, 0xba};  // 0xBA55ED50, little-endian
+  static const char elf[] = "\x7f"
+                            "ELF";
+  static const unsigned char fatbin[] = {0x50, 0xed, 0x55, 0xba}; // 0xBA55ED50, little-endian
   return (bytes.size() >= 4 && std::memcmp(bytes.data(), elf, 4) == 0) ||
          (bytes.size() >= 4 && std::memcmp(bytes.data(), fatbin, 4) == 0);
 }
@@ -61,19 +62,18 @@ std::string readFile(const std::string &path, const char *what) {
   return text.str();
 }
 
-}  // namespace
+} // namespace
 
 Module Module::fromCubin(const Device &device, const void *image, std::size_t size) {
   if (!isBinaryImage(std::string_view(static_cast<const char *>(image), size)))
-    throw Error(Error::Kind::InvalidArgument,
-                "Module::fromCubin: the image is not a cubin (no ELF or fatbin header)");
+    throw Error(Error::Kind::InvalidArgument, "Module::fromCubin: the image is not a cubin (no ELF or fatbin header)");
   Module m;
   m.state_ = load(device, image, false);
   return m;
 }
 
 Module Module::fromPtx(const Device &device, std::string_view ptx) {
-  std::string text(ptx);  // the driver wants it NUL-terminated
+  std::string text(ptx); // the driver wants it NUL-terminated
   Module m;
   m.state_ = load(device, text.c_str(), true);
   return m;
@@ -81,8 +81,7 @@ Module Module::fromPtx(const Device &device, std::string_view ptx) {
 
 Module Module::fromFile(const Device &device, const std::string &path) {
   std::string bytes = readFile(path, "kernel binary");
-  return isBinaryImage(bytes) ? fromCubin(device, bytes.data(), bytes.size())
-                              : fromPtx(device, bytes);
+  return isBinaryImage(bytes) ? fromCubin(device, bytes.data(), bytes.size()) : fromPtx(device, bytes);
 }
 
 bool Module::isPtx() const { return state_->isPtx; }
@@ -91,48 +90,41 @@ Kernel Module::kernel(const KernelMetadata &md) const {
   const detail::Driver &d = detail::driver();
   const detail::DeviceState &dev = *state_->device;
   std::string context = fmt::format("kernel '{}' ({})", md.name, md.kernel);
-  if (std::string why = archMismatch(md.arch, dev.ccMajor, dev.ccMinor, state_->isPtx);
-      !why.empty())
+  if (std::string why = archMismatch(md.arch, dev.ccMajor, dev.ccMinor, state_->isPtx); !why.empty())
     throw Error(Error::Kind::InvalidArgument,
-                fmt::format("{} cannot run on cuda:{} ({}): {}", context, dev.ordinal, dev.name,
-                            why));
+                fmt::format("{} cannot run on cuda:{} ({}): {}", context, dev.ordinal, dev.name, why));
   dev.makeCurrent();
   auto k = std::make_shared<detail::KernelState>();
   k->module = state_;
   k->metadata = md;
-  d.check(d.cuModuleGetFunction(&k->function, state_->module, md.kernel.c_str()),
-          "cuModuleGetFunction", fmt::format("{}: the module has no such kernel", context));
+  d.check(d.cuModuleGetFunction(&k->function, state_->module, md.kernel.c_str()), "cuModuleGetFunction",
+          fmt::format("{}: the module has no such kernel", context));
   int maxThreads = 0;
-  d.check(d.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->function),
+  d.check(d.cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k->function), "cuFuncGetAttribute",
+          context);
+  d.check(d.cuFuncGetAttribute(&k->staticSharedMemory, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->function),
           "cuFuncGetAttribute", context);
-  d.check(d.cuFuncGetAttribute(&k->staticSharedMemory, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                               k->function),
-          "cuFuncGetAttribute", context);
-  d.check(d.cuFuncGetAttribute(&k->numRegisters, CU_FUNC_ATTRIBUTE_NUM_REGS, k->function),
-          "cuFuncGetAttribute", context);
+  d.check(d.cuFuncGetAttribute(&k->numRegisters, CU_FUNC_ATTRIBUTE_NUM_REGS, k->function), "cuFuncGetAttribute",
+          context);
   // Registers and static shared memory narrow what the device allows for this function.
   k->limits = dev.limits;
   k->limits.maxThreadsPerBlock = std::min(k->limits.maxThreadsPerBlock, maxThreads);
   k->limits.maxDynamicSharedMemory -= k->staticSharedMemory;
   if (std::string why = kernelFitProblem(md, k->limits); !why.empty())
-    throw Error(Error::Kind::InvalidArgument, fmt::format("{} on cuda:{}: {} ({} registers, {} "
-                                                          "bytes of static shared memory)",
-                                                          context, dev.ordinal, why,
-                                                          k->numRegisters,
-                                                          k->staticSharedMemory));
-  if (md.dynamicSharedMemory > 48 * 1024)  // above 48 KiB a kernel must opt in
-    d.check(d.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 md.dynamicSharedMemory),
+    throw Error(Error::Kind::InvalidArgument,
+                fmt::format("{} on cuda:{}: {} ({} registers, {} "
+                            "bytes of static shared memory)",
+                            context, dev.ordinal, why, k->numRegisters, k->staticSharedMemory));
+  if (md.dynamicSharedMemory > 48 * 1024) // above 48 KiB a kernel must opt in
+    d.check(d.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, md.dynamicSharedMemory),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", context);
-  if (md.cluster[0] * md.cluster[1] * md.cluster[2] > 8)  // more than the portable 8 blocks
-    d.check(d.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-                                 1),
+  if (md.cluster[0] * md.cluster[1] * md.cluster[2] > 8) // more than the portable 8 blocks
+    d.check(d.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
             "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", context);
   return detail::Native::makeKernel(std::move(k));
 }
 
-Kernel loadKernel(const Device &device, const std::string &binaryPath,
-                  const std::string &metadataPath) {
+Kernel loadKernel(const Device &device, const std::string &binaryPath, const std::string &metadataPath) {
   std::string json = metadataPath;
   if (json.empty()) {
     size_t slash = binaryPath.find_last_of('/');
@@ -144,4 +136,4 @@ Kernel loadKernel(const Device &device, const std::string &binaryPath,
   return Module::fromFile(device, binaryPath).kernel(md);
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -39,7 +39,6 @@ private:
 
 /// Loads a compiled kernel: `binaryPath` (.cubin or .ptx) and its metadata, by default the
 /// same path with the extension replaced by ".json".
-Kernel loadKernel(const Device &device, const std::string &binaryPath,
-                  const std::string &metadataPath = "");
+Kernel loadKernel(const Device &device, const std::string &binaryPath, const std::string &metadataPath = "");
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -24,7 +24,7 @@ struct DeviceState {
   DeviceState() = default;
   DeviceState(const DeviceState &) = delete;
   DeviceState &operator=(const DeviceState &) = delete;
-  ~DeviceState();  // releases the primary context
+  ~DeviceState(); // releases the primary context
   /// Makes the primary context current on the calling thread (cheap; done before each call).
   void makeCurrent() const;
 };
@@ -40,7 +40,7 @@ struct KernelState {
   std::shared_ptr<ModuleState> module;
   cuda::CUfunction function = nullptr;
   KernelMetadata metadata;
-  DeviceLimits limits;  // the device's, narrowed by this function's registers and static smem
+  DeviceLimits limits; // the device's, narrowed by this function's registers and static smem
   int numRegisters = 0;
   int staticSharedMemory = 0;
 };
@@ -54,4 +54,4 @@ struct Native {
   static Kernel makeKernel(std::shared_ptr<const KernelState> s) { return Kernel(std::move(s)); }
 };
 
-}  // namespace tile::rt::detail
+} // namespace tile::rt::detail

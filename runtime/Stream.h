@@ -30,8 +30,8 @@ private:
   friend struct detail::Native;
   Stream(const Device &device, void *handle, bool owned);
   Device device_;
-  void *handle_ = nullptr;  // CUstream; null is the legacy default stream
+  void *handle_ = nullptr; // CUstream; null is the legacy default stream
   bool owned_ = false;
 };
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -5,9 +5,8 @@
 #
 #   scripts/check-format.sh [--whole-files] [BASE]
 #
-# By default only the changed lines are checked (git clang-format), so editing a file of the
-# not-yet-reformatted tree does not ask for reformatting all of it; --whole-files checks every
-# changed file entirely. BASE defaults to the merge-base with main when HEAD has commits of its
+# By default only the changed lines are checked (git clang-format); --whole-files checks every
+# changed file entirely (what CI runs: the whole tree is formatted). BASE defaults to the merge-base with main when HEAD has commits of its
 # own, else HEAD~1; without either (a shallow clone of one commit) there is nothing to compare
 # and the check passes. Uncommitted changes are included.
 set -euo pipefail

@@ -18,8 +18,8 @@ static Value f32(OpBuilder &b, Location loc, double v) {
 }
 
 FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operands) {
-  if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp, math::TanhOp,
-           math::RsqrtOp, math::PowFOp>(op))
+  if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp, math::TanhOp, math::RsqrtOp,
+           math::PowFOp>(op))
     return Value();
   Location loc = op->getLoc();
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
@@ -59,4 +59,4 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
   return inF32 ? r : Value(arith::TruncFOp::create(b, loc, type, r));
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

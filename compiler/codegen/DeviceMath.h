@@ -11,7 +11,6 @@ namespace tile::codegen {
 /// If `op` (a math-dialect op) has a device implementation here, emits it on the scalar
 /// `operands` and returns the result; returns null for ops the generic lowering handles
 /// (sqrt, abs, floor, ceil, fma: LLVM intrinsics NVPTX supports). Fails for unsupported types.
-mlir::FailureOr<mlir::Value> lowerDeviceMath(mlir::OpBuilder &b, mlir::Operation *op,
-                                             mlir::ValueRange operands);
+mlir::FailureOr<mlir::Value> lowerDeviceMath(mlir::OpBuilder &b, mlir::Operation *op, mlir::ValueRange operands);
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -43,9 +43,9 @@ Value KernelLowering::boolAnd(Value a, Value c) {
 
 int64_t KernelLowering::byteSize(Type type) {
   if (type.isInteger(1))
-    return 1;  // booleans are stored as bytes
+    return 1; // booleans are stored as bytes
   if (type.isTF32())
-    return 4;  // 19 significant bits in an f32
+    return 4; // 19 significant bits in an f32
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
@@ -55,9 +55,7 @@ Type KernelLowering::storageType(Type elt) {
   return registerType(elt);
 }
 
-Type KernelLowering::registerType(Type elt) {
-  return elt.isTF32() ? Float32Type::get(elt.getContext()) : elt;
-}
+Type KernelLowering::registerType(Type elt) { return elt.isTF32() ? Float32Type::get(elt.getContext()) : elt; }
 
 // Integer rounding on the bits: add half an ulp of tf32 (plus the kept lsb, for ties to even)
 // and clear the 13 dropped bits; infinities and NaNs pass unchanged.
@@ -150,9 +148,10 @@ Value KernelLowering::elementPointer(const Array &array, ArrayRef<Value> indices
 Value KernelLowering::loadElement(Type type, Value ptr) {
   if (type.isInteger(1)) {
     Value byte = LLVM::LoadOp::create(b_, loc_, b_.getI8Type(), ptr);
-    return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, byte, arith::ConstantIntOp::create(b_, loc_, 0, 8));
+    return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, byte,
+                                 arith::ConstantIntOp::create(b_, loc_, 0, 8));
   }
-  if (type.isTF32())  // a tfloat32 array may hold any f32; its element is the rounded value
+  if (type.isTF32()) // a tfloat32 array may hold any f32; its element is the rounded value
     return roundToTf32(LLVM::LoadOp::create(b_, loc_, b_.getF32Type(), ptr));
   return LLVM::LoadOp::create(b_, loc_, type, ptr);
 }
@@ -194,8 +193,10 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
                           largest.getNumElements() * byteSize(largest.getElementType()))
         largest = tt;
   };
-  for (Type t : op->getOperandTypes()) consider(t);
-  for (Type t : op->getResultTypes()) consider(t);
+  for (Type t : op->getOperandTypes())
+    consider(t);
+  for (Type t : op->getResultTypes())
+    consider(t);
   std::string what = "kernel '" + kernel_.getSymName().str() + "'";
   if (largest) {
     std::string shape;
@@ -204,15 +205,15 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
     os << "x" << largest.getElementType();
     what = "tile " + shape;
   }
-  op->emitError() << what << " needs " << kibString(sharedBytes_) << " of shared memory; the limit on sm_"
-                  << target_.sm << " is " << kibString(limit);
+  op->emitError() << what << " needs " << kibString(sharedBytes_) << " of shared memory; the limit on sm_" << target_.sm
+                  << " is " << kibString(limit);
   return failure();
 }
 
 // Every tile is unrolled into per-thread registers, so a tile far beyond the register file
 // would only exhaust the compiler: refuse it before lowering, at the op that makes it.
 LogicalResult KernelLowering::checkRegisterLimit() {
-  constexpr int64_t kMaxWordsPerThread = 4096;  // 16 KiB: 16x ptxas's 255 registers, all spilled
+  constexpr int64_t kMaxWordsPerThread = 4096; // 16 KiB: 16x ptxas's 255 registers, all spilled
   WalkResult walk = kernel_.getBody().walk([&](Operation *op) {
     for (Value v : op->getResults()) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -240,9 +241,7 @@ LogicalResult KernelLowering::checkRegisterLimit() {
   return failure(walk.wasInterrupted());
 }
 
-Value KernelLowering::sharedBase() {
-  return LLVM::AddressOfOp::create(b_, loc_, smem_);
-}
+Value KernelLowering::sharedBase() { return LLVM::AddressOfOp::create(b_, loc_, smem_); }
 
 Value KernelLowering::sharedPointer(Type type, int64_t byteOffset, Value index) {
   Value base = sharedBase();
@@ -260,8 +259,8 @@ Value KernelLowering::paddedPosition(Value linear, int64_t rowLength, int64_t ro
 
 void KernelLowering::barrier() { NVVM::Barrier0Op::create(b_, loc_); }
 
-void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type,
-                                 int64_t byteOffset, int64_t rowPitch) {
+void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
+                                 int64_t rowPitch) {
   int64_t rowLength = layout.shape.empty() ? 1 : layout.shape.back();
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
   reserveShared(byteOffset + footprint * byteSize(type));
@@ -398,7 +397,7 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
 static bool acceptsAnyLayout(Operation *op) {
   if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
     return true;
-  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) {  // a scalar or 1-element tile fills any layout
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) { // a scalar or 1-element tile fills any layout
     auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
     return !in || in.getNumElements() == 1;
   }
@@ -443,8 +442,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerScan(scan);
   if (auto mma = dyn_cast<mlir::tile::MmaOp>(op))
     return lowerMma(mma);
-  if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp, mlir::tile::PermuteOp, mlir::tile::CatOp,
-          mlir::tile::ExtractOp>(op))
+  if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
+          mlir::tile::PermuteOp, mlir::tile::CatOp, mlir::tile::ExtractOp>(op))
     return lowerShapeOp(op);
   if (auto print = dyn_cast<mlir::tile::PrintOp>(op))
     return lowerPrint(print);
@@ -466,8 +465,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 
 // Element types the NVPTX path handles.
 static bool isSupportedElementType(Type t) {
-  return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) ||
-         t.isF16() || t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
+  return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) || t.isF16() ||
+         t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
 }
 
 // Element-wise ops touching tf32 run on the f32 registers that hold tf32 values: conversions
@@ -482,7 +481,7 @@ Value KernelLowering::lowerTf32Elementwise(Operation *op, ValueRange operands) {
   Type result = registerType(getElementTypeOrSelf(op->getResult(0).getType()));
   if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
     Value v = operands[0];
-    if (v.getType() != b_.getF32Type())  // via f32: exact from tf32, and f64 -> f32 -> tf32
+    if (v.getType() != b_.getF32Type()) // via f32: exact from tf32, and f64 -> f32 -> tf32
       v = v.getType().getIntOrFloatBitWidth() > 32 ? Value(arith::TruncFOp::create(b_, loc_, b_.getF32Type(), v))
                                                    : Value(arith::ExtFOp::create(b_, loc_, b_.getF32Type(), v));
     if (resultTf32)
@@ -508,8 +507,7 @@ Value KernelLowering::lowerTf32Elementwise(Operation *op, ValueRange operands) {
 LogicalResult KernelLowering::lowerElementwise(Operation *op) {
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (!isSupportedElementType(getElementTypeOrSelf(t)))
-      return op->emitError("code generation does not support element type ")
-             << getElementTypeOrSelf(t) << " yet";
+      return op->emitError("code generation does not support element type ") << getElementTypeOrSelf(t) << " yet";
   bool isTile = llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
   // A constant of its register type (a tf32 constant's value is exact in f32).
   auto constantOf = [&](Attribute value) -> Value {
@@ -596,8 +594,8 @@ static void unflatten(KernelLowering &l, ValueRange values, ValueRange flat, siz
 LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   SmallVector<Value> inits;
   flatten(*this, op.getInitArgs(), inits);
-  auto newFor = scf::ForOp::create(b_, loc_, scalars_.lookup(op.getLowerBound()),
-                                   scalars_.lookup(op.getUpperBound()), scalars_.lookup(op.getStep()), inits);
+  auto newFor = scf::ForOp::create(b_, loc_, scalars_.lookup(op.getLowerBound()), scalars_.lookup(op.getUpperBound()),
+                                   scalars_.lookup(op.getStep()), inits);
   {
     OpBuilder::InsertionGuard guard(b_);
     Block *body = newFor.getBody();
@@ -644,4 +642,4 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -38,8 +38,8 @@ public:
 
   // Shared by the lowering files.
   struct Array {
-    mlir::Value ptr;  // !llvm.ptr<1>
-    llvm::SmallVector<mlir::Value> shape, strides;  // i64
+    mlir::Value ptr;                               // !llvm.ptr<1>
+    llvm::SmallVector<mlir::Value> shape, strides; // i64
     mlir::Type elementType;
   };
   using Elements = llvm::SmallVector<mlir::Value>;
@@ -150,4 +150,4 @@ public:
   const Elements &elements(mlir::Value v) { return tiles_[v]; }
 };
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

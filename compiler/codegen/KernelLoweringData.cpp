@@ -29,7 +29,7 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
     Elements values;
     for (int64_t r = 0; r < out.perThread; ++r) {
       Value e = linearIndex(out, r);
-      values.push_back(elt.getIntOrFloatBitWidth() == 32 ? e
+      values.push_back(elt.getIntOrFloatBitWidth() == 32  ? e
                        : elt.getIntOrFloatBitWidth() > 32 ? Value(arith::ExtUIOp::create(b_, loc_, elt, e))
                                                           : Value(arith::TruncIOp::create(b_, loc_, elt, e)));
     }
@@ -53,7 +53,7 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
     return success();
   }
   if (isa<mlir::tile::BroadcastOp>(op) && cast<RankedTensorType>(input.getType()).getNumElements() == 1) {
-    tiles_[op->getResult(0)] = Elements(out.perThread, tiles_[input][0]);  // every thread holds it
+    tiles_[op->getResult(0)] = Elements(out.perThread, tiles_[input][0]); // every thread holds it
     return success();
   }
   auto inType = cast<RankedTensorType>(input.getType());
@@ -84,7 +84,7 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
         idx[d] = arith::AddIOp::create(b_, loc_, idx[d], i32(ex.getIndices()[d] * out.shape[d]));
       src = linearize(idx, in.shape);
     } else if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
-      src = linearize(idx, out.shape);  // the same row-major position
+      src = linearize(idx, out.shape); // the same row-major position
     } else if (cat) {
       // Elements past the left tile along the axis come from the right one.
       int64_t axis = cat.getAxis(), split = inType.getDimSize(axis);
@@ -124,4 +124,4 @@ LogicalResult KernelLowering::lowerConvertLayout(mlir::tile::ConvertLayoutOp op)
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -61,8 +61,8 @@ static void callVprintf(KernelLowering &l, StringRef format, ArrayRef<Value> arg
     auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), fields);
     buffer = LLVM::AllocaOp::create(b, loc, ptr, structType, l.i32(1));
     for (auto [i, v] : llvm::enumerate(promoted)) {
-      Value field = LLVM::GEPOp::create(b, loc, ptr, structType, buffer,
-                                        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      Value field =
+          LLVM::GEPOp::create(b, loc, ptr, structType, buffer, ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
       LLVM::StoreOp::create(b, loc, v, field);
     }
   }
@@ -137,10 +137,10 @@ LogicalResult KernelLowering::lowerAssert(mlir::tile::AssertOp op) {
     auto fn = declare(*this, "__assertfail", LLVM::LLVMVoidType::get(b_.getContext()),
                       {ptr, ptr, b_.getI32Type(), ptr, b_.getI64Type()});
     LLVM::CallOp::create(b_, loc_, fn,
-                         ValueRange{stringConstant(*this, op.getMessage()), stringConstant(*this, file),
-                                    i32(line), stringConstant(*this, kernel_.getSymName()), i64(1)});
+                         ValueRange{stringConstant(*this, op.getMessage()), stringConstant(*this, file), i32(line),
+                                    stringConstant(*this, kernel_.getSymName()), i64(1)});
   });
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -28,10 +28,14 @@ static Value paddingValue(OpBuilder &b, Location loc, Type type, mlir::tile::Pad
   if (auto ft = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = ft.getFloatSemantics();
     APFloat v = APFloat::getZero(sem);
-    if (mode == mlir::tile::PaddingMode::neg_zero) v = APFloat::getZero(sem, /*Negative=*/true);
-    if (mode == mlir::tile::PaddingMode::nan) v = APFloat::getQNaN(sem);
-    if (mode == mlir::tile::PaddingMode::pos_inf) v = APFloat::getInf(sem);
-    if (mode == mlir::tile::PaddingMode::neg_inf) v = APFloat::getInf(sem, /*Negative=*/true);
+    if (mode == mlir::tile::PaddingMode::neg_zero)
+      v = APFloat::getZero(sem, /*Negative=*/true);
+    if (mode == mlir::tile::PaddingMode::nan)
+      v = APFloat::getQNaN(sem);
+    if (mode == mlir::tile::PaddingMode::pos_inf)
+      v = APFloat::getInf(sem);
+    if (mode == mlir::tile::PaddingMode::neg_inf)
+      v = APFloat::getInf(sem, /*Negative=*/true);
     return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
   }
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
@@ -40,8 +44,8 @@ static Value paddingValue(OpBuilder &b, Location loc, Type type, mlir::tile::Pad
 // Element indices into the array and the in-bounds mask for register `r` of a tile access;
 // with `width` > 1, the mask covers `width` consecutive elements along the tile's last dim.
 static SmallVector<Value> accessIndices(KernelLowering &l, KernelLowering::Array &array, ValueRange tileIndices,
-                                        std::optional<ArrayRef<int32_t>> order, const TileLayout &layout,
-                                        int64_t r, Value &inBounds, int64_t width = 1) {
+                                        std::optional<ArrayRef<int32_t>> order, const TileLayout &layout, int64_t r,
+                                        Value &inBounds, int64_t width = 1) {
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
   SmallVector<Value> local = l.delinearize(l.linearIndex(layout, r), layout.shape);
@@ -73,7 +77,8 @@ static size_t runDim(const TileLayout &layout, std::optional<ArrayRef<int32_t>> 
 // canonical layout's runs are known to be consecutive registers (not mma fragments).
 static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::ArrayType arrayType,
                            std::optional<ArrayRef<int32_t>> order) {
-  if (layout.isMma() || layout.replicated || layout.vector < 2 || layout.shape.empty() || layout.shape.back() % layout.vector)
+  if (layout.isMma() || layout.replicated || layout.vector < 2 || layout.shape.empty() ||
+      layout.shape.back() % layout.vector)
     return 1;
   int64_t width = std::min<int64_t>(layout.vector, 16 / KernelLowering::byteSize(elt));
   if (width < 2 || layout.vector % width)
@@ -116,7 +121,6 @@ static Type accessType(OpBuilder &b, int64_t bytes) {
   return b.getIntegerType(bytes * 8);
 }
 
-
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getType());
@@ -154,7 +158,8 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
       for (int64_t i = 0; i < width; ++i) {
         Value v = LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i));
         if (elt.isInteger(1))
-          v = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, v, arith::ConstantIntOp::create(b_, loc_, 0, 8));
+          v = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, v,
+                                    arith::ConstantIntOp::create(b_, loc_, 0, 8));
         if (elt.isTF32())
           v = roundToTf32(v);
         lanes.push_back(v);
@@ -222,7 +227,7 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
   auto atomic = dyn_cast<mlir::tile::AtomicAddOp>(op);
   Value arrayValue = op->getOperand(gather ? 0 : 1);
   Array &array = arrays_[arrayValue];
-  ValueRange indexTiles = gather ? gather.getIndices()
+  ValueRange indexTiles = gather   ? gather.getIndices()
                           : atomic ? atomic.getIndices()
                                    : cast<mlir::tile::ScatterOp>(op).getIndices();
   Value mask = gather ? gather.getMask() : atomic ? atomic.getMask() : cast<mlir::tile::ScatterOp>(op).getMask();
@@ -241,7 +246,8 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
     Value ptr = elementPointer(array, idx);
     if (gather) {
       Value pad = gather.getPadding() ? scalars_.lookup(gather.getPadding()) : zeroOf(elt);
-      results.push_back(ifValue(ok, registerType(elt), [&] { return loadElement(elt, ptr); }, [&] { return pad; }));
+      results.push_back(ifValue(
+          ok, registerType(elt), [&] { return loadElement(elt, ptr); }, [&] { return pad; }));
       continue;
     }
     Value value = tiles_[op->getOperand(0)][r];
@@ -252,8 +258,7 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
     }
     auto kind = isa<FloatType>(elt) ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
     results.push_back(ifValue(
-        ok, elt,
-        [&] { return LLVM::AtomicRMWOp::create(b_, loc_, kind, ptr, value, LLVM::AtomicOrdering::monotonic); },
+        ok, elt, [&] { return LLVM::AtomicRMWOp::create(b_, loc_, kind, ptr, value, LLVM::AtomicOrdering::monotonic); },
         [&] { return zeroOf(elt); }));
   }
   if (gather) {
@@ -272,4 +277,4 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -39,7 +39,10 @@ Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
   Value row = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
                                     arith::AddIOp::create(b_, loc_, t.group, i32(i >= 2 ? 8 : 0)));
   Value col = arith::AddIOp::create(
-      b_, loc_, arith::MulIOp::create(b_, loc_, arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(nPerWarp)), i32(j)), i32(8)),
+      b_, loc_,
+      arith::MulIOp::create(
+          b_, loc_, arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(nPerWarp)), i32(j)),
+          i32(8)),
       arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(i & 1)));
   Value rowAll = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, batch, i32(m)), row);
   return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(n)), col);
@@ -149,7 +152,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     Value bi = add(t.warpB, i32(bLocal * wb));
     Value m0 = mul(add(t.warpM, i32(mLocal * wm)), 16);
     Value n0 = mul(t.warpN, nPerWarp * 8);
-    Value aRowBase = add(mul(bi, m), m0);  // row of A (and of C) in the batch-stacked layout
+    Value aRowBase = add(mul(bi, m), m0); // row of A (and of C) in the batch-stacked layout
     Value bRowBase = mul(bi, k);
     int64_t firstReg = (bLocal * mPerWarp + mLocal) * nPerWarp * 4;
     // Accumulator fragment j: (row, col) and (row + 8, col) pairs, col = n0 + 8j + 2 * quad.
@@ -205,7 +208,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
         tileRow(bLocal, mLocal);
   };
   if (inRegisters) {
-    allTiles();  // every warp has work (accumulatorLayoutFor)
+    allTiles(); // every warp has work (accumulatorLayoutFor)
     tiles_[op] = result;
     return success();
   }
@@ -231,7 +234,8 @@ static Value toAccType(OpBuilder &b, Location loc, Value v, Type acc) {
   if (t == acc)
     return v;
   if (isa<FloatType>(acc))
-    return isa<FloatType>(t) ? Value(arith::ExtFOp::create(b, loc, acc, v)) : Value(arith::SIToFPOp::create(b, loc, acc, v));
+    return isa<FloatType>(t) ? Value(arith::ExtFOp::create(b, loc, acc, v))
+                             : Value(arith::SIToFPOp::create(b, loc, acc, v));
   return arith::ExtSIOp::create(b, loc, acc, v);
 }
 
@@ -262,13 +266,14 @@ LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
     SmallVector<Value> next;
     for (int64_t r = 0; r < out.perThread; ++r) {
       SmallVector<Value> ai = outIdx[r], bi = outIdx[r];
-      ai[rank - 1] = kk;       // a[..., m, k]
-      bi[rank - 2] = kk;       // b[..., k, n]
+      ai[rank - 1] = kk; // a[..., m, k]
+      bi[rank - 2] = kk; // b[..., k, n]
       Value av = toAccType(b_, loc_, readShared(ea, 0, linearize(ai, la.shape)), eacc);
       Value bv = toAccType(b_, loc_, readShared(ea, bOffset, linearize(bi, lb.shape)), eacc);
       Value acc = loop.getRegionIterArgs()[r];
-      next.push_back(isa<FloatType>(eacc) ? Value(math::FmaOp::create(b_, loc_, av, bv, acc))
-                                          : Value(arith::AddIOp::create(b_, loc_, acc, arith::MulIOp::create(b_, loc_, av, bv))));
+      next.push_back(isa<FloatType>(eacc)
+                         ? Value(math::FmaOp::create(b_, loc_, av, bv, acc))
+                         : Value(arith::AddIOp::create(b_, loc_, acc, arith::MulIOp::create(b_, loc_, av, bv))));
     }
     scf::YieldOp::create(b_, loc_, next);
   }
@@ -276,4 +281,4 @@ LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

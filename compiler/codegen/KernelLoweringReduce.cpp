@@ -65,9 +65,9 @@ SmallVector<BitSource> elementBits(const TileLayout &l) {
 
 // The bits of e that hold the position along an axis, and where they live.
 struct AxisBits {
-  int64_t lo = 0, count = 0;  // e bits [lo, lo + count)
-  int64_t lowRegMask = 0;     // register bits below the thread bits (within a run)
-  int64_t highRegMask = 0;    // register bits above them
+  int64_t lo = 0, count = 0; // e bits [lo, lo + count)
+  int64_t lowRegMask = 0;    // register bits below the thread bits (within a run)
+  int64_t highRegMask = 0;   // register bits above them
   int64_t laneMask = 0, warpMask = 0;
   int64_t regMask() const { return lowRegMask | highRegMask; }
   int64_t threadMask() const { return laneMask | warpMask; }
@@ -124,12 +124,17 @@ SmallVector<int64_t> basesOf(int64_t perThread, int64_t mask) {
 Value combine(OpBuilder &b, Location loc, ReduceKind kind, Value acc, Value v) {
   bool f = isa<FloatType>(acc.getType());
   switch (kind) {
-  case ReduceKind::sum: return f ? Value(arith::AddFOp::create(b, loc, acc, v)) : Value(arith::AddIOp::create(b, loc, acc, v));
-  case ReduceKind::prod: return f ? Value(arith::MulFOp::create(b, loc, acc, v)) : Value(arith::MulIOp::create(b, loc, acc, v));
+  case ReduceKind::sum:
+    return f ? Value(arith::AddFOp::create(b, loc, acc, v)) : Value(arith::AddIOp::create(b, loc, acc, v));
+  case ReduceKind::prod:
+    return f ? Value(arith::MulFOp::create(b, loc, acc, v)) : Value(arith::MulIOp::create(b, loc, acc, v));
   // NaN propagates and -0 < +0, as in the interpreter.
-  case ReduceKind::max: return f ? Value(arith::MaximumFOp::create(b, loc, acc, v)) : Value(arith::MaxSIOp::create(b, loc, acc, v));
-  case ReduceKind::min: return f ? Value(arith::MinimumFOp::create(b, loc, acc, v)) : Value(arith::MinSIOp::create(b, loc, acc, v));
-  default: return acc;
+  case ReduceKind::max:
+    return f ? Value(arith::MaximumFOp::create(b, loc, acc, v)) : Value(arith::MaxSIOp::create(b, loc, acc, v));
+  case ReduceKind::min:
+    return f ? Value(arith::MinimumFOp::create(b, loc, acc, v)) : Value(arith::MinSIOp::create(b, loc, acc, v));
+  default:
+    return acc;
   }
 }
 
@@ -243,8 +248,8 @@ public:
     Value takeC;
     if (isa<FloatType>(a.value.getType())) {
       // Ordered compares are false with a NaN on either side.
-      Value more = arith::CmpFOp::create(b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT,
-                                         c.value, a.value);
+      Value more = arith::CmpFOp::create(b, loc, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, c.value,
+                                         a.value);
       Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, c.value, a.value);
       Value ordered = arith::OrIOp::create(b, loc, more, arith::AndIOp::create(b, loc, same, earlier));
       Value cIsNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, c.value, c.value);
@@ -252,8 +257,8 @@ public:
       Value nanWins = arith::AndIOp::create(b, loc, cIsNaN, arith::OrIOp::create(b, loc, aIsNumber, earlier));
       takeC = arith::OrIOp::create(b, loc, ordered, nanWins);
     } else {
-      Value more = arith::CmpIOp::create(b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
-                                         c.value, a.value);
+      Value more = arith::CmpIOp::create(b, loc, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, c.value,
+                                         a.value);
       Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, c.value, a.value);
       takeC = arith::OrIOp::create(b, loc, more, arith::AndIOp::create(b, loc, same, earlier));
     }
@@ -271,7 +276,7 @@ public:
   ReduceKind kind;
 };
 
-}  // namespace
+} // namespace
 
 LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
   auto inType = op.getInput().getType();
@@ -445,8 +450,8 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
       rank = arith::SubIOp::create(b_, loc_, i32(last), rank);
     // The lane that ends the group in scan order holds the group's total.
     Value lane = bitAnd(*this, tid_, kWarpSize - 1);
-    Value lastLane = reverse ? bitAnd(*this, lane, ~axis.laneMask)
-                             : Value(arith::OrIOp::create(b_, loc_, lane, i32(axis.laneMask)));
+    Value lastLane =
+        reverse ? bitAnd(*this, lane, ~axis.laneMask) : Value(arith::OrIOp::create(b_, loc_, lane, i32(axis.laneMask)));
     Value hasBefore = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, rank, i32(0));
     for (int64_t base : heads) {
       Value incl = tot[base];
@@ -486,8 +491,8 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
           continue;
         }
         // Warp w precedes this one in scan order.
-        Value precedes = arith::CmpIOp::create(b_, loc_, reverse ? arith::CmpIPredicate::ult : arith::CmpIPredicate::ugt,
-                                               own, i32(w));
+        Value precedes = arith::CmpIOp::create(
+            b_, loc_, reverse ? arith::CmpIPredicate::ult : arith::CmpIPredicate::ugt, own, i32(w));
         before = arith::SelectOp::create(b_, loc_, precedes, comb(before, v), before);
         total = comb(total, v);
       }
@@ -510,4 +515,4 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

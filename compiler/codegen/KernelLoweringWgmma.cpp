@@ -41,8 +41,8 @@ Value KernelLowering::coreMatrixOffset(Value row, Value col, int64_t cols) {
 
 // Writes a (batch-stacked) operand held in the canonical layout into the core-matrix layout.
 // With `transposeToKMajor` the tile is K x N (N contiguous) and is stored as N x K.
-void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout &layout, Type type,
-                                       int64_t byteOffset, bool transposeToKMajor) {
+void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
+                                       bool transposeToKMajor) {
   int64_t rank = layout.shape.size();
   int64_t rows = layout.shape[rank - 2], cols = layout.shape[rank - 1];
   int64_t esize = byteSize(type);
@@ -58,8 +58,7 @@ void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout 
     Value row = idx[rank - 2], col = idx[rank - 1];
     int64_t kmRows = transposeToKMajor ? cols : rows, kCols = transposeToKMajor ? rows : cols;
     Value at = transposeToKMajor ? coreMatrixOffset(col, row, kCols) : coreMatrixOffset(row, col, kCols);
-    at = arith::AddIOp::create(b_, loc_, at,
-                               arith::MulIOp::create(b_, loc_, bIndex, i32(kmRows * kCols)));
+    at = arith::AddIOp::create(b_, loc_, at, arith::MulIOp::create(b_, loc_, bIndex, i32(kmRows * kCols)));
     at = arith::AddIOp::create(b_, loc_, at, i32(byteOffset / esize));
     Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
     if (width == 1) {
@@ -83,11 +82,12 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   Type ea = aType.getElementType(), f32 = b_.getF32Type(), i64t = b_.getI64Type();
   int64_t esize = byteSize(ea);
   TileLayout acc = layoutOf(accType);
-  int64_t wm = acc.mmaWarps[1], warpgroups = wm / 4;  // usesWgmma: warpsB = warpsN = 1
+  int64_t wm = acc.mmaWarps[1], warpgroups = wm / 4; // usesWgmma: warpsB = warpsN = 1
   int64_t nPerWarp = n / 8, mPerWarp = m / 16 / wm, bPerWarp = batch;
-  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": wgmma (m64n" << std::min<int64_t>(n, 256)
-                          << "k16 " << ea << "), " << warpgroups << " warpgroup(s), " << mPerWarp * bPerWarp
-                          << " m64 block(s) and " << (n + 255) / 256 << " N chunk(s) each, operands in shared memory\n");
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": wgmma (m64n"
+                          << std::min<int64_t>(n, 256) << "k16 " << ea << "), " << warpgroups << " warpgroup(s), "
+                          << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256
+                          << " N chunk(s) each, operands in shared memory\n");
 
   // Operands: A (M x K) as is, B (K x N) as its transpose (N x K); both K-major.
   int64_t aBytes = batch * m * k * esize;
@@ -138,13 +138,14 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
         Value d = LLVM::PoisonOp::create(b_, loc_, structType);
         for (int64_t i = 0; i < count; ++i)
           d = LLVM::InsertValueOp::create(b_, loc_, d, accIn[firstReg + i], i);
-        int64_t kStep = 32 / esize;  // 16 for 16-bit types: two core matrices along K
+        int64_t kStep = 32 / esize; // 16 for 16-bit types: two core matrices along K
         for (int64_t k0 = 0; k0 < k; k0 += kStep) {
           // A: core row aRow / 8, core column k0 / 8. B: its batch's N x K block, core row
           // n0 / 8, core column k0 / 8.
           Value aOff = arith::MulIOp::create(
-              b_, loc_, add64(arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, aRow, i64(8)), i64(k / 8)),
-                              i64(k0 / 8)),
+              b_, loc_,
+              add64(arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, aRow, i64(8)), i64(k / 8)),
+                    i64(k0 / 8)),
               i64(128));
           int64_t bCore = bLocal * n * k * esize + ((n0 / 8) * (k / 8) + k0 / 8) * 128;
           Value descA = descriptor(aOff);
@@ -177,8 +178,8 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
       regs.push_back(LLVM::ExtractValueOp::create(b_, loc_, p.structValue, i));
     auto structType = p.structValue.getType();
     auto wait = LLVM::InlineAsmOp::create(b_, loc_, structType, regs,
-                                          &p == pending.begin() ? "wgmma.wait_group.sync.aligned 0;" : "",
-                                          constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                          &p == pending.begin() ? "wgmma.wait_group.sync.aligned 0;" : "", constraints,
+                                          /*has_side_effects=*/true, /*is_align_stack=*/false,
                                           LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
     for (int64_t i = 0; i < p.count; ++i)
       result[p.firstReg + i] = LLVM::ExtractValueOp::create(b_, loc_, wait.getResult(0), i);
@@ -187,4 +188,4 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   return success();
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -17,15 +17,24 @@ using namespace mlir;
 
 // cuTile's dtype names, used in the metadata.
 static std::string dtypeName(Type t) {
-  if (t.isInteger(1)) return "bool_";
-  if (auto i = dyn_cast<IntegerType>(t)) return "int" + std::to_string(i.getWidth());
-  if (t.isF16()) return "float16";
-  if (t.isBF16()) return "bfloat16";
-  if (t.isF32()) return "float32";
-  if (t.isF64()) return "float64";
-  if (t.isTF32()) return "tfloat32";
-  if (isa<Float8E4M3FNType>(t)) return "float8_e4m3fn";
-  if (isa<Float8E5M2Type>(t)) return "float8_e5m2";
+  if (t.isInteger(1))
+    return "bool_";
+  if (auto i = dyn_cast<IntegerType>(t))
+    return "int" + std::to_string(i.getWidth());
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (t.isTF32())
+    return "tfloat32";
+  if (isa<Float8E4M3FNType>(t))
+    return "float8_e4m3fn";
+  if (isa<Float8E5M2Type>(t))
+    return "float8_e5m2";
   return "unknown";
 }
 
@@ -81,6 +90,6 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
     }
   }
 };
-}  // namespace
+} // namespace
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -76,7 +76,7 @@ MmaWarpGrid MmaWarpGrid::of(mlir::tile::MmaOp op, int64_t numThreads) {
 }
 
 std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
-                                                               int64_t numThreads) {
+                                                              int64_t numThreads) {
   if (!usesTensorCores(op, target))
     return std::nullopt;
   MmaWarpGrid g = MmaWarpGrid::of(op, numThreads);
@@ -99,4 +99,4 @@ TileLayout layoutOfType(Type tensorType, int64_t numThreads) {
   return layout;
 }
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

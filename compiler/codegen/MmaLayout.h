@@ -21,7 +21,8 @@ bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target);
 /// Whether a Tensor Core product whose accumulator has layout `acc` runs as wgmma
 /// (sm_90a; bf16/f16 operands; warpgroups stacked along M: warpsM a multiple of 4, one warp
 /// along N and batch; K a multiple of 16) rather than mma.sync. `why` says what is missing.
-bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why = nullptr);
+bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc,
+               std::string *why = nullptr);
 
 /// A wgmma matrix descriptor without swizzle for a shared-memory byte address and the
 /// leading/stride byte offsets (PTX ISA "Matrix Descriptor Format").
@@ -44,9 +45,9 @@ struct MmaWarpGrid {
 /// The accumulator layout for `op` when it runs on Tensor Cores and every warp of the block
 /// has work (otherwise the product keeps the canonical layout and goes through shared memory).
 std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
-                                                               int64_t numThreads);
+                                                              int64_t numThreads);
 
 /// The TileLayout of a tile type: canonical without an encoding, mma fragments with #tile.mma.
 TileLayout layoutOfType(mlir::Type tensorType, int64_t numThreads);
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

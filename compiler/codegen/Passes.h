@@ -16,4 +16,4 @@ namespace tile::codegen {
 #define GEN_PASS_REGISTRATION
 #include "compiler/codegen/Passes.h.inc"
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -33,8 +33,7 @@ static bool isBroadcastOfScalar(mlir::tile::BroadcastOp bc) {
 // A value that costs nothing to have in any layout: a splat constant or a broadcast scalar.
 static bool isLayoutFree(Value v) {
   if (matchPattern(v, m_Constant()))
-    return isa_and_nonnull<SplatElementsAttr>(
-        cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
+    return isa_and_nonnull<SplatElementsAttr>(cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
   if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>())
     return isBroadcastOfScalar(bc);
   return false;
@@ -85,8 +84,8 @@ struct HoistConversionAboveElementwise : OpRewritePattern<ConvertLayoutOp> {
         operands.push_back(operand);
         continue;
       }
-      operands.push_back(ConvertLayoutOp::create(rewriter, convert.getLoc(),
-                                                 withEncoding(operand.getType(), target), operand));
+      operands.push_back(
+          ConvertLayoutOp::create(rewriter, convert.getLoc(), withEncoding(operand.getType(), target), operand));
     }
     Operation *moved = rewriter.clone(*producer);
     moved->setOperands(operands);
@@ -217,6 +216,6 @@ struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<T
   }
 };
 
-}  // namespace
+} // namespace
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

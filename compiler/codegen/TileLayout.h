@@ -29,8 +29,8 @@ struct TileLayout {
   llvm::SmallVector<int64_t> shape;
   int64_t numThreads = 128;
   int64_t numElements = 1;
-  int64_t perThread = 1;  // P
-  int64_t vector = 1;     // V
+  int64_t perThread = 1; // P
+  int64_t vector = 1;    // V
   bool replicated = false;
   /// Set for tiles in the mma.sync accumulator layout (#tile.mma, see MmaLayout.h): the warp
   /// grid (batch, m, n). Such a tile has P = N / T registers per thread, never replicated.
@@ -59,4 +59,4 @@ struct TileLayout {
   }
 };
 
-}  // namespace tile::codegen
+} // namespace tile::codegen

@@ -27,7 +27,7 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
     return fail(error);
 
   mlir::MLIRContext context;
-  context.disableMultithreading();  // one kernel: threads only cost start-up time
+  context.disableMultithreading(); // one kernel: threads only cost start-up time
   auto module = frontend::compileToTileIR(*file, spec, context, diags);
   if (!module)
     return fail("");
@@ -52,4 +52,4 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
   return true;
 }
 
-}  // namespace tile::driver
+} // namespace tile::driver

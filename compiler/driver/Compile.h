@@ -20,15 +20,14 @@ struct CompileOptions {
 };
 
 struct CompiledKernel {
-  std::string cubin;     // empty with ptxOnly
+  std::string cubin; // empty with ptxOnly
   std::string ptx;
-  std::string metadata;  // JSON, format "tile-kernel/1"
+  std::string metadata; // JSON, format "tile-kernel/1"
 };
 
 /// Compiles kernel `spec.kernel` of `source` (named `fileName` in diagnostics). On failure
 /// returns false and `diagnostics` holds the rendered errors (file:line:col, source, caret).
-bool compileKernel(const std::string &source, const std::string &fileName,
-                   const frontend::Specialization &spec, const CompileOptions &options,
-                   CompiledKernel &result, std::string &diagnostics);
+bool compileKernel(const std::string &source, const std::string &fileName, const frontend::Specialization &spec,
+                   const CompileOptions &options, CompiledKernel &result, std::string &diagnostics);
 
-}  // namespace tile::driver
+} // namespace tile::driver

@@ -4,29 +4,46 @@ namespace tile::frontend {
 
 const char *spelling(BinOpKind op) {
   switch (op) {
-  case BinOpKind::Add: return "+";
-  case BinOpKind::Sub: return "-";
-  case BinOpKind::Mult: return "*";
-  case BinOpKind::Div: return "/";
-  case BinOpKind::FloorDiv: return "//";
-  case BinOpKind::Mod: return "%";
-  case BinOpKind::Pow: return "**";
-  case BinOpKind::MatMult: return "@";
-  case BinOpKind::BitAnd: return "&";
-  case BinOpKind::BitOr: return "|";
-  case BinOpKind::BitXor: return "^";
-  case BinOpKind::LShift: return "<<";
-  case BinOpKind::RShift: return ">>";
+  case BinOpKind::Add:
+    return "+";
+  case BinOpKind::Sub:
+    return "-";
+  case BinOpKind::Mult:
+    return "*";
+  case BinOpKind::Div:
+    return "/";
+  case BinOpKind::FloorDiv:
+    return "//";
+  case BinOpKind::Mod:
+    return "%";
+  case BinOpKind::Pow:
+    return "**";
+  case BinOpKind::MatMult:
+    return "@";
+  case BinOpKind::BitAnd:
+    return "&";
+  case BinOpKind::BitOr:
+    return "|";
+  case BinOpKind::BitXor:
+    return "^";
+  case BinOpKind::LShift:
+    return "<<";
+  case BinOpKind::RShift:
+    return ">>";
   }
   return "?";
 }
 
 const char *spelling(UnaryOpKind op) {
   switch (op) {
-  case UnaryOpKind::Neg: return "-";
-  case UnaryOpKind::Pos: return "+";
-  case UnaryOpKind::Invert: return "~";
-  case UnaryOpKind::Not: return "not";
+  case UnaryOpKind::Neg:
+    return "-";
+  case UnaryOpKind::Pos:
+    return "+";
+  case UnaryOpKind::Invert:
+    return "~";
+  case UnaryOpKind::Not:
+    return "not";
   }
   return "?";
 }
@@ -35,24 +52,34 @@ const char *spelling(BoolOpKind op) { return op == BoolOpKind::And ? "and" : "or
 
 const char *spelling(CmpOpKind op) {
   switch (op) {
-  case CmpOpKind::Eq: return "==";
-  case CmpOpKind::NotEq: return "!=";
-  case CmpOpKind::Lt: return "<";
-  case CmpOpKind::LtE: return "<=";
-  case CmpOpKind::Gt: return ">";
-  case CmpOpKind::GtE: return ">=";
-  case CmpOpKind::Is: return "is";
-  case CmpOpKind::IsNot: return "is not";
-  case CmpOpKind::In: return "in";
-  case CmpOpKind::NotIn: return "not in";
+  case CmpOpKind::Eq:
+    return "==";
+  case CmpOpKind::NotEq:
+    return "!=";
+  case CmpOpKind::Lt:
+    return "<";
+  case CmpOpKind::LtE:
+    return "<=";
+  case CmpOpKind::Gt:
+    return ">";
+  case CmpOpKind::GtE:
+    return ">=";
+  case CmpOpKind::Is:
+    return "is";
+  case CmpOpKind::IsNot:
+    return "is not";
+  case CmpOpKind::In:
+    return "in";
+  case CmpOpKind::NotIn:
+    return "not in";
   }
   return "?";
 }
 
 const char *exprKindName(ExprKind kind) {
   switch (kind) {
-#define TILE_X(kind)                                                                       \
-  case ExprKind::kind:                                                                     \
+#define TILE_X(kind)                                                                                                   \
+  case ExprKind::kind:                                                                                                 \
     return #kind;
     TILE_FOREACH_EXPR_KIND(TILE_X)
 #undef TILE_X
@@ -62,8 +89,8 @@ const char *exprKindName(ExprKind kind) {
 
 const char *stmtKindName(StmtKind kind) {
   switch (kind) {
-#define TILE_X(kind)                                                                       \
-  case StmtKind::kind:                                                                     \
+#define TILE_X(kind)                                                                                                   \
+  case StmtKind::kind:                                                                                                 \
     return #kind;
     TILE_FOREACH_STMT_KIND(TILE_X)
 #undef TILE_X
@@ -119,4 +146,4 @@ const FunctionDefStmt *Module::findFunction(const std::string &name) const {
   return nullptr;
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -32,7 +32,19 @@ using StmtList = std::vector<StmtPtr>;
 //===----------------------------------------------------------------------===//
 
 enum class BinOpKind : uint8_t {
-  Add, Sub, Mult, Div, FloorDiv, Mod, Pow, MatMult, BitAnd, BitOr, BitXor, LShift, RShift
+  Add,
+  Sub,
+  Mult,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  MatMult,
+  BitAnd,
+  BitOr,
+  BitXor,
+  LShift,
+  RShift
 };
 enum class UnaryOpKind : uint8_t { Neg, Pos, Invert, Not };
 enum class BoolOpKind : uint8_t { And, Or };
@@ -49,10 +61,10 @@ const char *spelling(CmpOpKind op);
 //===----------------------------------------------------------------------===//
 
 // X(Kind): the node class is Kind##Expr.
-#define TILE_FOREACH_EXPR_KIND(X)                                                          \
-  X(Name) X(IntLit) X(FloatLit) X(StrLit) X(BoolLit) X(NoneLit) X(Ellipsis) X(Tuple)       \
-  X(List) X(Dict) X(BinOp) X(UnaryOp) X(BoolOp) X(Compare) X(IfExp) X(Call) X(Attribute)   \
-  X(Subscript) X(Slice) X(Error)
+#define TILE_FOREACH_EXPR_KIND(X)                                                                                      \
+  X(Name)                                                                                                              \
+  X(IntLit) X(FloatLit) X(StrLit) X(BoolLit) X(NoneLit) X(Ellipsis) X(Tuple) X(List) X(Dict) X(BinOp) X(UnaryOp)       \
+      X(BoolOp) X(Compare) X(IfExp) X(Call) X(Attribute) X(Subscript) X(Slice) X(Error)
 
 enum class ExprKind : uint8_t {
 #define TILE_X(kind) kind,
@@ -73,9 +85,7 @@ public:
 
   template <class T> bool isa() const { return T::classof(this); }
   template <class T> T *dynCast() { return isa<T>() ? static_cast<T *>(this) : nullptr; }
-  template <class T> const T *dynCast() const {
-    return isa<T>() ? static_cast<const T *>(this) : nullptr;
-  }
+  template <class T> const T *dynCast() const { return isa<T>() ? static_cast<const T *>(this) : nullptr; }
   template <class T> T &as() {
     assert(isa<T>() && "wrong expression kind");
     return static_cast<T &>(*this);
@@ -96,7 +106,7 @@ private:
   const ExprKind kind_;
 };
 
-#define TILE_EXPR_CLASSOF(K)                                                               \
+#define TILE_EXPR_CLASSOF(K)                                                                                           \
   static bool classof(const Expr *e) { return e->kind() == ExprKind::K; }
 
 /// `x`
@@ -126,8 +136,7 @@ public:
 /// `"x.dtype"`; adjacent literals are already concatenated, escapes decoded (UTF-8).
 class StrLitExpr : public Expr {
 public:
-  StrLitExpr(SourceRange r, std::string value)
-      : Expr(ExprKind::StrLit, r), value(std::move(value)) {}
+  StrLitExpr(SourceRange r, std::string value) : Expr(ExprKind::StrLit, r), value(std::move(value)) {}
   TILE_EXPR_CLASSOF(StrLit)
   std::string value;
 };
@@ -186,11 +195,10 @@ public:
 class BinOpExpr : public Expr {
 public:
   BinOpExpr(SourceRange r, BinOpKind op, SourceRange opRange, ExprPtr lhs, ExprPtr rhs)
-      : Expr(ExprKind::BinOp, r), op(op), opRange(opRange), lhs(std::move(lhs)),
-        rhs(std::move(rhs)) {}
+      : Expr(ExprKind::BinOp, r), op(op), opRange(opRange), lhs(std::move(lhs)), rhs(std::move(rhs)) {}
   TILE_EXPR_CLASSOF(BinOp)
   BinOpKind op;
-  SourceRange opRange;  // the operator token
+  SourceRange opRange; // the operator token
   ExprPtr lhs;
   ExprPtr rhs;
 };
@@ -213,7 +221,7 @@ public:
       : Expr(ExprKind::BoolOp, r), op(op), values(std::move(values)) {}
   TILE_EXPR_CLASSOF(BoolOp)
   BoolOpKind op;
-  ExprList values;  // at least two
+  ExprList values; // at least two
 };
 
 /// `left op0 comparators[0] op1 comparators[1] ...`: a chain `a < b <= c` is one node with
@@ -225,15 +233,14 @@ public:
   ExprPtr left;
   std::vector<CmpOpKind> ops;
   std::vector<SourceRange> opRanges;
-  ExprList comparators;  // same length as ops
+  ExprList comparators; // same length as ops
 };
 
 /// `body if test else orelse`
 class IfExpExpr : public Expr {
 public:
   IfExpExpr(SourceRange r, ExprPtr test, ExprPtr body, ExprPtr orelse)
-      : Expr(ExprKind::IfExp, r), test(std::move(test)), body(std::move(body)),
-        orelse(std::move(orelse)) {}
+      : Expr(ExprKind::IfExp, r), test(std::move(test)), body(std::move(body)), orelse(std::move(orelse)) {}
   TILE_EXPR_CLASSOF(IfExp)
   ExprPtr test;
   ExprPtr body;
@@ -245,7 +252,7 @@ struct Keyword {
   std::string name;
   SourceRange nameRange;
   ExprPtr value;
-  SourceRange range;  // name through value
+  SourceRange range; // name through value
 };
 
 /// `func(args..., name=value, ...)`
@@ -265,8 +272,7 @@ public:
 class AttributeExpr : public Expr {
 public:
   AttributeExpr(SourceRange r, ExprPtr value, std::string attr, SourceRange attrRange)
-      : Expr(ExprKind::Attribute, r), value(std::move(value)), attr(std::move(attr)),
-        attrRange(attrRange) {}
+      : Expr(ExprKind::Attribute, r), value(std::move(value)), attr(std::move(attr)), attrRange(attrRange) {}
   TILE_EXPR_CLASSOF(Attribute)
   ExprPtr value;
   std::string attr;
@@ -291,8 +297,7 @@ public:
 class SliceExpr : public Expr {
 public:
   SliceExpr(SourceRange r, ExprPtr lower, ExprPtr upper, ExprPtr step)
-      : Expr(ExprKind::Slice, r), lower(std::move(lower)), upper(std::move(upper)),
-        step(std::move(step)) {}
+      : Expr(ExprKind::Slice, r), lower(std::move(lower)), upper(std::move(upper)), step(std::move(step)) {}
   TILE_EXPR_CLASSOF(Slice)
   ExprPtr lower;
   ExprPtr upper;
@@ -313,9 +318,10 @@ public:
 //===----------------------------------------------------------------------===//
 
 // X(Kind): the node class is Kind##Stmt.
-#define TILE_FOREACH_STMT_KIND(X)                                                          \
-  X(FunctionDef) X(Import) X(ImportFrom) X(Assign) X(AugAssign) X(AnnAssign) X(Expr) X(For) \
-  X(If) X(Return) X(Pass) X(Break) X(Continue) X(Assert)
+#define TILE_FOREACH_STMT_KIND(X)                                                                                      \
+  X(FunctionDef)                                                                                                       \
+  X(Import) X(ImportFrom) X(Assign) X(AugAssign) X(AnnAssign) X(Expr) X(For) X(If) X(Return) X(Pass) X(Break)          \
+      X(Continue) X(Assert)
 
 enum class StmtKind : uint8_t {
 #define TILE_X(kind) kind,
@@ -336,9 +342,7 @@ public:
 
   template <class T> bool isa() const { return T::classof(this); }
   template <class T> T *dynCast() { return isa<T>() ? static_cast<T *>(this) : nullptr; }
-  template <class T> const T *dynCast() const {
-    return isa<T>() ? static_cast<const T *>(this) : nullptr;
-  }
+  template <class T> const T *dynCast() const { return isa<T>() ? static_cast<const T *>(this) : nullptr; }
   template <class T> T &as() {
     assert(isa<T>() && "wrong statement kind");
     return static_cast<T &>(*this);
@@ -359,16 +363,16 @@ private:
   const StmtKind kind_;
 };
 
-#define TILE_STMT_CLASSOF(K)                                                               \
+#define TILE_STMT_CLASSOF(K)                                                                                           \
   static bool classof(const Stmt *s) { return s->kind() == StmtKind::K; }
 
 /// A parameter `name: annotation = default` of a function definition.
 struct Param {
   std::string name;
   SourceRange nameRange;
-  ExprPtr annotation;    // may be null
-  ExprPtr defaultValue;  // may be null
-  SourceRange range;     // name through annotation/default
+  ExprPtr annotation;   // may be null
+  ExprPtr defaultValue; // may be null
+  SourceRange range;    // name through annotation/default
 };
 
 /// `@decorator... def name(params) -> returns: body`
@@ -385,14 +389,14 @@ public:
   /// `ct.autotune(configs=[...], key=[...])` (an AttributeExpr or a CallExpr of one).
   ExprList decorators;
   std::vector<Param> params;
-  ExprPtr returns;  // `-> annotation`, may be null
+  ExprPtr returns; // `-> annotation`, may be null
   StmtList body;
 };
 
 /// One name of an import: `cuda.tile as ct` (name "cuda.tile", asName "ct").
 struct ImportAlias {
-  std::string name;    // dotted
-  std::string asName;  // empty without `as`
+  std::string name;   // dotted
+  std::string asName; // empty without `as`
   SourceRange range;
   /// The name the import binds: asName, else (for `import a.b`) the first component.
   std::string boundName() const;
@@ -412,8 +416,8 @@ public:
   ImportFromStmt(SourceRange r, std::string module, unsigned level)
       : Stmt(StmtKind::ImportFrom, r), module(std::move(module)), level(level) {}
   TILE_STMT_CLASSOF(ImportFrom)
-  std::string module;  // dotted; empty for `from . import x`
-  unsigned level;      // number of leading dots
+  std::string module; // dotted; empty for `from . import x`
+  unsigned level;     // number of leading dots
   std::vector<ImportAlias> names;
 };
 
@@ -431,12 +435,11 @@ public:
 class AugAssignStmt : public Stmt {
 public:
   AugAssignStmt(SourceRange r, ExprPtr target, BinOpKind op, SourceRange opRange, ExprPtr value)
-      : Stmt(StmtKind::AugAssign, r), target(std::move(target)), op(op), opRange(opRange),
-        value(std::move(value)) {}
+      : Stmt(StmtKind::AugAssign, r), target(std::move(target)), op(op), opRange(opRange), value(std::move(value)) {}
   TILE_STMT_CLASSOF(AugAssign)
   ExprPtr target;
   BinOpKind op;
-  SourceRange opRange;  // the `+=` token
+  SourceRange opRange; // the `+=` token
   ExprPtr value;
 };
 
@@ -444,8 +447,8 @@ public:
 class AnnAssignStmt : public Stmt {
 public:
   AnnAssignStmt(SourceRange r, ExprPtr target, ExprPtr annotation, ExprPtr value)
-      : Stmt(StmtKind::AnnAssign, r), target(std::move(target)),
-        annotation(std::move(annotation)), value(std::move(value)) {}
+      : Stmt(StmtKind::AnnAssign, r), target(std::move(target)), annotation(std::move(annotation)),
+        value(std::move(value)) {}
   TILE_STMT_CLASSOF(AnnAssign)
   ExprPtr target;
   ExprPtr annotation;
@@ -466,14 +469,14 @@ public:
   ForStmt(SourceRange r, ExprPtr target, ExprPtr iter)
       : Stmt(StmtKind::For, r), target(std::move(target)), iter(std::move(iter)) {}
   TILE_STMT_CLASSOF(For)
-  ExprPtr target;  // a NameExpr or a TupleExpr of targets
+  ExprPtr target; // a NameExpr or a TupleExpr of targets
   ExprPtr iter;
   StmtList body;
 };
 
 /// One `if` or `elif` arm.
 struct IfBranch {
-  SourceRange keywordRange;  // the `if` / `elif` token
+  SourceRange keywordRange; // the `if` / `elif` token
   ExprPtr test;
   StmtList body;
 };
@@ -484,8 +487,8 @@ class IfStmt : public Stmt {
 public:
   explicit IfStmt(SourceRange r) : Stmt(StmtKind::If, r) {}
   TILE_STMT_CLASSOF(If)
-  std::vector<IfBranch> branches;  // at least one; branches[0] is the `if`
-  SourceRange elseRange;           // the `else` token; invalid without an else
+  std::vector<IfBranch> branches; // at least one; branches[0] is the `if`
+  SourceRange elseRange;          // the `else` token; invalid without an else
   StmtList orelse;
 };
 
@@ -494,7 +497,7 @@ class ReturnStmt : public Stmt {
 public:
   ReturnStmt(SourceRange r, ExprPtr value) : Stmt(StmtKind::Return, r), value(std::move(value)) {}
   TILE_STMT_CLASSOF(Return)
-  ExprPtr value;  // may be null
+  ExprPtr value; // may be null
 };
 
 class PassStmt : public Stmt {
@@ -522,7 +525,7 @@ public:
       : Stmt(StmtKind::Assert, r), test(std::move(test)), msg(std::move(msg)) {}
   TILE_STMT_CLASSOF(Assert)
   ExprPtr test;
-  ExprPtr msg;  // may be null
+  ExprPtr msg; // may be null
 };
 
 #undef TILE_STMT_CLASSOF
@@ -564,8 +567,8 @@ template <class Derived, class RetT = void> class ExprVisitor {
 public:
   RetT visitExpr(const Expr &e) {
     switch (e.kind()) {
-#define TILE_X(kind)                                                                       \
-  case ExprKind::kind:                                                                     \
+#define TILE_X(kind)                                                                                                   \
+  case ExprKind::kind:                                                                                                 \
     return static_cast<Derived *>(this)->visit##kind##Expr(static_cast<const kind##Expr &>(e));
       TILE_FOREACH_EXPR_KIND(TILE_X)
 #undef TILE_X
@@ -573,10 +576,8 @@ public:
     return RetT();
   }
   RetT unhandledExpr(const Expr &) { return RetT(); }
-#define TILE_X(kind)                                                                       \
-  RetT visit##kind##Expr(const kind##Expr &e) {                                            \
-    return static_cast<Derived *>(this)->unhandledExpr(e);                                 \
-  }
+#define TILE_X(kind)                                                                                                   \
+  RetT visit##kind##Expr(const kind##Expr &e) { return static_cast<Derived *>(this)->unhandledExpr(e); }
   TILE_FOREACH_EXPR_KIND(TILE_X)
 #undef TILE_X
 };
@@ -587,8 +588,8 @@ template <class Derived, class RetT = void> class StmtVisitor {
 public:
   RetT visitStmt(const Stmt &s) {
     switch (s.kind()) {
-#define TILE_X(kind)                                                                       \
-  case StmtKind::kind:                                                                     \
+#define TILE_X(kind)                                                                                                   \
+  case StmtKind::kind:                                                                                                 \
     return static_cast<Derived *>(this)->visit##kind##Stmt(static_cast<const kind##Stmt &>(s));
       TILE_FOREACH_STMT_KIND(TILE_X)
 #undef TILE_X
@@ -596,10 +597,8 @@ public:
     return RetT();
   }
   RetT unhandledStmt(const Stmt &) { return RetT(); }
-#define TILE_X(kind)                                                                       \
-  RetT visit##kind##Stmt(const kind##Stmt &s) {                                            \
-    return static_cast<Derived *>(this)->unhandledStmt(s);                                 \
-  }
+#define TILE_X(kind)                                                                                                   \
+  RetT visit##kind##Stmt(const kind##Stmt &s) { return static_cast<Derived *>(this)->unhandledStmt(s); }
   TILE_FOREACH_STMT_KIND(TILE_X)
 #undef TILE_X
 };
@@ -658,7 +657,7 @@ template <class F> void forEachChild(const Expr &e, F &&f) {
     return;
   case ExprKind::IfExp: {
     const auto &ie = e.as<IfExpExpr>();
-    visit(ie.body);  // source order: body if test else orelse
+    visit(ie.body); // source order: body if test else orelse
     visit(ie.test);
     visit(ie.orelse);
     return;
@@ -757,4 +756,4 @@ template <class FE, class FS> void forEachChild(const Stmt &s, FE &&onExpr, FS &
   }
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -12,18 +12,28 @@ std::string quoteString(const std::string &value) {
   for (char ch : value) {
     unsigned char c = static_cast<unsigned char>(ch);
     switch (c) {
-    case '\\': out += "\\\\"; break;
-    case '"': out += "\\\""; break;
-    case '\n': out += "\\n"; break;
-    case '\t': out += "\\t"; break;
-    case '\r': out += "\\r"; break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '"':
+      out += "\\\"";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
     default:
       if (c < 0x20 || c == 0x7F) {
         char buf[8];
         std::snprintf(buf, sizeof buf, "\\x%02x", c);
         out += buf;
       } else {
-        out += ch;  // printable ASCII and UTF-8 bytes as they are
+        out += ch; // printable ASCII and UTF-8 bytes as they are
       }
     }
   }
@@ -36,7 +46,7 @@ std::string formatFloat(double value) {
   if (ec != std::errc())
     return "?";
   std::string text(buf, end);
-  if (text.find_first_of(".eEn") == std::string::npos)  // "n": inf, nan
+  if (text.find_first_of(".eEn") == std::string::npos) // "n": inf, nan
     text += ".0";
   return text;
 }
@@ -45,8 +55,7 @@ namespace {
 
 class TreePrinter {
 public:
-  TreePrinter(std::ostream &os, const SourceManager *sources, const SourceFile *file,
-              ASTPrintOptions options)
+  TreePrinter(std::ostream &os, const SourceManager *sources, const SourceFile *file, ASTPrintOptions options)
       : os_(os), sources_(sources), file_(file), options_(options) {}
 
   void printModule(const Module &m) {
@@ -59,9 +68,8 @@ public:
   }
 
   void printStmt(const Stmt &s, int depth, const std::string &label) {
-    header(depth, label, s.kind() == StmtKind::Expr ? std::string("ExprStmt")
-                                                    : stmtKindName(s.kind()),
-           stmtDetail(s), s.range);
+    header(depth, label, s.kind() == StmtKind::Expr ? std::string("ExprStmt") : stmtKindName(s.kind()), stmtDetail(s),
+           s.range);
     switch (s.kind()) {
     case StmtKind::FunctionDef: {
       const auto &fn = s.as<FunctionDefStmt>();
@@ -190,8 +198,7 @@ private:
 
   void aliases(const std::vector<ImportAlias> &names, int depth) {
     for (const ImportAlias &a : names)
-      header(depth, "", "alias",
-             "'" + a.name + "'" + (a.asName.empty() ? "" : " as '" + a.asName + "'"), a.range);
+      header(depth, "", "alias", "'" + a.name + "'" + (a.asName.empty() ? "" : " as '" + a.asName + "'"), a.range);
   }
 
   static std::string stmtDetail(const Stmt &s) {
@@ -241,8 +248,8 @@ private:
     }
   }
 
-  void header(int depth, const std::string &label, const std::string &name,
-              const std::string &detail, SourceRange range) {
+  void header(int depth, const std::string &label, const std::string &name, const std::string &detail,
+              SourceRange range) {
     os_ << std::string(2 * depth, ' ') << label << name;
     if (!detail.empty())
       os_ << ' ' << detail;
@@ -299,16 +306,36 @@ void sexprOpt(std::ostream &os, const ExprPtr &e) {
 
 void sexpr(std::ostream &os, const Expr &e) {
   switch (e.kind()) {
-  case ExprKind::Name: os << e.as<NameExpr>().id; return;
-  case ExprKind::IntLit: os << e.as<IntLitExpr>().value; return;
-  case ExprKind::FloatLit: os << formatFloat(e.as<FloatLitExpr>().value); return;
-  case ExprKind::StrLit: os << quoteString(e.as<StrLitExpr>().value); return;
-  case ExprKind::BoolLit: os << (e.as<BoolLitExpr>().value ? "True" : "False"); return;
-  case ExprKind::NoneLit: os << "None"; return;
-  case ExprKind::Ellipsis: os << "..."; return;
-  case ExprKind::Error: os << "<error>"; return;
-  case ExprKind::Tuple: sexprList(os, "tuple", e.as<TupleExpr>().elts); return;
-  case ExprKind::List: sexprList(os, "list", e.as<ListExpr>().elts); return;
+  case ExprKind::Name:
+    os << e.as<NameExpr>().id;
+    return;
+  case ExprKind::IntLit:
+    os << e.as<IntLitExpr>().value;
+    return;
+  case ExprKind::FloatLit:
+    os << formatFloat(e.as<FloatLitExpr>().value);
+    return;
+  case ExprKind::StrLit:
+    os << quoteString(e.as<StrLitExpr>().value);
+    return;
+  case ExprKind::BoolLit:
+    os << (e.as<BoolLitExpr>().value ? "True" : "False");
+    return;
+  case ExprKind::NoneLit:
+    os << "None";
+    return;
+  case ExprKind::Ellipsis:
+    os << "...";
+    return;
+  case ExprKind::Error:
+    os << "<error>";
+    return;
+  case ExprKind::Tuple:
+    sexprList(os, "tuple", e.as<TupleExpr>().elts);
+    return;
+  case ExprKind::List:
+    sexprList(os, "list", e.as<ListExpr>().elts);
+    return;
   case ExprKind::Dict: {
     const auto &d = e.as<DictExpr>();
     os << "(dict";
@@ -413,20 +440,17 @@ void sexpr(std::ostream &os, const Expr &e) {
   }
 }
 
-}  // namespace
+} // namespace
 
-void printAST(std::ostream &os, const Module &module, const SourceManager *sources,
-              ASTPrintOptions options) {
+void printAST(std::ostream &os, const Module &module, const SourceManager *sources, ASTPrintOptions options) {
   TreePrinter(os, sources, module.file, options).printModule(module);
 }
 
-void printAST(std::ostream &os, const Stmt &stmt, const SourceManager *sources,
-              ASTPrintOptions options) {
+void printAST(std::ostream &os, const Stmt &stmt, const SourceManager *sources, ASTPrintOptions options) {
   TreePrinter(os, sources, nullptr, options).printStmt(stmt, 0, "");
 }
 
-void printAST(std::ostream &os, const Expr &expr, const SourceManager *sources,
-              ASTPrintOptions options) {
+void printAST(std::ostream &os, const Expr &expr, const SourceManager *sources, ASTPrintOptions options) {
   TreePrinter(os, sources, nullptr, options).printExpr(expr, 0, "");
 }
 
@@ -454,4 +478,4 @@ std::string toSExpr(const Expr &expr) {
   return os.str();
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -27,25 +27,20 @@
 namespace tile::frontend {
 
 struct ASTPrintOptions {
-  bool locations = true;  // append <line:col>
-  bool ranges = false;    // append <line:col-line:col> (the end is exclusive) instead
+  bool locations = true; // append <line:col>
+  bool ranges = false;   // append <line:col-line:col> (the end is exclusive) instead
 };
 
 /// Locations are resolved through `sources`; for a Module without `sources`, through its own
 /// file. Without either, no locations are printed.
 void printAST(std::ostream &os, const Module &module, const SourceManager *sources = nullptr,
               ASTPrintOptions options = {});
-void printAST(std::ostream &os, const Stmt &stmt, const SourceManager *sources = nullptr,
-              ASTPrintOptions options = {});
-void printAST(std::ostream &os, const Expr &expr, const SourceManager *sources = nullptr,
-              ASTPrintOptions options = {});
+void printAST(std::ostream &os, const Stmt &stmt, const SourceManager *sources = nullptr, ASTPrintOptions options = {});
+void printAST(std::ostream &os, const Expr &expr, const SourceManager *sources = nullptr, ASTPrintOptions options = {});
 
-std::string dumpAST(const Module &module, const SourceManager *sources = nullptr,
-                    ASTPrintOptions options = {});
-std::string dumpAST(const Stmt &stmt, const SourceManager *sources = nullptr,
-                    ASTPrintOptions options = {});
-std::string dumpAST(const Expr &expr, const SourceManager *sources = nullptr,
-                    ASTPrintOptions options = {});
+std::string dumpAST(const Module &module, const SourceManager *sources = nullptr, ASTPrintOptions options = {});
+std::string dumpAST(const Stmt &stmt, const SourceManager *sources = nullptr, ASTPrintOptions options = {});
+std::string dumpAST(const Expr &expr, const SourceManager *sources = nullptr, ASTPrintOptions options = {});
 
 /// One-line S-expression: names and literals as written (strings in double quotes), `(op a b)`
 /// for operators, `(cmp a < b <= c)` for chained comparisons, `(if test body orelse)`,
@@ -58,4 +53,4 @@ std::string quoteString(const std::string &value);
 /// The shortest decimal text that reads back as `value`, always with a '.' or exponent.
 std::string formatFloat(double value);
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

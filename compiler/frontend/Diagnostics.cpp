@@ -69,13 +69,13 @@ void printSnippet(std::ostream &os, const SourceManager &sources, SourceRange ra
     return;
   const SourceFile &file = *loc.file;
   std::string_view line = file.lineText(loc.line);
-  size_t start = loc.column - 1;  // byte index of the caret within the line
-  size_t end = start;             // one past the last underlined byte
+  size_t start = loc.column - 1; // byte index of the caret within the line
+  size_t end = start;            // one past the last underlined byte
   if (range.end != range.begin && file.contains(range.end)) {
     LineColumn endLc = file.lineColumn(range.end);
     end = endLc.line == loc.line ? endLc.column - 1 : line.size();
     if (end < start + 1)
-      end = start + 1;  // a range over the line terminator still gets its caret
+      end = start + 1; // a range over the line terminator still gets its caret
   }
 
   // Window for very long lines.
@@ -103,9 +103,9 @@ void printSnippet(std::ostream &os, const SourceManager &sources, SourceRange ra
   for (size_t i = shownBegin; i < start; ++i) {
     unsigned char c = i < line.size() ? line[i] : ' ';
     if (c == '\t')
-      caret += '\t';  // keep tabs so the caret lines up however the terminal expands them
+      caret += '\t'; // keep tabs so the caret lines up however the terminal expands them
     else if (!isUtf8Continuation(c))
-      caret += ' ';  // one column per code point
+      caret += ' '; // one column per code point
   }
   caret += '^';
   for (size_t i = start + 1; i < end; ++i) {
@@ -116,15 +116,15 @@ void printSnippet(std::ostream &os, const SourceManager &sources, SourceRange ra
   os << caret << '\n';
 }
 
-void printHeader(std::ostream &os, const SourceManager &sources, Severity severity,
-                 SourceRange range, const std::string &message) {
+void printHeader(std::ostream &os, const SourceManager &sources, Severity severity, SourceRange range,
+                 const std::string &message) {
   FullLoc loc = sources.decompose(range.begin);
   if (loc.isValid())
     os << loc.file->name() << ':' << loc.line << ':' << loc.column << ": ";
   os << severityName(severity) << ": " << message << '\n';
 }
 
-}  // namespace
+} // namespace
 
 void printDiagnostic(std::ostream &os, const SourceManager &sources, const Diagnostic &diag) {
   printHeader(os, sources, diag.severity, diag.range, diag.message);
@@ -147,9 +147,7 @@ std::string DiagnosticEngine::str() const {
 }
 
 std::string DiagnosticEngine::summary() const {
-  auto count = [](unsigned n, const char *what) {
-    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-  };
+  auto count = [](unsigned n, const char *what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
   if (numErrors_ == 0 && numWarnings_ == 0)
     return "";
   std::string text;
@@ -160,4 +158,4 @@ std::string DiagnosticEngine::summary() const {
   return text + " generated.";
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

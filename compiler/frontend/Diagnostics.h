@@ -27,13 +27,13 @@ const char *severityName(Severity severity);
 
 /// A note attached to a diagnostic, usually pointing at a related location.
 struct DiagnosticNote {
-  SourceRange range;  // may be invalid: the note then has no location line
+  SourceRange range; // may be invalid: the note then has no location line
   std::string message;
 };
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  SourceRange range;  // may be invalid for diagnostics without a location
+  SourceRange range; // may be invalid for diagnostics without a location
   std::string message;
   std::vector<DiagnosticNote> notes;
 };
@@ -47,9 +47,7 @@ class DiagBuilder {
 public:
   DiagBuilder() = default;
   DiagBuilder &note(SourceRange range, std::string message);
-  DiagBuilder &note(SourceLoc loc, std::string message) {
-    return note(SourceRange(loc), std::move(message));
-  }
+  DiagBuilder &note(SourceLoc loc, std::string message) { return note(SourceRange(loc), std::move(message)); }
   /// False if the engine dropped the diagnostic.
   bool isActive() const { return engine_ != nullptr; }
 
@@ -64,8 +62,7 @@ class DiagnosticEngine {
 public:
   static constexpr unsigned kDefaultErrorLimit = 20;
 
-  explicit DiagnosticEngine(const SourceManager &sources,
-                            unsigned errorLimit = kDefaultErrorLimit)
+  explicit DiagnosticEngine(const SourceManager &sources, unsigned errorLimit = kDefaultErrorLimit)
       : sources_(sources), errorLimit_(errorLimit) {}
 
   DiagBuilder error(SourceRange range, std::string message) {
@@ -125,4 +122,4 @@ private:
 /// is underlined to the end of its first line).
 void printDiagnostic(std::ostream &os, const SourceManager &sources, const Diagnostic &diag);
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

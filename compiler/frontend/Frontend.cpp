@@ -29,12 +29,11 @@ SourceRange sourceRangeOf(const SourceManager &sources, mlir::Location loc) {
   return {};
 }
 
-MLIRDiagnosticBridge::MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags)
-    : context_(context) {
+MLIRDiagnosticBridge::MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags) : context_(context) {
   handler_ = context.getDiagEngine().registerHandler([&diags](mlir::Diagnostic &diag) {
     Severity severity = diag.getSeverity() == mlir::DiagnosticSeverity::Error     ? Severity::Error
                         : diag.getSeverity() == mlir::DiagnosticSeverity::Warning ? Severity::Warning
-                                                                                 : Severity::Note;
+                                                                                  : Severity::Note;
     diags.report(severity, sourceRangeOf(diags.sources(), diag.getLocation()), diag.str());
     return mlir::success();
   });
@@ -65,8 +64,8 @@ mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const SourceFile &file, const 
   return compileToTileIR(*module, spec, context, diags);
 }
 
-std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name,
-                                             mlir::MLIRContext &context, DiagnosticEngine &diags) {
+std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name, mlir::MLIRContext &context,
+                                             DiagnosticEngine &diags) {
   loadFrontendDialects(context);
   KernelIRGen gen(module, context, diags);
   auto info = gen.inspect(name);
@@ -82,4 +81,4 @@ std::optional<KernelSignature> inspectKernel(const Module &module, const std::st
   return sig;
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -60,7 +60,7 @@ struct KernelSignature {
   std::vector<std::map<std::string, ConstantValue>> autotuneConfigs;
   std::vector<std::string> autotuneKey;
 };
-std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name,
-                                             mlir::MLIRContext &context, DiagnosticEngine &diags);
+std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name, mlir::MLIRContext &context,
+                                             DiagnosticEngine &diags);
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -24,8 +24,7 @@
 namespace tile::frontend {
 
 /// NumPy broadcasting of two shapes (aligned on the right); nullopt if they do not broadcast.
-std::optional<llvm::SmallVector<int64_t>> broadcastShapeVectors(llvm::ArrayRef<int64_t> a,
-                                                                 llvm::ArrayRef<int64_t> b);
+std::optional<llvm::SmallVector<int64_t>> broadcastShapeVectors(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
 class KernelIRGen {
 public:
@@ -76,8 +75,7 @@ private:
   bool collectModuleScope();
   KValue evalDecorator(const Expr &e);
   bool applyDecorators(const FunctionDefStmt &fn, mlir::Operation *kernel,
-                       std::map<std::string, ConstantValue> &configConstants,
-                       const Specialization &spec);
+                       std::map<std::string, ConstantValue> &configConstants, const Specialization &spec);
   bool bindKernelParams(const FunctionDefStmt &fn, const Specialization &spec,
                         const std::map<std::string, ConstantValue> &configConstants,
                         llvm::SmallVectorImpl<mlir::Type> &argTypes,
@@ -120,10 +118,9 @@ public:
   /// A runtime value of `elementType` and `shape` (broadcast and converted); null on error.
   /// With `asTile`, an empty shape means a 0-d tile rather than a scalar (a scalar operand of a
   /// 0-d tile's arithmetic).
-  mlir::Value coerce(const Arg &arg, mlir::Type elementType, llvm::ArrayRef<int64_t> shape,
-                     SourceRange where, bool asTile = false);
-  std::optional<llvm::SmallVector<int64_t>> broadcastShapes(const Arg &a, const Arg &b,
-                                                             SourceRange where);
+  mlir::Value coerce(const Arg &arg, mlir::Type elementType, llvm::ArrayRef<int64_t> shape, SourceRange where,
+                     bool asTile = false);
+  std::optional<llvm::SmallVector<int64_t>> broadcastShapes(const Arg &a, const Arg &b, SourceRange where);
   mlir::Value castElements(mlir::Value v, mlir::Type to, mlir::Location loc);
   mlir::Value broadcastValue(mlir::Value v, llvm::ArrayRef<int64_t> shape, mlir::Location loc);
   mlir::Value constant(const KValue &c, mlir::Type type, mlir::Location loc);
@@ -195,4 +192,4 @@ private:
   unsigned inlineDepth_ = 0;
 };
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -22,9 +22,7 @@ namespace tile::frontend {
 
 bool KValue::isArray() const { return isRuntime() && isa<mlir::tile::ArrayType>(value_.getType()); }
 bool KValue::isTile() const { return isRuntime() && isa<RankedTensorType>(value_.getType()); }
-bool KValue::isScalar() const {
-  return isRuntime() && (isa<IntegerType, FloatType, IndexType>(value_.getType()));
-}
+bool KValue::isScalar() const { return isRuntime() && (isa<IntegerType, FloatType, IndexType>(value_.getType())); }
 Type KValue::elementType() const {
   if (!isRuntime())
     return {};
@@ -68,12 +66,18 @@ static std::string formatFloat(double d) {
 
 std::string describe(const KValue &v) {
   switch (v.kind()) {
-  case KValue::Kind::Error: return "an invalid value";
-  case KValue::Kind::None: return "None";
-  case KValue::Kind::Int: return "int " + std::to_string(v.intValue());
-  case KValue::Kind::Float: return "float " + formatFloat(v.floatValue());
-  case KValue::Kind::Bool: return std::string("bool ") + (v.boolValue() ? "True" : "False");
-  case KValue::Kind::Str: return "string \"" + v.name() + "\"";
+  case KValue::Kind::Error:
+    return "an invalid value";
+  case KValue::Kind::None:
+    return "None";
+  case KValue::Kind::Int:
+    return "int " + std::to_string(v.intValue());
+  case KValue::Kind::Float:
+    return "float " + formatFloat(v.floatValue());
+  case KValue::Kind::Bool:
+    return std::string("bool ") + (v.boolValue() ? "True" : "False");
+  case KValue::Kind::Str:
+    return "string \"" + v.name() + "\"";
   case KValue::Kind::Tuple: {
     // Spelled like Python, so two tuples in one message can be told apart: "tuple (16, 32)".
     std::string s = "tuple (";
@@ -85,21 +89,33 @@ std::string describe(const KValue &v) {
         s += "...";
         break;
       }
-      if (e.isInt()) s += std::to_string(e.intValue());
-      else if (e.isFloat()) s += formatFloat(e.floatValue());
-      else if (e.isBool()) s += e.boolValue() ? "True" : "False";
-      else if (e.isNone()) s += "None";
-      else s += describe(e);
+      if (e.isInt())
+        s += std::to_string(e.intValue());
+      else if (e.isFloat())
+        s += formatFloat(e.floatValue());
+      else if (e.isBool())
+        s += e.boolValue() ? "True" : "False";
+      else if (e.isNone())
+        s += "None";
+      else
+        s += describe(e);
     }
     return s + (elts.size() == 1 ? ",)" : ")");
   }
-  case KValue::Kind::Dict: return "a dict";
-  case KValue::Kind::DType: return "dtype " + typeString(v.dtypeValue());
-  case KValue::Kind::Namespace: return "module " + v.name();
-  case KValue::Kind::Builtin: return "function " + v.name();
-  case KValue::Kind::Function: return "function " + v.functionDef()->name;
-  case KValue::Kind::Padding: return "padding mode " + v.name();
-  case KValue::Kind::ConstantAnnotation: return "ct.Constant";
+  case KValue::Kind::Dict:
+    return "a dict";
+  case KValue::Kind::DType:
+    return "dtype " + typeString(v.dtypeValue());
+  case KValue::Kind::Namespace:
+    return "module " + v.name();
+  case KValue::Kind::Builtin:
+    return "function " + v.name();
+  case KValue::Kind::Function:
+    return "function " + v.functionDef()->name;
+  case KValue::Kind::Padding:
+    return "padding mode " + v.name();
+  case KValue::Kind::ConstantAnnotation:
+    return "ct.Constant";
   case KValue::Kind::Runtime: {
     Type t = v.value().getType();
     if (auto tensor = dyn_cast<RankedTensorType>(t)) {
@@ -147,9 +163,7 @@ Value KernelIRGen::constant(const KValue &c, Type type, Location l) {
   return arith::ConstantOp::create(builder_, l, type, scalar);
 }
 
-Value KernelIRGen::splat(double value, Type type, Location l) {
-  return constant(KValue::floating(value), type, l);
-}
+Value KernelIRGen::splat(double value, Type type, Location l) { return constant(KValue::floating(value), type, l); }
 
 Value KernelIRGen::castElements(Value v, Type to, Location l) {
   Type from = getElementTypeOrSelf(v.getType());
@@ -227,8 +241,7 @@ std::optional<SmallVector<int64_t>> broadcastShapeVectors(ArrayRef<int64_t> sa, 
   return out;
 }
 
-std::optional<SmallVector<int64_t>> KernelIRGen::broadcastShapes(const Arg &a, const Arg &b,
-                                                                  SourceRange where) {
+std::optional<SmallVector<int64_t>> KernelIRGen::broadcastShapes(const Arg &a, const Arg &b, SourceRange where) {
   ArrayRef<int64_t> sa = a.value.shape(), sb = b.value.shape();
   size_t rank = std::max(sa.size(), sb.size());
   SmallVector<int64_t> out(rank, 1);
@@ -263,7 +276,7 @@ Type KernelIRGen::promote(const Arg &lhs, const Arg &rhs, SourceRange where) {
     if (fa && fb) {
       unsigned wa = cast<FloatType>(ta).getWidth(), wb = cast<FloatType>(tb).getWidth();
       if (wa == wb || std::max(wa, wb) < 32)
-        return builder_.getF32Type();  // f16 + bf16, tf32 + f16, ... meet in f32
+        return builder_.getF32Type(); // f16 + bf16, tf32 + f16, ... meet in f32
       return wa > wb ? ta : tb;
     }
     if (fa != fb)
@@ -316,8 +329,7 @@ bool KernelIRGen::constantFits(const KValue &v, Type type, SourceRange where) {
   return false;
 }
 
-Value KernelIRGen::coerce(const Arg &arg, Type elementType, ArrayRef<int64_t> shape, SourceRange where,
-                          bool asTile) {
+Value KernelIRGen::coerce(const Arg &arg, Type elementType, ArrayRef<int64_t> shape, SourceRange where, bool asTile) {
   const KValue &v = arg.value;
   Location l = loc(arg.range);
   Value r;
@@ -379,25 +391,42 @@ Value KernelIRGen::runtimeCondition(const Arg &cond) {
 // Compile-time arithmetic
 //===----------------------------------------------------------------------===//
 
-static std::optional<KValue> foldConstants(BinOpKind op, const KValue &a, const KValue &b,
-                                           std::string &err) {
+static std::optional<KValue> foldConstants(BinOpKind op, const KValue &a, const KValue &b, std::string &err) {
   bool ints = !a.isFloat() && !b.isFloat();
   if (ints) {
     int64_t x = a.intValue(), y = b.intValue(), r = 0;
     bool overflow = false;
     switch (op) {
-    case BinOpKind::Add: overflow = __builtin_add_overflow(x, y, &r); break;
-    case BinOpKind::Sub: overflow = __builtin_sub_overflow(x, y, &r); break;
-    case BinOpKind::Mult: overflow = __builtin_mul_overflow(x, y, &r); break;
+    case BinOpKind::Add:
+      overflow = __builtin_add_overflow(x, y, &r);
+      break;
+    case BinOpKind::Sub:
+      overflow = __builtin_sub_overflow(x, y, &r);
+      break;
+    case BinOpKind::Mult:
+      overflow = __builtin_mul_overflow(x, y, &r);
+      break;
     case BinOpKind::Div:
-      if (y == 0) { err = "division by zero"; return std::nullopt; }
+      if (y == 0) {
+        err = "division by zero";
+        return std::nullopt;
+      }
       return KValue::floating(static_cast<double>(x) / static_cast<double>(y));
     case BinOpKind::FloorDiv:
     case BinOpKind::Mod: {
-      if (y == 0) { err = "integer division or modulo by zero"; return std::nullopt; }
-      if (x == INT64_MIN && y == -1) { overflow = true; break; }
+      if (y == 0) {
+        err = "integer division or modulo by zero";
+        return std::nullopt;
+      }
+      if (x == INT64_MIN && y == -1) {
+        overflow = true;
+        break;
+      }
       int64_t q = x / y, m = x % y;
-      if (m != 0 && ((m < 0) != (y < 0))) { q -= 1; m += y; }
+      if (m != 0 && ((m < 0) != (y < 0))) {
+        q -= 1;
+        m += y;
+      }
       r = op == BinOpKind::FloorDiv ? q : m;
       break;
     }
@@ -409,47 +438,74 @@ static std::optional<KValue> foldConstants(BinOpKind op, const KValue &a, const 
         overflow = __builtin_mul_overflow(r, x, &r);
       break;
     }
-    case BinOpKind::BitAnd: r = x & y; break;
-    case BinOpKind::BitOr: r = x | y; break;
-    case BinOpKind::BitXor: r = x ^ y; break;
+    case BinOpKind::BitAnd:
+      r = x & y;
+      break;
+    case BinOpKind::BitOr:
+      r = x | y;
+      break;
+    case BinOpKind::BitXor:
+      r = x ^ y;
+      break;
     case BinOpKind::LShift:
-      if (y < 0 || y >= 63) { err = "shift count " + std::to_string(y) + " is out of range"; return std::nullopt; }
+      if (y < 0 || y >= 63) {
+        err = "shift count " + std::to_string(y) + " is out of range";
+        return std::nullopt;
+      }
       overflow = (x << y) >> y != x;
       r = x << y;
       break;
     case BinOpKind::RShift:
-      if (y < 0) { err = "negative shift count"; return std::nullopt; }
+      if (y < 0) {
+        err = "negative shift count";
+        return std::nullopt;
+      }
       r = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;
       break;
-    case BinOpKind::MatMult: err = "'@' needs tiles"; return std::nullopt;
+    case BinOpKind::MatMult:
+      err = "'@' needs tiles";
+      return std::nullopt;
     }
     if (overflow) {
       err = "integer overflow in a compile-time expression (64-bit)";
       return std::nullopt;
     }
-    if (a.isBool() && b.isBool() &&
-        (op == BinOpKind::BitAnd || op == BinOpKind::BitOr || op == BinOpKind::BitXor))
+    if (a.isBool() && b.isBool() && (op == BinOpKind::BitAnd || op == BinOpKind::BitOr || op == BinOpKind::BitXor))
       return KValue::boolean(r != 0);
     return KValue::integer(r);
   }
   double x = a.numberAsDouble(), y = b.numberAsDouble();
   switch (op) {
-  case BinOpKind::Add: return KValue::floating(x + y);
-  case BinOpKind::Sub: return KValue::floating(x - y);
-  case BinOpKind::Mult: return KValue::floating(x * y);
+  case BinOpKind::Add:
+    return KValue::floating(x + y);
+  case BinOpKind::Sub:
+    return KValue::floating(x - y);
+  case BinOpKind::Mult:
+    return KValue::floating(x * y);
   case BinOpKind::Div:
-    if (y == 0) { err = "float division by zero"; return std::nullopt; }
+    if (y == 0) {
+      err = "float division by zero";
+      return std::nullopt;
+    }
     return KValue::floating(x / y);
   case BinOpKind::FloorDiv:
-    if (y == 0) { err = "float division by zero"; return std::nullopt; }
+    if (y == 0) {
+      err = "float division by zero";
+      return std::nullopt;
+    }
     return KValue::floating(std::floor(x / y));
   case BinOpKind::Mod: {
-    if (y == 0) { err = "float modulo by zero"; return std::nullopt; }
+    if (y == 0) {
+      err = "float modulo by zero";
+      return std::nullopt;
+    }
     double m = std::fmod(x, y);
-    if (m != 0 && ((m < 0) != (y < 0))) m += y;
+    if (m != 0 && ((m < 0) != (y < 0)))
+      m += y;
     return KValue::floating(m);
   }
-  case BinOpKind::Pow: return KValue::floating(std::pow(x, y));
+  case BinOpKind::Pow:
+    return KValue::floating(std::pow(x, y));
   default:
     err = std::string("unsupported operand types for '") + spelling(op) + "': float";
     return std::nullopt;
@@ -499,7 +555,10 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
   bool isFloat = isFloatLike(elt);
   switch (op) {
   case BinOpKind::Div:
-    if (!isFloat) { elt = builder_.getF32Type(); isFloat = true; }  // true division
+    if (!isFloat) {
+      elt = builder_.getF32Type();
+      isFloat = true;
+    } // true division
     break;
   case BinOpKind::BitAnd:
   case BinOpKind::BitOr:
@@ -507,8 +566,8 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
   case BinOpKind::LShift:
   case BinOpKind::RShift:
     if (isFloat) {
-      error(opRange, std::string("'") + spelling(op) + "' needs integer or boolean operands, got " +
-                         describe(a) + " and " + describe(b));
+      error(opRange, std::string("'") + spelling(op) + "' needs integer or boolean operands, got " + describe(a) +
+                         " and " + describe(b));
       return KValue::error();
     }
     break;
@@ -519,7 +578,7 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
   case BinOpKind::Mod:
   case BinOpKind::Pow:
     if (elt.isInteger(1))
-      elt = builder_.getI32Type();  // arithmetic on booleans counts them
+      elt = builder_.getI32Type(); // arithmetic on booleans counts them
     break;
   case BinOpKind::MatMult:
     break;
@@ -537,10 +596,18 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
   Value r;
   if (isFloat) {
     switch (op) {
-    case BinOpKind::Add: r = arith::AddFOp::create(builder_, l, x, y); break;
-    case BinOpKind::Sub: r = arith::SubFOp::create(builder_, l, x, y); break;
-    case BinOpKind::Mult: r = arith::MulFOp::create(builder_, l, x, y); break;
-    case BinOpKind::Div: r = arith::DivFOp::create(builder_, l, x, y); break;
+    case BinOpKind::Add:
+      r = arith::AddFOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::Sub:
+      r = arith::SubFOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::Mult:
+      r = arith::MulFOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::Div:
+      r = arith::DivFOp::create(builder_, l, x, y);
+      break;
     case BinOpKind::FloorDiv:
       r = math::FloorOp::create(builder_, l, arith::DivFOp::create(builder_, l, x, y));
       break;
@@ -561,14 +628,23 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
       else
         r = math::PowFOp::create(builder_, l, x, y);
       break;
-    default: break;
+    default:
+      break;
     }
   } else {
     switch (op) {
-    case BinOpKind::Add: r = arith::AddIOp::create(builder_, l, x, y); break;
-    case BinOpKind::Sub: r = arith::SubIOp::create(builder_, l, x, y); break;
-    case BinOpKind::Mult: r = arith::MulIOp::create(builder_, l, x, y); break;
-    case BinOpKind::FloorDiv: r = arith::FloorDivSIOp::create(builder_, l, x, y); break;
+    case BinOpKind::Add:
+      r = arith::AddIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::Sub:
+      r = arith::SubIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::Mult:
+      r = arith::MulIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::FloorDiv:
+      r = arith::FloorDivSIOp::create(builder_, l, x, y);
+      break;
     case BinOpKind::Mod: {
       Value m = arith::RemSIOp::create(builder_, l, x, y);
       Value zero = constant(KValue::integer(0), x.getType(), l);
@@ -589,12 +665,23 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
         r = math::IPowIOp::create(builder_, l, x, y);
       }
       break;
-    case BinOpKind::BitAnd: r = arith::AndIOp::create(builder_, l, x, y); break;
-    case BinOpKind::BitOr: r = arith::OrIOp::create(builder_, l, x, y); break;
-    case BinOpKind::BitXor: r = arith::XOrIOp::create(builder_, l, x, y); break;
-    case BinOpKind::LShift: r = arith::ShLIOp::create(builder_, l, x, y); break;
-    case BinOpKind::RShift: r = arith::ShRSIOp::create(builder_, l, x, y); break;
-    default: break;
+    case BinOpKind::BitAnd:
+      r = arith::AndIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::BitOr:
+      r = arith::OrIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::BitXor:
+      r = arith::XOrIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::LShift:
+      r = arith::ShLIOp::create(builder_, l, x, y);
+      break;
+    case BinOpKind::RShift:
+      r = arith::ShRSIOp::create(builder_, l, x, y);
+      break;
+    default:
+      break;
     }
   }
   return r ? KValue::runtime(r) : KValue::error();
@@ -605,8 +692,7 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
   if (a.isError() || b.isError())
     return KValue::error();
   if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
-    bool same = (a.isNone() && b.isNone()) ||
-                (a.isDType() && b.isDType() && a.dtypeValue() == b.dtypeValue());
+    bool same = (a.isNone() && b.isNone()) || (a.isDType() && b.isDType() && a.dtypeValue() == b.dtypeValue());
     if (!(a.isNone() || b.isNone() || (a.isDType() && b.isDType()))) {
       error(opRange, "'is' compares only with None or between dtypes");
       return KValue::error();
@@ -643,23 +729,31 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
   // dtypes and strings compare at compile time.
   if ((a.isDType() && b.isDType()) || (a.isStr() && b.isStr())) {
     bool eq = a.isDType() ? a.dtypeValue() == b.dtypeValue() : a.name() == b.name();
-    if (op == CmpOpKind::Eq) return KValue::boolean(eq);
-    if (op == CmpOpKind::NotEq) return KValue::boolean(!eq);
+    if (op == CmpOpKind::Eq)
+      return KValue::boolean(eq);
+    if (op == CmpOpKind::NotEq)
+      return KValue::boolean(!eq);
   }
   if (a.isConstNumber() && b.isConstNumber()) {
     // Ints compare exactly (no rounding through double); anything with a float as doubles.
     auto cmp = [op](auto x, auto y) {
       switch (op) {
-      case CmpOpKind::Eq: return x == y;
-      case CmpOpKind::NotEq: return x != y;
-      case CmpOpKind::Lt: return x < y;
-      case CmpOpKind::LtE: return x <= y;
-      case CmpOpKind::Gt: return x > y;
-      default: return x >= y;
+      case CmpOpKind::Eq:
+        return x == y;
+      case CmpOpKind::NotEq:
+        return x != y;
+      case CmpOpKind::Lt:
+        return x < y;
+      case CmpOpKind::LtE:
+        return x <= y;
+      case CmpOpKind::Gt:
+        return x > y;
+      default:
+        return x >= y;
       }
     };
-    bool r = (!a.isFloat() && !b.isFloat()) ? cmp(a.intValue(), b.intValue())
-                                            : cmp(a.numberAsDouble(), b.numberAsDouble());
+    bool r =
+        (!a.isFloat() && !b.isFloat()) ? cmp(a.intValue(), b.intValue()) : cmp(a.numberAsDouble(), b.numberAsDouble());
     return KValue::boolean(r);
   }
   for (const Arg *x : {&lhs, &rhs})
@@ -679,25 +773,49 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
   if (isFloatLike(elt)) {
     arith::CmpFPredicate p;
     switch (op) {
-    case CmpOpKind::Eq: p = arith::CmpFPredicate::OEQ; break;
-    case CmpOpKind::NotEq: p = arith::CmpFPredicate::UNE; break;
-    case CmpOpKind::Lt: p = arith::CmpFPredicate::OLT; break;
-    case CmpOpKind::LtE: p = arith::CmpFPredicate::OLE; break;
-    case CmpOpKind::Gt: p = arith::CmpFPredicate::OGT; break;
-    default: p = arith::CmpFPredicate::OGE; break;
+    case CmpOpKind::Eq:
+      p = arith::CmpFPredicate::OEQ;
+      break;
+    case CmpOpKind::NotEq:
+      p = arith::CmpFPredicate::UNE;
+      break;
+    case CmpOpKind::Lt:
+      p = arith::CmpFPredicate::OLT;
+      break;
+    case CmpOpKind::LtE:
+      p = arith::CmpFPredicate::OLE;
+      break;
+    case CmpOpKind::Gt:
+      p = arith::CmpFPredicate::OGT;
+      break;
+    default:
+      p = arith::CmpFPredicate::OGE;
+      break;
     }
     return KValue::runtime(arith::CmpFOp::create(builder_, l, p, x, y));
   }
   arith::CmpIPredicate p;
   switch (op) {
-  case CmpOpKind::Eq: p = arith::CmpIPredicate::eq; break;
-  case CmpOpKind::NotEq: p = arith::CmpIPredicate::ne; break;
-  case CmpOpKind::Lt: p = arith::CmpIPredicate::slt; break;
-  case CmpOpKind::LtE: p = arith::CmpIPredicate::sle; break;
-  case CmpOpKind::Gt: p = arith::CmpIPredicate::sgt; break;
-  default: p = arith::CmpIPredicate::sge; break;
+  case CmpOpKind::Eq:
+    p = arith::CmpIPredicate::eq;
+    break;
+  case CmpOpKind::NotEq:
+    p = arith::CmpIPredicate::ne;
+    break;
+  case CmpOpKind::Lt:
+    p = arith::CmpIPredicate::slt;
+    break;
+  case CmpOpKind::LtE:
+    p = arith::CmpIPredicate::sle;
+    break;
+  case CmpOpKind::Gt:
+    p = arith::CmpIPredicate::sgt;
+    break;
+  default:
+    p = arith::CmpIPredicate::sge;
+    break;
   }
   return KValue::runtime(arith::CmpIOp::create(builder_, l, p, x, y));
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -98,9 +98,8 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
       return KValue::error();
     return KValue::runtime(arith::SelectOp::create(builder_, l, cv, a, d));
   }
-  static const char *unary[] = {"ct.exp", "ct.exp2", "ct.log", "ct.log2", "ct.sqrt", "ct.rsqrt",
-                                "ct.sin", "ct.cos", "ct.tanh", "ct.sigmoid", "ct.abs", "ct.floor",
-                                "ct.ceil"};
+  static const char *unary[] = {"ct.exp", "ct.exp2", "ct.log",     "ct.log2", "ct.sqrt",  "ct.rsqrt", "ct.sin",
+                                "ct.cos", "ct.tanh", "ct.sigmoid", "ct.abs",  "ct.floor", "ct.ceil"};
   bool isUnary = false;
   for (const char *u : unary)
     isUnary |= name == u;
@@ -116,10 +115,18 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     double v = x.value.numberAsDouble();
     if (op == "abs")
       return x.value.isFloat() ? KValue::floating(std::fabs(v)) : KValue::integer(std::llabs(x.value.intValue()));
-    double r = op == "exp" ? std::exp(v) : op == "exp2" ? std::exp2(v) : op == "log" ? std::log(v)
-             : op == "log2" ? std::log2(v) : op == "sqrt" ? std::sqrt(v) : op == "rsqrt" ? 1.0 / std::sqrt(v)
-             : op == "sin" ? std::sin(v) : op == "cos" ? std::cos(v) : op == "tanh" ? std::tanh(v)
-             : op == "sigmoid" ? 1.0 / (1.0 + std::exp(-v)) : op == "floor" ? std::floor(v) : std::ceil(v);
+    double r = op == "exp"       ? std::exp(v)
+               : op == "exp2"    ? std::exp2(v)
+               : op == "log"     ? std::log(v)
+               : op == "log2"    ? std::log2(v)
+               : op == "sqrt"    ? std::sqrt(v)
+               : op == "rsqrt"   ? 1.0 / std::sqrt(v)
+               : op == "sin"     ? std::sin(v)
+               : op == "cos"     ? std::cos(v)
+               : op == "tanh"    ? std::tanh(v)
+               : op == "sigmoid" ? 1.0 / (1.0 + std::exp(-v))
+               : op == "floor"   ? std::floor(v)
+                                 : std::ceil(v);
     return KValue::floating(r);
   }
   if (!x.value.isTile() && !x.value.isScalar()) {
@@ -133,22 +140,34 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
       return KValue::runtime(math::AbsIOp::create(builder_, l, v));
     if (op == "floor" || op == "ceil")
       return x.value;
-    v = castElements(v, builder_.getF32Type(), l);  // integers compute in f32, as NumPy's float
+    v = castElements(v, builder_.getF32Type(), l); // integers compute in f32, as NumPy's float
   }
   Value r;
-  if (op == "exp") r = math::ExpOp::create(builder_, l, v);
-  else if (op == "exp2") r = math::Exp2Op::create(builder_, l, v);
-  else if (op == "log") r = math::LogOp::create(builder_, l, v);
-  else if (op == "log2") r = math::Log2Op::create(builder_, l, v);
-  else if (op == "sqrt") r = math::SqrtOp::create(builder_, l, v);
-  else if (op == "rsqrt") r = math::RsqrtOp::create(builder_, l, v);
-  else if (op == "sin") r = math::SinOp::create(builder_, l, v);
-  else if (op == "cos") r = math::CosOp::create(builder_, l, v);
-  else if (op == "tanh") r = math::TanhOp::create(builder_, l, v);
-  else if (op == "abs") r = math::AbsFOp::create(builder_, l, v);
-  else if (op == "floor") r = math::FloorOp::create(builder_, l, v);
-  else if (op == "ceil") r = math::CeilOp::create(builder_, l, v);
-  else {  // sigmoid(x) = 1 / (1 + exp(-x))
+  if (op == "exp")
+    r = math::ExpOp::create(builder_, l, v);
+  else if (op == "exp2")
+    r = math::Exp2Op::create(builder_, l, v);
+  else if (op == "log")
+    r = math::LogOp::create(builder_, l, v);
+  else if (op == "log2")
+    r = math::Log2Op::create(builder_, l, v);
+  else if (op == "sqrt")
+    r = math::SqrtOp::create(builder_, l, v);
+  else if (op == "rsqrt")
+    r = math::RsqrtOp::create(builder_, l, v);
+  else if (op == "sin")
+    r = math::SinOp::create(builder_, l, v);
+  else if (op == "cos")
+    r = math::CosOp::create(builder_, l, v);
+  else if (op == "tanh")
+    r = math::TanhOp::create(builder_, l, v);
+  else if (op == "abs")
+    r = math::AbsFOp::create(builder_, l, v);
+  else if (op == "floor")
+    r = math::FloorOp::create(builder_, l, v);
+  else if (op == "ceil")
+    r = math::CeilOp::create(builder_, l, v);
+  else { // sigmoid(x) = 1 / (1 + exp(-x))
     Value one = splat(1.0, v.getType(), l);
     Value e = math::ExpOp::create(builder_, l, arith::NegFOp::create(builder_, l, v));
     r = arith::DivFOp::create(builder_, l, one, arith::AddFOp::create(builder_, l, one, e));
@@ -199,12 +218,12 @@ KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args)
       return KValue::error();
     return KValue::runtime(op);
   }
-  mlir::tile::ReduceKind kind = name == "ct.sum" ? mlir::tile::ReduceKind::sum
-                        : name == "ct.prod" ? mlir::tile::ReduceKind::prod
-                        : name == "ct.max" ? mlir::tile::ReduceKind::max
-                        : name == "ct.min" ? mlir::tile::ReduceKind::min
-                        : name == "ct.argmax" ? mlir::tile::ReduceKind::argmax
-                                              : mlir::tile::ReduceKind::argmin;
+  mlir::tile::ReduceKind kind = name == "ct.sum"      ? mlir::tile::ReduceKind::sum
+                                : name == "ct.prod"   ? mlir::tile::ReduceKind::prod
+                                : name == "ct.max"    ? mlir::tile::ReduceKind::max
+                                : name == "ct.min"    ? mlir::tile::ReduceKind::min
+                                : name == "ct.argmax" ? mlir::tile::ReduceKind::argmax
+                                                      : mlir::tile::ReduceKind::argmin;
   bool keepdims = false;
   if (const Arg *k = b.get("keepdims")) {
     if (!k->value.isBool()) {
@@ -241,7 +260,7 @@ KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args)
   else
     shape.erase(shape.begin() + axis);
   auto op = mlir::tile::ReduceOp::create(builder_, l, RankedTensorType::get(shape, resultElt), kind, x,
-                                   static_cast<uint32_t>(axis), keepdims);
+                                         static_cast<uint32_t>(axis), keepdims);
   if (!verifyBuilt(op, args.callRange, args.callee))
     return KValue::error();
   Value r = op;
@@ -323,8 +342,10 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     } else {
       // The accumulator type a product of these operands takes.
       Type in = a.value.elementType(), accElt = builder_.getF32Type();
-      if (in.isF64()) accElt = in;
-      else if (isa<IntegerType>(in)) accElt = builder_.getI32Type();
+      if (in.isF64())
+        accElt = in;
+      else if (isa<IntegerType>(in))
+        accElt = builder_.getI32Type();
       ArrayRef<int64_t> as = a.value.shape(), bs = bb.value.shape();
       if (as.size() < 2 || bs.size() != as.size()) {
         error(args.callRange, args.callee + ": operands must be 2-D or batched 3-D tiles of the same rank, got " +
@@ -342,12 +363,18 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
   }
   // Shape manipulation of one tile.
   std::vector<const char *> params;
-  if (name == "ct.reshape" || name == "ct.broadcast_to") params = {"x", "shape"};
-  else if (name == "ct.permute") params = {"x", "axes"};
-  else if (name == "ct.transpose") params = {"x", "axes?"};
-  else if (name == "ct.expand_dims") params = {"x", "axis"};
-  else if (name == "ct.cat") params = {"tiles", "axis?"};
-  else if (name == "ct.extract") params = {"x", "index", "shape"};
+  if (name == "ct.reshape" || name == "ct.broadcast_to")
+    params = {"x", "shape"};
+  else if (name == "ct.permute")
+    params = {"x", "axes"};
+  else if (name == "ct.transpose")
+    params = {"x", "axes?"};
+  else if (name == "ct.expand_dims")
+    params = {"x", "axis"};
+  else if (name == "ct.cat")
+    params = {"tiles", "axis?"};
+  else if (name == "ct.extract")
+    params = {"x", "index", "shape"};
   if (!bind(args, params, b))
     return KValue::error();
   if (name == "ct.cat") {
@@ -373,7 +400,7 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     }
     shape[axis] += y.value.shape()[axis];
     auto op = mlir::tile::CatOp::create(builder_, l, RankedTensorType::get(shape, x.value.elementType()),
-                                  x.value.value(), y.value.value(), static_cast<uint32_t>(axis));
+                                        x.value.value(), y.value.value(), static_cast<uint32_t>(axis));
     if (!verifyBuilt(op, args.callRange, "ct.cat"))
       return KValue::error();
     return KValue::runtime(op);
@@ -453,27 +480,27 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
       }
       for (int64_t i = 0; i < rank; ++i)
         perm.push_back(static_cast<int32_t>(i));
-      std::swap(perm[rank - 1], perm[rank - 2]);  // swap the last two axes
+      std::swap(perm[rank - 1], perm[rank - 2]); // swap the last two axes
     }
     SmallVector<int64_t> shape;
     for (int32_t p : perm)
       shape.push_back(p >= 0 && p < rank ? type.getDimSize(p) : 1);
     op = mlir::tile::PermuteOp::create(builder_, l, RankedTensorType::get(shape, type.getElementType()), x,
-                                 builder_.getDenseI32ArrayAttr(perm));
+                                       builder_.getDenseI32ArrayAttr(perm));
   } else if (name == "ct.expand_dims") {
     auto axis = constInt(*b.get("axis"), "axis");
     if (!axis)
       return KValue::error();
     int64_t a = *axis < 0 ? *axis + rank + 1 : *axis;
     if (a < 0 || a > rank) {
-      error(b.get("axis")->range, "axis " + std::to_string(*axis) + " is out of range for inserting into a tile of rank " +
-                                      std::to_string(rank));
+      error(b.get("axis")->range, "axis " + std::to_string(*axis) +
+                                      " is out of range for inserting into a tile of rank " + std::to_string(rank));
       return KValue::error();
     }
     SmallVector<int64_t> shape(type.getShape());
     shape.insert(shape.begin() + a, 1);
     op = mlir::tile::ExpandDimsOp::create(builder_, l, RankedTensorType::get(shape, type.getElementType()), x,
-                                    static_cast<uint32_t>(a));
+                                          static_cast<uint32_t>(a));
   } else if (name == "ct.extract") {
     auto shape = constShape(*b.get("shape"), "the sub-tile shape");
     if (!shape)
@@ -488,11 +515,11 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
       index.push_back(d.intValue());
     }
     op = mlir::tile::ExtractOp::create(builder_, l, RankedTensorType::get(*shape, type.getElementType()), x,
-                                 builder_.getDenseI64ArrayAttr(index));
+                                       builder_.getDenseI64ArrayAttr(index));
   }
   if (!op || !verifyBuilt(op, args.callRange, args.callee))
     return KValue::error();
   return KValue::runtime(op->getResult(0));
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -144,9 +144,9 @@ std::optional<int32_t> KernelIRGen::axisArg(const Arg &a, int64_t rank, const st
 std::optional<Type> KernelIRGen::dtypeArg(const Arg &a, const std::string &what) {
   if (a.value.isDType())
     return a.value.dtypeValue();
-  if (a.value.kind() == KValue::Kind::Builtin && (a.value.name() == "int" || a.value.name() == "float" ||
-                                                  a.value.name() == "bool"))
-    return a.value.name() == "int" ? builder_.getI32Type()
+  if (a.value.kind() == KValue::Kind::Builtin &&
+      (a.value.name() == "int" || a.value.name() == "float" || a.value.name() == "bool"))
+    return a.value.name() == "int"     ? builder_.getI32Type()
            : a.value.name() == "float" ? Type(builder_.getF32Type())
                                        : Type(builder_.getI1Type());
   if (!a.value.isError())
@@ -180,7 +180,8 @@ Value KernelIRGen::indexScalar(const Arg &a, const std::string &what) {
     return w < 32 ? castElements(v.value(), builder_.getI32Type(), l) : v.value();
   }
   if (v.isTile() && v.shape().empty() && isa<IntegerType>(v.elementType()))
-    return indexScalar({KValue::runtime(tensor::ExtractOp::create(builder_, l, v.value(), ValueRange{})), a.range}, what);
+    return indexScalar({KValue::runtime(tensor::ExtractOp::create(builder_, l, v.value(), ValueRange{})), a.range},
+                       what);
   if (!v.isError())
     error(a.range, what + " must be an integer, got " + describe(v));
   return {};
@@ -206,7 +207,7 @@ KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, con
   CallArgs args = argsIn;
   if (self) {
     args.positional.insert(args.positional.begin(), {*self, args.callRange});
-    args.callee = name.substr(3);  // messages name the method as written: "astype()"
+    args.callee = name.substr(3); // messages name the method as written: "astype()"
     args.hasSelf = true;
   }
   if (name == "ct.kernel" || name == "ct.function" || name == "ct.autotune") {
@@ -221,19 +222,19 @@ KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, con
   KValue r = builtinMisc(name, args, handled);
   if (handled)
     return r;
-  static const char *memory[] = {"ct.bid", "ct.num_blocks", "ct.cdiv", "ct.num_tiles", "ct.load",
-                                 "ct.store", "ct.gather", "ct.scatter", "ct.atomic_add"};
+  static const char *memory[] = {"ct.bid",   "ct.num_blocks", "ct.cdiv",    "ct.num_tiles", "ct.load",
+                                 "ct.store", "ct.gather",     "ct.scatter", "ct.atomic_add"};
   for (const char *m : memory)
     if (name == m)
       return builtinMemory(name, args);
-  static const char *reduce[] = {"ct.sum", "ct.max", "ct.min", "ct.prod", "ct.argmax", "ct.argmin",
-                                 "ct.cumsum", "ct.cumprod"};
+  static const char *reduce[] = {"ct.sum",    "ct.max",    "ct.min",    "ct.prod",
+                                 "ct.argmax", "ct.argmin", "ct.cumsum", "ct.cumprod"};
   for (const char *m : reduce)
     if (name == m)
       return builtinReduce(name, args);
-  static const char *shape[] = {"ct.arange", "ct.full", "ct.zeros", "ct.ones", "ct.reshape",
-                                "ct.permute", "ct.transpose", "ct.broadcast_to", "ct.expand_dims",
-                                "ct.cat", "ct.extract", "ct.mma", "ct.matmul"};
+  static const char *shape[] = {"ct.arange",  "ct.full",      "ct.zeros",        "ct.ones",        "ct.reshape",
+                                "ct.permute", "ct.transpose", "ct.broadcast_to", "ct.expand_dims", "ct.cat",
+                                "ct.extract", "ct.mma",       "ct.matmul"};
   for (const char *m : shape)
     if (name == m)
       return builtinShape(name, args);
@@ -268,9 +269,10 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
       error(b.get("axis")->range, "grid axis " + std::to_string(*axis) + " is out of range; a grid has axes 0, 1, 2");
       return KValue::error();
     }
-    Value v = name == "ct.bid"
-                  ? Value(mlir::tile::BlockIdOp::create(builder_, l, builder_.getI32Type(), static_cast<uint32_t>(*axis)))
-                  : Value(mlir::tile::NumBlocksOp::create(builder_, l, builder_.getI32Type(), static_cast<uint32_t>(*axis)));
+    Value v =
+        name == "ct.bid"
+            ? Value(mlir::tile::BlockIdOp::create(builder_, l, builder_.getI32Type(), static_cast<uint32_t>(*axis)))
+            : Value(mlir::tile::NumBlocksOp::create(builder_, l, builder_.getI32Type(), static_cast<uint32_t>(*axis)));
     return KValue::runtime(v);
   }
   if (name == "ct.cdiv") {
@@ -312,7 +314,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
       return KValue::error();
     }
     Value dim = mlir::tile::DimOp::create(builder_, l, builder_.getI64Type(), b.get("array")->value.value(),
-                                    static_cast<uint32_t>(*axis));
+                                          static_cast<uint32_t>(*axis));
     Value tileSize = arith::ConstantOp::create(builder_, l, builder_.getI64IntegerAttr((*shape)[*axis]));
     Value n = arith::CeilDivSIOp::create(builder_, l, dim, tileSize);
     return KValue::runtime(arith::TruncIOp::create(builder_, l, builder_.getI32Type(), n));
@@ -429,8 +431,10 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     parts.push_back(&i);
   const Arg *mask = b.get("mask");
   const Arg *value = isGather ? nullptr : b.get(name == "ct.scatter" ? "value" : "update");
-  if (mask) parts.push_back(mask);
-  if (value) parts.push_back(value);
+  if (mask)
+    parts.push_back(mask);
+  if (value)
+    parts.push_back(value);
   SmallVector<int64_t> shape;
   for (const Arg *p : parts) {
     if (!(p->value.isTile() || p->value.isScalar() || p->value.isConstNumber())) {
@@ -478,7 +482,8 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     return KValue::runtime(op);
   }
   if (value->value.isTile() && value->value.elementType() != array.getElementType()) {
-    error(value->range, name + ": the value has dtype different from the array's; convert it with .astype(array.dtype)");
+    error(value->range,
+          name + ": the value has dtype different from the array's; convert it with .astype(array.dtype)");
     return KValue::error();
   }
   Value v = coerce(*value, array.getElementType(), shape, value->range);
@@ -604,15 +609,19 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
       return KValue::error();
     const Arg &x = *b.get("x");
     if (x.value.isConstNumber()) {
-      if (name == "int") return KValue::integer(static_cast<int64_t>(x.value.numberAsDouble()));
-      if (name == "float") return KValue::floating(x.value.numberAsDouble());
+      if (name == "int")
+        return KValue::integer(static_cast<int64_t>(x.value.numberAsDouble()));
+      if (name == "float")
+        return KValue::floating(x.value.numberAsDouble());
       return KValue::boolean(x.value.numberAsDouble() != 0);
     }
     if (!x.value.isScalar()) {
       error(x.range, name + "() needs a scalar, got " + describe(x.value));
       return KValue::error();
     }
-    Type to = name == "int" ? builder_.getI32Type() : name == "float" ? Type(builder_.getF32Type()) : builder_.getI1Type();
+    Type to = name == "int"     ? builder_.getI32Type()
+              : name == "float" ? Type(builder_.getF32Type())
+                                : builder_.getI1Type();
     return KValue::runtime(castElements(x.value.value(), to, l));
   }
   if (name == "min" || name == "max" || name == "abs") {
@@ -644,4 +653,4 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
   return KValue::error();
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -14,12 +14,18 @@ KValue KernelIRGen::eval(const Expr &e) {
   if (diags_.stopped())
     return KValue::error();
   switch (e.kind()) {
-  case ExprKind::Name: return evalName(e.as<NameExpr>());
-  case ExprKind::IntLit: return KValue::integer(e.as<IntLitExpr>().value);
-  case ExprKind::FloatLit: return KValue::floating(e.as<FloatLitExpr>().value);
-  case ExprKind::StrLit: return KValue::string(e.as<StrLitExpr>().value);
-  case ExprKind::BoolLit: return KValue::boolean(e.as<BoolLitExpr>().value);
-  case ExprKind::NoneLit: return KValue::none();
+  case ExprKind::Name:
+    return evalName(e.as<NameExpr>());
+  case ExprKind::IntLit:
+    return KValue::integer(e.as<IntLitExpr>().value);
+  case ExprKind::FloatLit:
+    return KValue::floating(e.as<FloatLitExpr>().value);
+  case ExprKind::StrLit:
+    return KValue::string(e.as<StrLitExpr>().value);
+  case ExprKind::BoolLit:
+    return KValue::boolean(e.as<BoolLitExpr>().value);
+  case ExprKind::NoneLit:
+    return KValue::none();
   case ExprKind::Tuple:
   case ExprKind::List: {
     const ExprList &elts = e.isa<TupleExpr>() ? e.as<TupleExpr>().elts : e.as<ListExpr>().elts;
@@ -47,14 +53,22 @@ KValue KernelIRGen::eval(const Expr &e) {
     }
     return KValue::dict(std::move(keys), std::move(values));
   }
-  case ExprKind::BinOp: return evalBinOp(e.as<BinOpExpr>());
-  case ExprKind::UnaryOp: return evalUnaryOp(e.as<UnaryOpExpr>());
-  case ExprKind::BoolOp: return evalBoolOp(e.as<BoolOpExpr>());
-  case ExprKind::Compare: return evalCompare(e.as<CompareExpr>());
-  case ExprKind::IfExp: return evalIfExp(e.as<IfExpExpr>());
-  case ExprKind::Call: return evalCall(e.as<CallExpr>());
-  case ExprKind::Attribute: return evalAttribute(e.as<AttributeExpr>());
-  case ExprKind::Subscript: return evalSubscript(e.as<SubscriptExpr>());
+  case ExprKind::BinOp:
+    return evalBinOp(e.as<BinOpExpr>());
+  case ExprKind::UnaryOp:
+    return evalUnaryOp(e.as<UnaryOpExpr>());
+  case ExprKind::BoolOp:
+    return evalBoolOp(e.as<BoolOpExpr>());
+  case ExprKind::Compare:
+    return evalCompare(e.as<CompareExpr>());
+  case ExprKind::IfExp:
+    return evalIfExp(e.as<IfExpExpr>());
+  case ExprKind::Call:
+    return evalCall(e.as<CallExpr>());
+  case ExprKind::Attribute:
+    return evalAttribute(e.as<AttributeExpr>());
+  case ExprKind::Subscript:
+    return evalSubscript(e.as<SubscriptExpr>());
   case ExprKind::Ellipsis:
     error(e.range, "'...' is not supported here");
     return KValue::error();
@@ -157,8 +171,8 @@ KValue KernelIRGen::evalUnaryOp(const UnaryOpExpr &e) {
     if (v.isTile() && v.elementType().isInteger(1))
       return binary(BinOpKind::BitXor, arg, {KValue::boolean(true), e.opRange}, e.opRange);
     if (Value c = runtimeCondition(arg))
-      return KValue::runtime(arith::XOrIOp::create(builder_, loc(e.range), c,
-                                                   constant(KValue::boolean(true), c.getType(), loc(e.range))));
+      return KValue::runtime(
+          arith::XOrIOp::create(builder_, loc(e.range), c, constant(KValue::boolean(true), c.getType(), loc(e.range))));
     return KValue::error();
   }
   }
@@ -179,7 +193,7 @@ KValue KernelIRGen::evalBoolOp(const BoolOpExpr &e) {
       if (acc.isError() && i > 0)
         return acc;
       if (isAnd != *truth && i == 0)
-        return v;  // `False and x` -> False, `True or x` -> True
+        return v; // `False and x` -> False, `True or x` -> True
       if (isAnd != *truth)
         return KValue::boolean(*truth);
       if (i == 0) {
@@ -199,8 +213,7 @@ KValue KernelIRGen::evalBoolOp(const BoolOpExpr &e) {
       accRange = e.values[i]->range;
       continue;
     }
-    acc = binary(isAnd ? BinOpKind::BitAnd : BinOpKind::BitOr, {acc, accRange}, {v, e.values[i]->range},
-                 e.range);
+    acc = binary(isAnd ? BinOpKind::BitAnd : BinOpKind::BitOr, {acc, accRange}, {v, e.values[i]->range}, e.range);
     accRange = SourceRange::cover(accRange, e.values[i]->range);
   }
   return acc;
@@ -251,23 +264,23 @@ KValue KernelIRGen::evalIfExp(const IfExpExpr &e) {
 }
 
 // dtype names under ct.
-static const char *kDTypeNames[] = {"bool_",    "int8",    "int16",    "int32",
-                                    "int64",    "float16", "bfloat16", "float32",
-                                    "float64",  "tfloat32", "float8_e4m3fn", "float8_e5m2"};
+static const char *kDTypeNames[] = {"bool_",    "int8",    "int16",   "int32",    "int64",         "float16",
+                                    "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn", "float8_e5m2"};
 
 // Functions under ct. (the language's operations).
 static const char *kCtFunctions[] = {
-    "kernel", "function", "autotune", "bid", "num_blocks", "cdiv", "num_tiles", "load", "store",
-    "gather", "scatter", "atomic_add", "mma", "matmul", "sum", "max", "min", "prod", "argmax",
-    "argmin", "cumsum", "cumprod", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
-    "tanh", "sigmoid", "abs", "floor", "ceil", "minimum", "maximum", "pow", "where", "astype",
-    "arange", "full", "zeros", "ones", "reshape", "permute", "transpose", "broadcast_to",
-    "expand_dims", "cat", "extract", "static_assert", "printf", "print", "range", "Config"};
+    "kernel",      "function", "autotune", "bid",           "num_blocks", "cdiv",    "num_tiles", "load",
+    "store",       "gather",   "scatter",  "atomic_add",    "mma",        "matmul",  "sum",       "max",
+    "min",         "prod",     "argmax",   "argmin",        "cumsum",     "cumprod", "exp",       "exp2",
+    "log",         "log2",     "sqrt",     "rsqrt",         "sin",        "cos",     "tanh",      "sigmoid",
+    "abs",         "floor",    "ceil",     "minimum",       "maximum",    "pow",     "where",     "astype",
+    "arange",      "full",     "zeros",    "ones",          "reshape",    "permute", "transpose", "broadcast_to",
+    "expand_dims", "cat",      "extract",  "static_assert", "printf",     "print",   "range",     "Config"};
 
 // Methods of tiles (t.astype(...)) and their ct. equivalents.
-static const char *kTileMethods[] = {"astype", "reshape", "permute", "transpose", "sum", "max",
-                                     "min", "prod", "argmax", "argmin", "cumsum", "cumprod",
-                                     "expand_dims", "broadcast_to", "exp", "exp2", "abs"};
+static const char *kTileMethods[] = {"astype",      "reshape",      "permute", "transpose", "sum",    "max",
+                                     "min",         "prod",         "argmax",  "argmin",    "cumsum", "cumprod",
+                                     "expand_dims", "broadcast_to", "exp",     "exp2",      "abs"};
 
 KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
   KValue base = eval(*e.value);
@@ -325,7 +338,7 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
         // Array extents are known at run time (64-bit).
         for (int64_t i = 0; i < array.getRank(); ++i) {
           auto dim = mlir::tile::DimOp::create(builder_, loc(e.range), builder_.getI64Type(), base.value(),
-                                         static_cast<uint32_t>(i));
+                                               static_cast<uint32_t>(i));
           dims.push_back(KValue::runtime(dim));
         }
       } else {
@@ -481,8 +494,8 @@ KValue KernelIRGen::callFunction(const FunctionDefStmt &fn, const CallArgs &args
   Scope scope;
   std::set<std::string> bound;
   if (args.positional.size() > fn.params.size()) {
-    error(args.callRange, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) +
-                              " arguments but " + std::to_string(args.positional.size()) + " were given");
+    error(args.callRange, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments but " +
+                              std::to_string(args.positional.size()) + " were given");
     return KValue::error();
   }
   for (size_t i = 0; i < args.positional.size(); ++i) {
@@ -530,4 +543,4 @@ KValue KernelIRGen::callFunction(const FunctionDefStmt &fn, const CallArgs &args
   return frame.returnValue.value_or(KValue::none());
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -58,18 +58,30 @@ bool KernelIRGen::verifyBuilt(Operation *op, SourceRange range, const std::strin
 
 mlir::Type KernelIRGen::dtypeFromName(const std::string &name) {
   MLIRContext *ctx = &context_;
-  if (name == "bool_") return IntegerType::get(ctx, 1);
-  if (name == "int8") return IntegerType::get(ctx, 8);
-  if (name == "int16") return IntegerType::get(ctx, 16);
-  if (name == "int32") return IntegerType::get(ctx, 32);
-  if (name == "int64") return IntegerType::get(ctx, 64);
-  if (name == "float16") return Float16Type::get(ctx);
-  if (name == "bfloat16") return BFloat16Type::get(ctx);
-  if (name == "float32") return Float32Type::get(ctx);
-  if (name == "float64") return Float64Type::get(ctx);
-  if (name == "tfloat32") return FloatTF32Type::get(ctx);
-  if (name == "float8_e4m3fn") return Float8E4M3FNType::get(ctx);
-  if (name == "float8_e5m2") return Float8E5M2Type::get(ctx);
+  if (name == "bool_")
+    return IntegerType::get(ctx, 1);
+  if (name == "int8")
+    return IntegerType::get(ctx, 8);
+  if (name == "int16")
+    return IntegerType::get(ctx, 16);
+  if (name == "int32")
+    return IntegerType::get(ctx, 32);
+  if (name == "int64")
+    return IntegerType::get(ctx, 64);
+  if (name == "float16")
+    return Float16Type::get(ctx);
+  if (name == "bfloat16")
+    return BFloat16Type::get(ctx);
+  if (name == "float32")
+    return Float32Type::get(ctx);
+  if (name == "float64")
+    return Float64Type::get(ctx);
+  if (name == "tfloat32")
+    return FloatTF32Type::get(ctx);
+  if (name == "float8_e4m3fn")
+    return Float8E4M3FNType::get(ctx);
+  if (name == "float8_e5m2")
+    return Float8E5M2Type::get(ctx);
   return {};
 }
 
@@ -112,8 +124,7 @@ bool KernelIRGen::collectModuleScope() {
       Scope saved;
       std::string member = value.name().substr(8);
       // Evaluate `ct.<member>` through the attribute logic.
-      AttributeExpr attr(SourceRange(), std::make_unique<NameExpr>(SourceRange(), "__ct__"),
-                         member, SourceRange());
+      AttributeExpr attr(SourceRange(), std::make_unique<NameExpr>(SourceRange(), "__ct__"), member, SourceRange());
       Scope tmp{{"__ct__", ct}};
       Scope *old = scope_;
       scope_ = &tmp;
@@ -203,8 +214,7 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
   }
   for (const Param &p : fn->params) {
     std::string kind;
-    (isConstantAnnotation(p.annotation.get(), kind) ? info.constantParams : info.runtimeParams)
-        .push_back(p.name);
+    (isConstantAnnotation(p.annotation.get(), kind) ? info.constantParams : info.runtimeParams).push_back(p.name);
   }
   return info;
 }
@@ -216,11 +226,10 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
 static const char *kKernelOptions[] = {"occupancy", "num_ctas"};
 
 bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
-                                  std::map<std::string, ConstantValue> &configConstants,
-                                  const Specialization &spec) {
+                                  std::map<std::string, ConstantValue> &configConstants, const Specialization &spec) {
   bool ok = true, isKernel = false;
   std::map<std::string, int64_t> options;
-  std::map<std::string, SourceRange> optionRanges;  // where each option was given
+  std::map<std::string, SourceRange> optionRanges; // where each option was given
   for (const ExprPtr &dec : fn.decorators) {
     const CallExpr *call = dec->dynCast<CallExpr>();
     KValue d = evalDecorator(call ? *call->func : *dec);
@@ -232,8 +241,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       static const std::vector<Keyword> noKeywords;
       for (const Keyword &kw : call ? call->keywords : noKeywords) {
         KValue v = evalDecorator(*kw.value);
-        if (std::find(std::begin(kKernelOptions), std::end(kKernelOptions), kw.name) ==
-            std::end(kKernelOptions)) {
+        if (std::find(std::begin(kKernelOptions), std::end(kKernelOptions), kw.name) == std::end(kKernelOptions)) {
           error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy or num_ctas)");
           ok = false;
         } else if (!v.isInt()) {
@@ -286,9 +294,12 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         for (size_t i = 0; i < cfg.keys().size(); ++i) {
           const KValue &v = cfg.elements()[i];
           Attribute a;
-          if (v.isBool()) a = builder_.getBoolAttr(v.boolValue());
-          else if (v.isInt()) a = builder_.getI64IntegerAttr(v.intValue());
-          else if (v.isFloat()) a = builder_.getF64FloatAttr(v.floatValue());
+          if (v.isBool())
+            a = builder_.getBoolAttr(v.boolValue());
+          else if (v.isInt())
+            a = builder_.getI64IntegerAttr(v.intValue());
+          else if (v.isFloat())
+            a = builder_.getF64FloatAttr(v.floatValue());
           if (!a) {
             error(configs->value->range, "autotune config value for '" + cfg.keys()[i] + "' must be a constant number");
             return false;
@@ -303,13 +314,12 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       for (size_t i = 0; i < chosen.keys().size(); ++i) {
         const std::string &key = chosen.keys()[i];
         auto c = toConstantValue(chosen.elements()[i]);
-        bool isOption = std::find(std::begin(kKernelOptions), std::end(kKernelOptions), key) !=
-                        std::end(kKernelOptions);
+        bool isOption =
+            std::find(std::begin(kKernelOptions), std::end(kKernelOptions), key) != std::end(kKernelOptions);
         if (isOption && std::holds_alternative<int64_t>(*c)) {
           options[key] = std::get<int64_t>(*c);
           optionRanges[key] = configs->value->range;
-        }
-        else if (!isOption && !spec.constants.count(key))
+        } else if (!isOption && !spec.constants.count(key))
           configConstants[key] = *c;
       }
       if (const Keyword *key = call->findKeyword("key")) {
@@ -368,8 +378,8 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
     std::string kind;
     if (isConstantAnnotation(p.annotation.get(), kind)) {
       if (spec.args.count(p.name)) {
-        error(p.nameRange, "'" + p.name + "' is a ct.Constant parameter; pass it with " + names.constant + ", not " +
-                                  names.arg);
+        error(p.nameRange,
+              "'" + p.name + "' is a ct.Constant parameter; pass it with " + names.constant + ", not " + names.arg);
         ok = false;
         continue;
       }
@@ -380,9 +390,12 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
         given = cit->second;
       KValue value;
       if (given) {
-        if (auto *b = std::get_if<bool>(&*given)) value = KValue::boolean(*b);
-        else if (auto *i = std::get_if<int64_t>(&*given)) value = KValue::integer(*i);
-        else value = KValue::floating(std::get<double>(*given));
+        if (auto *b = std::get_if<bool>(&*given))
+          value = KValue::boolean(*b);
+        else if (auto *i = std::get_if<int64_t>(&*given))
+          value = KValue::integer(*i);
+        else
+          value = KValue::floating(std::get<double>(*given));
       } else if (p.defaultValue) {
         value = evalDecorator(*p.defaultValue);
         if (value.isError()) {
@@ -408,7 +421,8 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
           ok = false;
         }
       } else if (!kind.empty() && kind != "int" && kind != "bool" && kind != "float") {
-        error(p.annotation->range, "unsupported constant type '" + kind + "' (expected ct.Constant[int], [float] or [bool])");
+        error(p.annotation->range,
+              "unsupported constant type '" + kind + "' (expected ct.Constant[int], [float] or [bool])");
         ok = false;
       }
       constants.emplace_back(p.name, value);
@@ -419,8 +433,8 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
       ok = false;
     }
     if (spec.constants.count(p.name)) {
-      error(p.nameRange, "'" + p.name + "' is not a ct.Constant parameter; pass its type with " + names.arg +
-                                  ", not " + names.constant);
+      error(p.nameRange, "'" + p.name + "' is not a ct.Constant parameter; pass its type with " + names.arg + ", not " +
+                             names.constant);
       ok = false;
       continue;
     }
@@ -442,8 +456,8 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
                       (ann->id == "float" && (!isa<FloatType>(elt) || it->second.isArray())) ||
                       (ann->id == "bool" && (!elt.isInteger(1) || it->second.isArray()));
       if (mismatch) {
-        error(p.range, "argument '" + p.name + "' is annotated '" + ann->id + "' but was given " +
-                           it->second.dtype + ":" + std::to_string(it->second.rank));
+        error(p.range, "argument '" + p.name + "' is annotated '" + ann->id + "' but was given " + it->second.dtype +
+                           ":" + std::to_string(it->second.rank));
         ok = false;
         continue;
       }
@@ -458,18 +472,19 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
     return s;
   };
   if (!missingConstants.empty()) {
-    error(fn.nameRange, "kernel '" + fn.name + "' needs values for constants: " + join(missingConstants) +
-                            " (pass " + names.constantForm + ")");
+    error(fn.nameRange, "kernel '" + fn.name + "' needs values for constants: " + join(missingConstants) + " (pass " +
+                            names.constantForm + ")");
     ok = false;
   }
   if (!missingArgs.empty()) {
-    error(fn.nameRange, "kernel '" + fn.name + "' needs types for arguments: " + join(missingArgs) +
-                            " (pass " + names.argForm + ")");
+    error(fn.nameRange,
+          "kernel '" + fn.name + "' needs types for arguments: " + join(missingArgs) + " (pass " + names.argForm + ")");
     ok = false;
   }
   for (const auto &[name, _] : spec.constants)
     if (!paramNames.count(name)) {
-      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with " + names.constant + ")");
+      error(fn.nameRange,
+            "kernel '" + fn.name + "' has no parameter '" + name + "' (given with " + names.constant + ")");
       ok = false;
     }
   for (const auto &[name, _] : spec.args)
@@ -492,16 +507,15 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
     for (const FunctionDefStmt *f : module_.functions())
       kernels += (kernels.empty() ? "" : ", ") + f->name;
     // No location: the start of the file (a comment or an import) is not where the problem is.
-    error(SourceRange(),
-          "no kernel named '" + spec.kernel + "' in " + (module_.file ? module_.file->name() : "the source") +
-              (kernels.empty() ? " (it defines no functions)" : " (functions: " + kernels + ")"));
+    error(SourceRange(), "no kernel named '" + spec.kernel + "' in " +
+                             (module_.file ? module_.file->name() : "the source") +
+                             (kernels.empty() ? " (it defines no functions)" : " (functions: " + kernels + ")"));
     return nullptr;
   }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc(fn->range));
   builder_.setInsertionPointToEnd(module->getBody());
-  auto kernel = mlir::tile::KernelOp::create(builder_, loc(fn->nameRange), fn->name,
-                                       builder_.getFunctionType({}, {}));
+  auto kernel = mlir::tile::KernelOp::create(builder_, loc(fn->nameRange), fn->name, builder_.getFunctionType({}, {}));
   std::map<std::string, ConstantValue> configConstants;
   if (!applyDecorators(*fn, kernel, configConstants, spec))
     return nullptr;
@@ -514,9 +528,12 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   kernel.setFunctionType(builder_.getFunctionType(argTypes, {}));
   SmallVector<NamedAttribute> constAttrs;
   for (auto &[name, value] : constants) {
-    if (value.isBool()) constAttrs.push_back(builder_.getNamedAttr(name, builder_.getBoolAttr(value.boolValue())));
-    else if (value.isInt()) constAttrs.push_back(builder_.getNamedAttr(name, builder_.getI64IntegerAttr(value.intValue())));
-    else if (value.isFloat()) constAttrs.push_back(builder_.getNamedAttr(name, builder_.getF64FloatAttr(value.floatValue())));
+    if (value.isBool())
+      constAttrs.push_back(builder_.getNamedAttr(name, builder_.getBoolAttr(value.boolValue())));
+    else if (value.isInt())
+      constAttrs.push_back(builder_.getNamedAttr(name, builder_.getI64IntegerAttr(value.intValue())));
+    else if (value.isFloat())
+      constAttrs.push_back(builder_.getNamedAttr(name, builder_.getF64FloatAttr(value.floatValue())));
   }
   if (!constAttrs.empty())
     kernel.setConstantsAttr(builder_.getDictionaryAttr(constAttrs));
@@ -524,8 +541,7 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   Block *entry = kernel.addEntryBlock();
   for (auto &[name, index] : runtimeArgs)
     // A NameLoc carries the parameter name to the launch metadata (and runtime messages).
-    entry->getArgument(index).setLoc(
-        NameLoc::get(builder_.getStringAttr(name), loc(fn->findParam(name)->nameRange)));
+    entry->getArgument(index).setLoc(NameLoc::get(builder_.getStringAttr(name), loc(fn->findParam(name)->nameRange)));
   Scope scope;
   std::map<std::string, std::string> undefined;
   for (auto &[name, value] : constants)
@@ -562,4 +578,4 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   return module;
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -33,7 +33,7 @@ void KernelIRGen::emitStmt(const Stmt &s) {
   }
   case StmtKind::Expr: {
     const Expr &e = *s.as<ExprStmt>().value;
-    if (e.isa<StrLitExpr>())  // docstring
+    if (e.isa<StrLitExpr>()) // docstring
       return;
     (void)eval(e);
     return;
@@ -87,8 +87,8 @@ void KernelIRGen::assign(const Expr &target, const KValue &value, SourceRange va
       return;
     }
     if (value.elements().size() != elts->size()) {
-      error(valueRange, "cannot unpack a tuple of " + std::to_string(value.elements().size()) +
-                            " values into " + std::to_string(elts->size()) + " names");
+      error(valueRange, "cannot unpack a tuple of " + std::to_string(value.elements().size()) + " values into " +
+                            std::to_string(elts->size()) + " names");
       return;
     }
     for (size_t i = 0; i < elts->size(); ++i)
@@ -221,8 +221,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   for (const Arg &b : bounds) {
     if (b.value.isError())
       return;
-    bool ok = b.value.isInt() || b.value.isBool() ||
-              (b.value.isScalar() && isa<IntegerType>(b.value.elementType()));
+    bool ok = b.value.isInt() || b.value.isBool() || (b.value.isScalar() && isa<IntegerType>(b.value.elementType()));
     if (!ok) {
       error(b.range, "range() bounds must be integers, got " + describe(b.value));
       return;
@@ -249,7 +248,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   // The induction variable is i32 unless a bound is i64, or a constant bound or the step needs
   // 64 bits — including the last increment: i + step must not wrap past the bound.
   Type ivType = builder_.getI32Type();
-  const int64_t stepMagnitude = step < 0 ? -step : step;  // step != INT64_MIN: checked above
+  const int64_t stepMagnitude = step < 0 ? -step : step; // step != INT64_MIN: checked above
   auto needs64 = [&](int64_t v) {
     int64_t up, down;
     return __builtin_add_overflow(v, stepMagnitude, &up) || __builtin_sub_overflow(v, stepMagnitude, &down) ||
@@ -300,7 +299,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     else if (v.isConstNumber())
       init = constant(v, defaultType(v), l);
     else
-      continue;  // compile-time values that are rebound in the body are checked below
+      continue; // compile-time values that are rebound in the body are checked below
     carried.push_back(name);
     inits.push_back(init);
   }
@@ -317,8 +316,8 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     (*scope_)[carried[i]] = KValue::runtime(body->getArgument(1 + i));
   Value iv = forOp.getInductionVar();
   if (reversed) {
-    Value scaled = arith::MulIOp::create(builder_, l, iv,
-                                         arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, -step)));
+    Value scaled = arith::MulIOp::create(
+        builder_, l, iv, arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, -step)));
     iv = arith::SubIOp::create(builder_, l, reverseStart, scaled);
   }
   (*scope_)[targetName->id] = KValue::runtime(iv);
@@ -475,8 +474,10 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
   SmallVector<Value> thenValues, elseValues;
   Scope result = before;
   std::set<std::string> names;
-  for (auto &[n, _] : thenScope) names.insert(n);
-  for (auto &[n, _] : elseScope) names.insert(n);
+  for (auto &[n, _] : thenScope)
+    names.insert(n);
+  for (auto &[n, _] : elseScope)
+    names.insert(n);
   for (const std::string &name : names) {
     auto t = thenScope.find(name), e = elseScope.find(name);
     bool inThen = t != thenScope.end(), inElse = e != elseScope.end();
@@ -500,19 +501,21 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
     }
     // Pick the common type: a runtime side's type, else the default for constants.
     Type type;
-    if (tv.isRuntime() && !tv.isArray()) type = tv.value().getType();
-    else if (ev.isRuntime() && !ev.isArray()) type = ev.value().getType();
-    else if (tv.isConstNumber() && ev.isConstNumber()) type = defaultType(tv.isFloat() ? tv : ev);
-    if (!type || (tv.isRuntime() && tv.value().getType() != type) ||
-        (ev.isRuntime() && ev.value().getType() != type) || !(tv.isRuntime() || tv.isConstNumber()) ||
-        !(ev.isRuntime() || ev.isConstNumber())) {
+    if (tv.isRuntime() && !tv.isArray())
+      type = tv.value().getType();
+    else if (ev.isRuntime() && !ev.isArray())
+      type = ev.value().getType();
+    else if (tv.isConstNumber() && ev.isConstNumber())
+      type = defaultType(tv.isFloat() ? tv : ev);
+    if (!type || (tv.isRuntime() && tv.value().getType() != type) || (ev.isRuntime() && ev.value().getType() != type) ||
+        !(tv.isRuntime() || tv.isConstNumber()) || !(ev.isRuntime() || ev.isConstNumber())) {
       if (tv.kind() == ev.kind() && !tv.isRuntime() && !tv.isConstNumber()) {
         // Compile-time values (tuples, dtypes, ...) cannot follow a run-time choice: the name is
         // unusable after the 'if', as if it were assigned in one branch only.
         result.erase(name);
         if (undefined_)
-          (*undefined_)[name] = "it is given different compile-time values (" + describe(tv) + ", " +
-                                describe(ev) + ") in the branches of the run-time 'if' at line " +
+          (*undefined_)[name] = "it is given different compile-time values (" + describe(tv) + ", " + describe(ev) +
+                                ") in the branches of the run-time 'if' at line " +
                                 std::to_string(diags_.sources().decompose(b.keywordRange.begin).line);
         continue;
       }
@@ -609,4 +612,4 @@ void KernelIRGen::emitAssert(const AssertStmt &s) {
   verifyBuilt(op, s.range, "assert");
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -19,30 +19,46 @@ namespace tile::frontend {
 class KValue {
 public:
   enum class Kind {
-    Error,     // already diagnosed; uses stay silent
+    Error, // already diagnosed; uses stay silent
     None,
-    Int,       // compile-time int (Python int, 64-bit)
-    Float,     // compile-time float
-    Bool,      // compile-time bool
+    Int,   // compile-time int (Python int, 64-bit)
+    Float, // compile-time float
+    Bool,  // compile-time bool
     Str,
-    Tuple,     // compile-time tuple; elements may be runtime values
-    DType,     // a dtype such as ct.float32 (an MLIR element type)
-    Namespace, // a module such as `ct` or `ct.PaddingMode`
-    Builtin,   // a built-in function, e.g. "ct.load", "range", "tile.astype"
-    Function,  // a user @ct.function
-    Padding,   // a ct.PaddingMode member
-    Runtime,   // an MLIR value: scalar, tile (ranked tensor) or array
-    Dict,      // `dict(...)` / `{...}` in decorators
+    Tuple,              // compile-time tuple; elements may be runtime values
+    DType,              // a dtype such as ct.float32 (an MLIR element type)
+    Namespace,          // a module such as `ct` or `ct.PaddingMode`
+    Builtin,            // a built-in function, e.g. "ct.load", "range", "tile.astype"
+    Function,           // a user @ct.function
+    Padding,            // a ct.PaddingMode member
+    Runtime,            // an MLIR value: scalar, tile (ranked tensor) or array
+    Dict,               // `dict(...)` / `{...}` in decorators
     ConstantAnnotation, // ct.Constant or ct.Constant[int]
   };
 
   KValue() = default;
   static KValue error() { return KValue(); }
   static KValue none() { return make(Kind::None); }
-  static KValue integer(int64_t v) { KValue k = make(Kind::Int); k.i_ = v; return k; }
-  static KValue floating(double v) { KValue k = make(Kind::Float); k.f_ = v; return k; }
-  static KValue boolean(bool v) { KValue k = make(Kind::Bool); k.i_ = v; return k; }
-  static KValue string(std::string s) { KValue k = make(Kind::Str); k.name_ = std::move(s); return k; }
+  static KValue integer(int64_t v) {
+    KValue k = make(Kind::Int);
+    k.i_ = v;
+    return k;
+  }
+  static KValue floating(double v) {
+    KValue k = make(Kind::Float);
+    k.f_ = v;
+    return k;
+  }
+  static KValue boolean(bool v) {
+    KValue k = make(Kind::Bool);
+    k.i_ = v;
+    return k;
+  }
+  static KValue string(std::string s) {
+    KValue k = make(Kind::Str);
+    k.name_ = std::move(s);
+    return k;
+  }
   static KValue tuple(std::vector<KValue> elts) {
     KValue k = make(Kind::Tuple);
     k.elts_ = std::make_shared<std::vector<KValue>>(std::move(elts));
@@ -54,21 +70,42 @@ public:
     k.keys_ = std::make_shared<std::vector<std::string>>(std::move(keys));
     return k;
   }
-  static KValue dtype(mlir::Type t) { KValue k = make(Kind::DType); k.type_ = t; return k; }
-  static KValue ns(std::string n) { KValue k = make(Kind::Namespace); k.name_ = std::move(n); return k; }
+  static KValue dtype(mlir::Type t) {
+    KValue k = make(Kind::DType);
+    k.type_ = t;
+    return k;
+  }
+  static KValue ns(std::string n) {
+    KValue k = make(Kind::Namespace);
+    k.name_ = std::move(n);
+    return k;
+  }
   static KValue builtin(std::string n, std::shared_ptr<KValue> self = nullptr) {
     KValue k = make(Kind::Builtin);
     k.name_ = std::move(n);
     k.self_ = std::move(self);
     return k;
   }
-  static KValue function(const FunctionDefStmt *fn) { KValue k = make(Kind::Function); k.fn_ = fn; return k; }
-  static KValue padding(int64_t mode, std::string name) {
-    KValue k = make(Kind::Padding); k.i_ = mode; k.name_ = std::move(name); return k;
+  static KValue function(const FunctionDefStmt *fn) {
+    KValue k = make(Kind::Function);
+    k.fn_ = fn;
+    return k;
   }
-  static KValue runtime(mlir::Value v) { KValue k = make(Kind::Runtime); k.value_ = v; return k; }
+  static KValue padding(int64_t mode, std::string name) {
+    KValue k = make(Kind::Padding);
+    k.i_ = mode;
+    k.name_ = std::move(name);
+    return k;
+  }
+  static KValue runtime(mlir::Value v) {
+    KValue k = make(Kind::Runtime);
+    k.value_ = v;
+    return k;
+  }
   static KValue constantAnnotation(std::string of) {
-    KValue k = make(Kind::ConstantAnnotation); k.name_ = std::move(of); return k;
+    KValue k = make(Kind::ConstantAnnotation);
+    k.name_ = std::move(of);
+    return k;
   }
 
   Kind kind() const { return kind_; }
@@ -100,15 +137,19 @@ public:
 
   // Runtime value classification.
   bool isArray() const;
-  bool isTile() const;    // a ranked tensor (0-d included)
-  bool isScalar() const;  // a runtime scalar (integer or float)
+  bool isTile() const;   // a ranked tensor (0-d included)
+  bool isScalar() const; // a runtime scalar (integer or float)
   /// The element type of a runtime scalar, tile or array.
   mlir::Type elementType() const;
   /// A tile's shape (empty for scalars).
   llvm::ArrayRef<int64_t> shape() const;
 
 private:
-  static KValue make(Kind kind) { KValue k; k.kind_ = kind; return k; }
+  static KValue make(Kind kind) {
+    KValue k;
+    k.kind_ = kind;
+    return k;
+  }
 
   Kind kind_ = Kind::Error;
   int64_t i_ = 0;
@@ -125,4 +166,4 @@ private:
 /// How a value is described in messages: "int 3", "tile<64x32xf32>", "array<f32, rank 2>".
 std::string describe(const KValue &v);
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

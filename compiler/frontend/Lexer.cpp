@@ -10,9 +10,7 @@ namespace tile::frontend {
 namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
 char toLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
@@ -91,10 +89,38 @@ bool startsInvalidCharacter(const char *p, size_t avail) {
   if (isIdentChar(static_cast<char>(c)))
     return false;
   switch (c) {
-  case ' ': case '\t': case '\f': case '\n': case '\r': case '#': case '\\': case '\'':
-  case '"': case '(': case ')': case '[': case ']': case '{': case '}': case ',': case ':':
-  case ';': case '.': case '-': case '+': case '*': case '/': case '%': case '@': case '&':
-  case '|': case '^': case '~': case '<': case '>': case '=':
+  case ' ':
+  case '\t':
+  case '\f':
+  case '\n':
+  case '\r':
+  case '#':
+  case '\\':
+  case '\'':
+  case '"':
+  case '(':
+  case ')':
+  case '[':
+  case ']':
+  case '{':
+  case '}':
+  case ',':
+  case ':':
+  case ';':
+  case '.':
+  case '-':
+  case '+':
+  case '*':
+  case '/':
+  case '%':
+  case '@':
+  case '&':
+  case '|':
+  case '^':
+  case '~':
+  case '<':
+  case '>':
+  case '=':
     return false;
   case '!':
     return !(avail > 1 && p[1] == '=');
@@ -103,7 +129,7 @@ bool startsInvalidCharacter(const char *p, size_t avail) {
   }
 }
 
-}  // namespace
+} // namespace
 
 Lexer::Lexer(const SourceFile &file, DiagnosticEngine &diags)
     : file_(file), diags_(diags), buf_(file.text().data()), size_(file.text().size()) {
@@ -188,13 +214,11 @@ Token Lexer::lexNext() {
     if (c == '\\') {
       size_t begin = pos_++;
       if (consumeNewline())
-        continue;  // explicit line continuation
+        continue; // explicit line continuation
       if (atEnd())
-        diags_.error(rangeOf(begin, pos_),
-                     "unexpected end of file after line continuation character");
+        diags_.error(rangeOf(begin, pos_), "unexpected end of file after line continuation character");
       else
-        diags_.error(rangeOf(begin, pos_),
-                     "unexpected character after line continuation character");
+        diags_.error(rangeOf(begin, pos_), "unexpected character after line continuation character");
       markNextRecovered_ = true;
       continue;
     }
@@ -218,7 +242,7 @@ void Lexer::processIndentation() {
         column = (column / 8 + 1) * 8;
         ++altColumn;
       } else if (c == '\f') {
-        column = altColumn = 0;  // Python resets the count at a form feed
+        column = altColumn = 0; // Python resets the count at a form feed
       } else {
         break;
       }
@@ -228,9 +252,9 @@ void Lexer::processIndentation() {
       while (!atEnd() && buf_[pos_] != '\n' && buf_[pos_] != '\r')
         ++pos_;
     if (atEnd())
-      return;  // trailing blank lines: next() finishes the file
+      return; // trailing blank lines: next() finishes the file
     if (consumeNewline())
-      continue;  // blank and comment-only lines do not affect indentation
+      continue; // blank and comment-only lines do not affect indentation
 
     auto tabError = [&] {
       diags_.error(rangeOf(lineStart, pos_), "inconsistent use of tabs and spaces in indentation");
@@ -251,8 +275,7 @@ void Lexer::processIndentation() {
       }
       // A mismatched dedent leaves the line at the enclosing level it fell into.
       if (column != indents_.back().column)
-        diags_.error(SourceRange(locAt(pos_)),
-                     "unindent does not match any outer indentation level");
+        diags_.error(SourceRange(locAt(pos_)), "unindent does not match any outer indentation level");
       else if (altColumn != indents_.back().altColumn)
         tabError();
     }
@@ -264,8 +287,7 @@ Token Lexer::finishAtEndOfFile() {
   const bool unclosed = !brackets_.empty();
   if (unclosed) {
     const OpenBracket &open = brackets_.back();
-    diags_.error(rangeOf(open.offset, open.offset + 1),
-                 std::string("'") + open.ch + "' was never closed");
+    diags_.error(rangeOf(open.offset, open.offset + 1), std::string("'") + open.ch + "' was never closed");
     brackets_.clear();
   }
   if (lineHasTokens_) {
@@ -295,8 +317,7 @@ bool Lexer::recoverFromUnclosedBracket(size_t newlineBegin) {
         isIdentChar(peekChar(word.size())))
       continue;
     const OpenBracket &open = brackets_.back();
-    diags_.error(rangeOf(open.offset, open.offset + 1),
-                 std::string("'") + open.ch + "' was never closed");
+    diags_.error(rangeOf(open.offset, open.offset + 1), std::string("'") + open.ch + "' was never closed");
     brackets_.clear();
     atLineStart_ = true;
     lineHasTokens_ = false;
@@ -337,8 +358,7 @@ void Lexer::skipInvalidCharacters() {
   } else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) {
     message = "invalid non-printable character " + codePointName(cp);
   } else {
-    message = "invalid character '" + std::string(buf_ + pos_, len) + "' (" +
-              codePointName(cp) + ")";
+    message = "invalid character '" + std::string(buf_ + pos_, len) + "' (" + codePointName(cp) + ")";
   }
   pos_ += len;
   // One error for a whole run of invalid characters.
@@ -362,11 +382,21 @@ Token Lexer::lexIdentifierOrKeyword() {
     for (char ch : word) {
       uint8_t bit = 0;
       switch (toLower(ch)) {
-      case 'r': bit = StrPrefixRaw; break;
-      case 'b': bit = StrPrefixBytes; break;
-      case 'f': bit = StrPrefixFormat; break;
-      case 'u': bit = StrPrefixUnicode; break;
-      default: valid = false; break;
+      case 'r':
+        bit = StrPrefixRaw;
+        break;
+      case 'b':
+        bit = StrPrefixBytes;
+        break;
+      case 'f':
+        bit = StrPrefixFormat;
+        break;
+      case 'u':
+        bit = StrPrefixUnicode;
+        break;
+      default:
+        valid = false;
+        break;
       }
       if (prefix & bit)
         valid = false;
@@ -387,7 +417,7 @@ Token Lexer::lexIdentifierOrKeyword() {
 
 Token Lexer::lexNumber() {
   size_t begin = pos_;
-  std::string problem;  // the first thing wrong with the literal, reported once
+  std::string problem; // the first thing wrong with the literal, reported once
   uint64_t value = 0;
   bool overflow = false;
   auto addDigit = [&](unsigned digit, unsigned base) {
@@ -406,7 +436,7 @@ Token Lexer::lexNumber() {
     for (;;) {
       char c = peekChar();
       if (c == '_' && !atEnd() && digitValue(peekChar(1)) < base) {
-        ++pos_;  // one underscore between digits (or right after the prefix)
+        ++pos_; // one underscore between digits (or right after the prefix)
         continue;
       }
       if (atEnd() || digitValue(c) >= base)
@@ -554,7 +584,7 @@ Token Lexer::lexString(size_t begin, uint8_t prefix) {
       }
       continue;
     }
-    if (c == '\r') {  // newlines inside triple-quoted strings read as "\n"
+    if (c == '\r') { // newlines inside triple-quoted strings read as "\n"
       value += '\n';
       ++pos_;
       if (!atEnd() && buf_[pos_] == '\n')
@@ -565,8 +595,8 @@ Token Lexer::lexString(size_t begin, uint8_t prefix) {
     ++pos_;
   }
   if (!terminated)
-    diags_.error(rangeOf(begin, pos_), triple ? "unterminated triple-quoted string literal"
-                                              : "unterminated string literal");
+    diags_.error(rangeOf(begin, pos_),
+                 triple ? "unterminated triple-quoted string literal" : "unterminated string literal");
   Token tok = makeToken(TokenKind::String, begin, pos_);
   tok.strValue = std::move(value);
   tok.strPrefix = prefix;
@@ -574,10 +604,10 @@ Token Lexer::lexString(size_t begin, uint8_t prefix) {
 }
 
 void Lexer::lexEscape(std::string &out, bool isBytes) {
-  size_t begin = pos_++;  // the backslash
+  size_t begin = pos_++; // the backslash
   if (atEnd()) {
     out += '\\';
-    return;  // the unterminated string is reported by the caller
+    return; // the unterminated string is reported by the caller
   }
   char c = buf_[pos_++];
   auto readHex = [&](unsigned count, uint32_t &result) {
@@ -591,22 +621,49 @@ void Lexer::lexEscape(std::string &out, bool isBytes) {
   };
   switch (c) {
   case '\n':
-    return;  // backslash-newline continues the string
+    return; // backslash-newline continues the string
   case '\r':
     if (!atEnd() && buf_[pos_] == '\n')
       ++pos_;
     return;
-  case '\\': out += '\\'; return;
-  case '\'': out += '\''; return;
-  case '"': out += '"'; return;
-  case 'a': out += '\a'; return;
-  case 'b': out += '\b'; return;
-  case 'f': out += '\f'; return;
-  case 'n': out += '\n'; return;
-  case 'r': out += '\r'; return;
-  case 't': out += '\t'; return;
-  case 'v': out += '\v'; return;
-  case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+  case '\\':
+    out += '\\';
+    return;
+  case '\'':
+    out += '\'';
+    return;
+  case '"':
+    out += '"';
+    return;
+  case 'a':
+    out += '\a';
+    return;
+  case 'b':
+    out += '\b';
+    return;
+  case 'f':
+    out += '\f';
+    return;
+  case 'n':
+    out += '\n';
+    return;
+  case 'r':
+    out += '\r';
+    return;
+  case 't':
+    out += '\t';
+    return;
+  case 'v':
+    out += '\v';
+    return;
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7': {
     uint32_t v = static_cast<uint32_t>(c - '0');
     for (int i = 0; i < 2 && !atEnd() && buf_[pos_] >= '0' && buf_[pos_] <= '7'; ++i)
       v = v * 8 + static_cast<uint32_t>(buf_[pos_++] - '0');
@@ -634,9 +691,8 @@ void Lexer::lexEscape(std::string &out, bool isBytes) {
       unsigned count = c == 'u' ? 4 : 8;
       uint32_t v;
       if (!readHex(count, v)) {
-        diags_.error(rangeOf(begin, pos_), std::string("invalid '\\") + c +
-                                               "' escape: expected " + std::to_string(count) +
-                                               " hex digits");
+        diags_.error(rangeOf(begin, pos_),
+                     std::string("invalid '\\") + c + "' escape: expected " + std::to_string(count) + " hex digits");
         return;
       }
       if (v > 0x10FFFF) {
@@ -650,8 +706,8 @@ void Lexer::lexEscape(std::string &out, bool isBytes) {
   case 'N':
     if (!isBytes) {
       if (!atEnd() && buf_[pos_] == '{')
-        while (!atEnd() && buf_[pos_] != '}' && buf_[pos_] != '\n' && buf_[pos_] != '\r' &&
-               buf_[pos_] != '"' && buf_[pos_] != '\'')
+        while (!atEnd() && buf_[pos_] != '}' && buf_[pos_] != '\n' && buf_[pos_] != '\r' && buf_[pos_] != '"' &&
+               buf_[pos_] != '\'')
           ++pos_;
       if (!atEnd() && buf_[pos_] == '}')
         ++pos_;
@@ -665,9 +721,9 @@ void Lexer::lexEscape(std::string &out, bool isBytes) {
   // Unknown escape: Python keeps the backslash and warns. Re-read the character normally.
   --pos_;
   bool printable = static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F;
-  diags_.warning(rangeOf(begin, pos_ + (printable ? 1 : 0)),
-                 printable ? std::string("invalid escape sequence '\\") + c + "'"
-                           : std::string("invalid escape sequence"));
+  diags_.warning(rangeOf(begin, pos_ + (printable ? 1 : 0)), printable
+                                                                 ? std::string("invalid escape sequence '\\") + c + "'"
+                                                                 : std::string("invalid escape sequence"));
   out += '\\';
 }
 
@@ -704,19 +760,26 @@ std::optional<Token> Lexer::lexPunctuation() {
     if (brackets_.back().ch != open) {
       const OpenBracket &other = brackets_.back();
       diags_
-          .error(rangeOf(begin, begin + 1), std::string("closing parenthesis '") + c +
-                                                "' does not match opening parenthesis '" +
-                                                other.ch + "'")
+          .error(rangeOf(begin, begin + 1),
+                 std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" + other.ch + "'")
           .note(rangeOf(other.offset, other.offset + 1), "opening parenthesis is here");
     }
     brackets_.pop_back();
     kind = c == ')' ? TokenKind::RParen : c == ']' ? TokenKind::RSquare : TokenKind::RBrace;
     break;
   }
-  case ',': kind = TokenKind::Comma; break;
-  case ';': kind = TokenKind::Semicolon; break;
-  case '~': kind = TokenKind::Tilde; break;
-  case ':': kind = withEqual(TokenKind::Colon, TokenKind::ColonEqual); break;
+  case ',':
+    kind = TokenKind::Comma;
+    break;
+  case ';':
+    kind = TokenKind::Semicolon;
+    break;
+  case '~':
+    kind = TokenKind::Tilde;
+    break;
+  case ':':
+    kind = withEqual(TokenKind::Colon, TokenKind::ColonEqual);
+    break;
   case '.':
     if (c1 == '.' && c2 == '.') {
       kind = TokenKind::Ellipsis;
@@ -733,13 +796,27 @@ std::optional<Token> Lexer::lexPunctuation() {
       kind = withEqual(TokenKind::Minus, TokenKind::MinusEqual);
     }
     break;
-  case '+': kind = withEqual(TokenKind::Plus, TokenKind::PlusEqual); break;
-  case '%': kind = withEqual(TokenKind::Percent, TokenKind::PercentEqual); break;
-  case '@': kind = withEqual(TokenKind::At, TokenKind::AtEqual); break;
-  case '&': kind = withEqual(TokenKind::Amp, TokenKind::AmpEqual); break;
-  case '|': kind = withEqual(TokenKind::Pipe, TokenKind::PipeEqual); break;
-  case '^': kind = withEqual(TokenKind::Caret, TokenKind::CaretEqual); break;
-  case '=': kind = withEqual(TokenKind::Equal, TokenKind::EqualEqual); break;
+  case '+':
+    kind = withEqual(TokenKind::Plus, TokenKind::PlusEqual);
+    break;
+  case '%':
+    kind = withEqual(TokenKind::Percent, TokenKind::PercentEqual);
+    break;
+  case '@':
+    kind = withEqual(TokenKind::At, TokenKind::AtEqual);
+    break;
+  case '&':
+    kind = withEqual(TokenKind::Amp, TokenKind::AmpEqual);
+    break;
+  case '|':
+    kind = withEqual(TokenKind::Pipe, TokenKind::PipeEqual);
+    break;
+  case '^':
+    kind = withEqual(TokenKind::Caret, TokenKind::CaretEqual);
+    break;
+  case '=':
+    kind = withEqual(TokenKind::Equal, TokenKind::EqualEqual);
+    break;
   case '*':
     if (c1 == '*') {
       kind = c2 == '=' ? TokenKind::StarStarEqual : TokenKind::StarStar;
@@ -785,4 +862,4 @@ std::optional<Token> Lexer::lexPunctuation() {
   return makeToken(kind, begin, pos_);
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

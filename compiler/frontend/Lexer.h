@@ -36,8 +36,8 @@ public:
 
 private:
   struct IndentLevel {
-    size_t column;     // tabs advance to the next multiple of 8 (Python's rule)
-    size_t altColumn;  // tabs count 1; used to detect ambiguous tab/space mixes
+    size_t column;    // tabs advance to the next multiple of 8 (Python's rule)
+    size_t altColumn; // tabs count 1; used to detect ambiguous tab/space mixes
   };
   struct OpenBracket {
     char ch;
@@ -45,15 +45,9 @@ private:
   };
 
   bool atEnd() const { return pos_ >= size_; }
-  char peekChar(size_t ahead = 0) const {
-    return pos_ + ahead < size_ ? buf_[pos_ + ahead] : '\0';
-  }
-  SourceLoc locAt(size_t offset) const {
-    return file_.locForOffset(static_cast<uint32_t>(offset));
-  }
-  SourceRange rangeOf(size_t begin, size_t end) const {
-    return SourceRange(locAt(begin), locAt(end));
-  }
+  char peekChar(size_t ahead = 0) const { return pos_ + ahead < size_ ? buf_[pos_ + ahead] : '\0'; }
+  SourceLoc locAt(size_t offset) const { return file_.locForOffset(static_cast<uint32_t>(offset)); }
+  SourceRange rangeOf(size_t begin, size_t end) const { return SourceRange(locAt(begin), locAt(end)); }
   Token makeToken(TokenKind kind, size_t begin, size_t end) const;
   Token lexNext();
 
@@ -78,11 +72,11 @@ private:
 
   std::vector<IndentLevel> indents_;
   std::vector<OpenBracket> brackets_;
-  std::deque<Token> pending_;  // layout tokens waiting to be returned
+  std::deque<Token> pending_; // layout tokens waiting to be returned
   bool atLineStart_ = true;
   bool lineHasTokens_ = false;
   bool done_ = false;
-  bool markNextRecovered_ = false;  // a lexical error was just reported (see Token::recovered)
+  bool markNextRecovered_ = false; // a lexical error was just reported (see Token::recovered)
 };
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

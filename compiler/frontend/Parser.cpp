@@ -53,70 +53,112 @@ bool canStartExpression(const Token &tok) {
 /// than unary operators on its left.
 struct BinaryOpInfo {
   BinOpKind op;
-  int precedence;  // 0: not a binary operator
+  int precedence; // 0: not a binary operator
 };
 
 BinaryOpInfo binaryOpInfo(TokenKind kind) {
   switch (kind) {
-  case TokenKind::Pipe: return {BinOpKind::BitOr, 1};
-  case TokenKind::Caret: return {BinOpKind::BitXor, 2};
-  case TokenKind::Amp: return {BinOpKind::BitAnd, 3};
-  case TokenKind::LessLess: return {BinOpKind::LShift, 4};
-  case TokenKind::GreaterGreater: return {BinOpKind::RShift, 4};
-  case TokenKind::Plus: return {BinOpKind::Add, 5};
-  case TokenKind::Minus: return {BinOpKind::Sub, 5};
-  case TokenKind::Star: return {BinOpKind::Mult, 6};
-  case TokenKind::Slash: return {BinOpKind::Div, 6};
-  case TokenKind::SlashSlash: return {BinOpKind::FloorDiv, 6};
-  case TokenKind::Percent: return {BinOpKind::Mod, 6};
-  case TokenKind::At: return {BinOpKind::MatMult, 6};
-  default: return {BinOpKind::Add, 0};
+  case TokenKind::Pipe:
+    return {BinOpKind::BitOr, 1};
+  case TokenKind::Caret:
+    return {BinOpKind::BitXor, 2};
+  case TokenKind::Amp:
+    return {BinOpKind::BitAnd, 3};
+  case TokenKind::LessLess:
+    return {BinOpKind::LShift, 4};
+  case TokenKind::GreaterGreater:
+    return {BinOpKind::RShift, 4};
+  case TokenKind::Plus:
+    return {BinOpKind::Add, 5};
+  case TokenKind::Minus:
+    return {BinOpKind::Sub, 5};
+  case TokenKind::Star:
+    return {BinOpKind::Mult, 6};
+  case TokenKind::Slash:
+    return {BinOpKind::Div, 6};
+  case TokenKind::SlashSlash:
+    return {BinOpKind::FloorDiv, 6};
+  case TokenKind::Percent:
+    return {BinOpKind::Mod, 6};
+  case TokenKind::At:
+    return {BinOpKind::MatMult, 6};
+  default:
+    return {BinOpKind::Add, 0};
   }
 }
 constexpr int kLowestBinaryPrecedence = 1;
 
 std::optional<BinOpKind> augAssignOp(TokenKind kind) {
   switch (kind) {
-  case TokenKind::PlusEqual: return BinOpKind::Add;
-  case TokenKind::MinusEqual: return BinOpKind::Sub;
-  case TokenKind::StarEqual: return BinOpKind::Mult;
-  case TokenKind::SlashEqual: return BinOpKind::Div;
-  case TokenKind::SlashSlashEqual: return BinOpKind::FloorDiv;
-  case TokenKind::PercentEqual: return BinOpKind::Mod;
-  case TokenKind::StarStarEqual: return BinOpKind::Pow;
-  case TokenKind::AtEqual: return BinOpKind::MatMult;
-  case TokenKind::AmpEqual: return BinOpKind::BitAnd;
-  case TokenKind::PipeEqual: return BinOpKind::BitOr;
-  case TokenKind::CaretEqual: return BinOpKind::BitXor;
-  case TokenKind::LessLessEqual: return BinOpKind::LShift;
-  case TokenKind::GreaterGreaterEqual: return BinOpKind::RShift;
-  default: return std::nullopt;
+  case TokenKind::PlusEqual:
+    return BinOpKind::Add;
+  case TokenKind::MinusEqual:
+    return BinOpKind::Sub;
+  case TokenKind::StarEqual:
+    return BinOpKind::Mult;
+  case TokenKind::SlashEqual:
+    return BinOpKind::Div;
+  case TokenKind::SlashSlashEqual:
+    return BinOpKind::FloorDiv;
+  case TokenKind::PercentEqual:
+    return BinOpKind::Mod;
+  case TokenKind::StarStarEqual:
+    return BinOpKind::Pow;
+  case TokenKind::AtEqual:
+    return BinOpKind::MatMult;
+  case TokenKind::AmpEqual:
+    return BinOpKind::BitAnd;
+  case TokenKind::PipeEqual:
+    return BinOpKind::BitOr;
+  case TokenKind::CaretEqual:
+    return BinOpKind::BitXor;
+  case TokenKind::LessLessEqual:
+    return BinOpKind::LShift;
+  case TokenKind::GreaterGreaterEqual:
+    return BinOpKind::RShift;
+  default:
+    return std::nullopt;
   }
 }
 
 /// How an expression is named in "cannot assign to ..." messages (Python's wording).
 std::string describeExpr(const Expr &e) {
   switch (e.kind()) {
-  case ExprKind::Call: return "function call";
+  case ExprKind::Call:
+    return "function call";
   case ExprKind::IntLit:
   case ExprKind::FloatLit:
   case ExprKind::StrLit:
-  case ExprKind::Ellipsis: return "literal";
-  case ExprKind::BoolLit: return e.as<BoolLitExpr>().value ? "True" : "False";
-  case ExprKind::NoneLit: return "None";
+  case ExprKind::Ellipsis:
+    return "literal";
+  case ExprKind::BoolLit:
+    return e.as<BoolLitExpr>().value ? "True" : "False";
+  case ExprKind::NoneLit:
+    return "None";
   case ExprKind::BinOp:
   case ExprKind::UnaryOp:
-  case ExprKind::BoolOp: return "expression";
-  case ExprKind::Compare: return "comparison";
-  case ExprKind::IfExp: return "conditional expression";
-  case ExprKind::Dict: return "dict literal";
-  case ExprKind::Slice: return "slice";
-  case ExprKind::Tuple: return "tuple";
-  case ExprKind::List: return "list";
-  case ExprKind::Name: return "name";
-  case ExprKind::Attribute: return "attribute";
-  case ExprKind::Subscript: return "subscript";
-  case ExprKind::Error: return "expression";
+  case ExprKind::BoolOp:
+    return "expression";
+  case ExprKind::Compare:
+    return "comparison";
+  case ExprKind::IfExp:
+    return "conditional expression";
+  case ExprKind::Dict:
+    return "dict literal";
+  case ExprKind::Slice:
+    return "slice";
+  case ExprKind::Tuple:
+    return "tuple";
+  case ExprKind::List:
+    return "list";
+  case ExprKind::Name:
+    return "name";
+  case ExprKind::Attribute:
+    return "attribute";
+  case ExprKind::Subscript:
+    return "subscript";
+  case ExprKind::Error:
+    return "expression";
   }
   return "expression";
 }
@@ -169,11 +211,10 @@ private:
     const Token &current = tok();
     Lexeme lexeme{current.kind, current.range, current.text};
     if (current.is(TokenKind::EndOfFile))
-      return lexeme;  // end of file is never consumed
+      return lexeme; // end of file is never consumed
     lookahead_.pop_front();
     ++consumed_;
-    if (lexeme.kind != TokenKind::Newline && lexeme.kind != TokenKind::Indent &&
-        lexeme.kind != TokenKind::Dedent)
+    if (lexeme.kind != TokenKind::Newline && lexeme.kind != TokenKind::Indent && lexeme.kind != TokenKind::Dedent)
       prevEnd_ = lexeme.range.end;
     return lexeme;
   }
@@ -196,8 +237,7 @@ private:
   /// "<what>, found <current token>". At the end of a line the error points just past the
   /// previous token, where the missing piece belongs. Messages are built only here, out of
   /// line, so that the recursive parse functions keep small stack frames.
-  [[gnu::noinline]] DiagBuilder errorExpected(std::string_view what,
-                                              const char *quotedSuffix = nullptr) {
+  [[gnu::noinline]] DiagBuilder errorExpected(std::string_view what, const char *quotedSuffix = nullptr) {
     const Token &t = tok();
     if (t.recovered)
       return {};
@@ -223,8 +263,7 @@ private:
 
   /// Parses with `parse` after checking that an expression can start here (else the
   /// expectExpressionStart error); null on failure.
-  ExprPtr requireExpr(ExprPtr (Parser::*parse)(), std::string_view what,
-                      const char *quotedSuffix = nullptr) {
+  ExprPtr requireExpr(ExprPtr (Parser::*parse)(), std::string_view what, const char *quotedSuffix = nullptr) {
     return expectExpressionStart(what, quotedSuffix) ? (this->*parse)() : nullptr;
   }
 
@@ -316,12 +355,12 @@ private:
   std::deque<Token> lookahead_;
   Token eof_;
   uint64_t consumed_ = 0;
-  SourceLoc prevEnd_;  // end of the last consumed token other than NEWLINE/INDENT/DEDENT
+  SourceLoc prevEnd_; // end of the last consumed token other than NEWLINE/INDENT/DEDENT
 
-  unsigned nesting_ = 0;    // recursion through nested expressions
-  unsigned exprDepth_ = 0;  // nesting_ plus links of operator/trailer chains
+  unsigned nesting_ = 0;   // recursion through nested expressions
+  unsigned exprDepth_ = 0; // nesting_ plus links of operator/trailer chains
   unsigned blockDepth_ = 0;
-  bool tooDeepReported_ = false;  // report the depth limit once per statement
+  bool tooDeepReported_ = false; // report the depth limit once per statement
 };
 
 /// Scope of one level of expression recursion.
@@ -330,8 +369,7 @@ public:
   explicit NestGuard(Parser &p) : p_(p) {
     ++p_.nesting_;
     ++p_.exprDepth_;
-    ok_ = p_.nesting_ <= p_.options_.maxNestingDepth &&
-          p_.exprDepth_ <= p_.options_.maxExpressionDepth;
+    ok_ = p_.nesting_ <= p_.options_.maxNestingDepth && p_.exprDepth_ <= p_.options_.maxExpressionDepth;
     if (!ok_)
       p_.reportTooDeep("expression nested too deeply");
   }
@@ -378,7 +416,7 @@ std::unique_ptr<Module> Parser::parseModule() {
 }
 
 ExprPtr Parser::parseSingleExpression() {
-  accept(TokenKind::Indent);  // leading blanks in the buffer
+  accept(TokenKind::Indent); // leading blanks in the buffer
   ExprPtr e = requireExpr(&Parser::parseTestListStar, "expected expression");
   if (!e)
     return nullptr;
@@ -399,14 +437,14 @@ void Parser::parseStatementsUntilDedent(StmtList &out, bool inBlock) {
     if (at(TokenKind::Dedent)) {
       if (inBlock)
         return;
-      consume();  // cannot happen at top level, but never loop on it
+      consume(); // cannot happen at top level, but never loop on it
       continue;
     }
     uint64_t before = consumed_;
     tooDeepReported_ = false;
     parseStatement(out);
     if (consumed_ == before && !at(TokenKind::EndOfFile) && !at(TokenKind::Dedent))
-      consume();  // guarantee progress whatever went wrong
+      consume(); // guarantee progress whatever went wrong
   }
 }
 
@@ -415,7 +453,7 @@ void Parser::parseStatement(StmtList &out) {
   bool ok = true;
   switch (t.kind) {
   case TokenKind::Newline:
-    consume();  // an empty logical line (e.g. one that held only invalid characters)
+    consume(); // an empty logical line (e.g. one that held only invalid characters)
     return;
   case TokenKind::Indent:
     parseUnexpectedIndent(out);
@@ -486,15 +524,15 @@ void Parser::parseUnexpectedIndent(StmtList &out) {
 
 void Parser::parseSuite(StmtList &body, const std::string &construct, SourceRange keyword) {
   if (!at(TokenKind::Newline)) {
-    parseSimpleStatements(body);  // `if x: return y`
+    parseSimpleStatements(body); // `if x: return y`
     return;
   }
   consume();
   if (!at(TokenKind::Indent)) {
     unsigned line = file_.lineColumn(keyword.begin).line;
     if (!tok().recovered)
-      errorAt(SourceRange(tok().range.begin), "expected an indented block after " + construct +
-                                                  " on line " + std::to_string(line));
+      errorAt(SourceRange(tok().range.begin),
+              "expected an indented block after " + construct + " on line " + std::to_string(line));
     return;
   }
   Lexeme indent = consume();
@@ -548,8 +586,7 @@ void Parser::synchronize() {
 // Skips the rest of one simple statement (up to ';' or the end of the line).
 void Parser::skipSimpleStatementRest() {
   unsigned depth = 0;
-  while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile) && !at(TokenKind::Dedent) &&
-         !at(TokenKind::Indent)) {
+  while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile) && !at(TokenKind::Dedent) && !at(TokenKind::Indent)) {
     if (depth == 0 && at(TokenKind::Semicolon))
       return;
     if (isOpeningBracket(tok().kind))
@@ -619,8 +656,7 @@ bool Parser::parseSmallStatement(StmtList &out) {
       if (!msg)
         return false;
     }
-    out.push_back(std::make_unique<AssertStmt>(SourceRange(kw.begin, prevEnd_), std::move(test),
-                                               std::move(msg)));
+    out.push_back(std::make_unique<AssertStmt>(SourceRange(kw.begin, prevEnd_), std::move(test), std::move(msg)));
     return true;
   }
   case TokenKind::kw_global:
@@ -658,8 +694,7 @@ bool Parser::parseExpressionStatement(StmtList &out) {
     items.pop_back();
     for (const ExprPtr &target : items)
       checkAssignTarget(*target);
-    out.push_back(std::make_unique<AssignStmt>(SourceRange(begin, prevEnd_), std::move(items),
-                                               std::move(value)));
+    out.push_back(std::make_unique<AssignStmt>(SourceRange(begin, prevEnd_), std::move(items), std::move(value)));
     return true;
   }
 
@@ -690,22 +725,21 @@ bool Parser::parseExpressionStatement(StmtList &out) {
       if (!value)
         return false;
     }
-    out.push_back(std::make_unique<AnnAssignStmt>(SourceRange(begin, prevEnd_), std::move(first),
-                                                  std::move(annotation), std::move(value)));
+    out.push_back(std::make_unique<AnnAssignStmt>(SourceRange(begin, prevEnd_), std::move(first), std::move(annotation),
+                                                  std::move(value)));
     return true;
   }
 
   if (std::optional<BinOpKind> op = augAssignOp(tok().kind)) {
     Lexeme opTok = consume();
-    if (!first->isa<NameExpr>() && !first->isa<AttributeExpr>() &&
-        !first->isa<SubscriptExpr>() && !first->isa<ErrorExpr>())
-      errorAt(first->range,
-              "'" + describeExpr(*first) + "' is an illegal expression for augmented assignment");
+    if (!first->isa<NameExpr>() && !first->isa<AttributeExpr>() && !first->isa<SubscriptExpr>() &&
+        !first->isa<ErrorExpr>())
+      errorAt(first->range, "'" + describeExpr(*first) + "' is an illegal expression for augmented assignment");
     ExprPtr value = requireExpr(&Parser::parseTestListStar, "expected expression after", tokenSpelling(opTok.kind));
     if (!value)
       return false;
-    out.push_back(std::make_unique<AugAssignStmt>(SourceRange(begin, prevEnd_), std::move(first),
-                                                  *op, opTok.range, std::move(value)));
+    out.push_back(std::make_unique<AugAssignStmt>(SourceRange(begin, prevEnd_), std::move(first), *op, opTok.range,
+                                                  std::move(value)));
     return true;
   }
 
@@ -825,13 +859,12 @@ bool Parser::parseFromImport(StmtList &out) {
     Lexeme lparen = consume();
     do {
       if (at(TokenKind::RParen))
-        break;  // trailing comma
+        break; // trailing comma
       if (!parseImportAlias(stmt->names))
         return false;
     } while (accept(TokenKind::Comma));
     if (!at(TokenKind::RParen)) {
-      errorExpected("expected ',' or ')' after imported name")
-          .note(lparen.range, "to match this '('");
+      errorExpected("expected ',' or ')' after imported name").note(lparen.range, "to match this '('");
       return false;
     }
     consume();
@@ -907,8 +940,7 @@ bool Parser::parseFunctionDef(StmtList &out) {
       return false;
   }
   if (!at(TokenKind::Colon)) {
-    errorExpected(fn->returns ? "expected ':' after return annotation"
-                              : "expected ':' after function parameters");
+    errorExpected(fn->returns ? "expected ':' after return annotation" : "expected ':' after function parameters");
     return false;
   }
   consume();
@@ -927,12 +959,11 @@ bool Parser::parseParameters(FunctionDefStmt &fn, SourceRange lparen) {
       bool named = at(TokenKind::Identifier);
       if (named)
         range.end = consume().range.end;
-      const char *message =
-          marker.is(TokenKind::Slash)  ? "positional-only parameter marker `/` is not supported"
-          : marker.is(TokenKind::StarStar) ? "variadic keyword parameters (`**kwargs`) are not "
-                                             "supported"
-          : named ? "variadic parameters (`*args`) are not supported"
-                  : "keyword-only parameter marker `*` is not supported";
+      const char *message = marker.is(TokenKind::Slash)      ? "positional-only parameter marker `/` is not supported"
+                            : marker.is(TokenKind::StarStar) ? "variadic keyword parameters (`**kwargs`) are not "
+                                                               "supported"
+                            : named                          ? "variadic parameters (`*args`) are not supported"
+                                                             : "keyword-only parameter marker `*` is not supported";
       errorAt(range, message);
       if (named && accept(TokenKind::Colon)) {
         if (!expectExpressionStart("expected annotation after ':'") || !parseTest())
@@ -984,7 +1015,7 @@ bool Parser::parseIf(StmtList &out) {
   auto stmt = std::make_unique<IfStmt>(tok().range);
   const SourceLoc begin = tok().range.begin;
   do {
-    Lexeme kw = consume();  // `if` or `elif`
+    Lexeme kw = consume(); // `if` or `elif`
     const std::string name = quoted(kw.kind);
     IfBranch branch;
     branch.keywordRange = kw.range;
@@ -1083,7 +1114,7 @@ bool Parser::parseWhile() {
 void Parser::parseTry() {
   errorAt(tok().range, "`try` statements are not supported");
   consume();
-  synchronize();  // the header and its block
+  synchronize(); // the header and its block
   while (at(TokenKind::kw_except) || at(TokenKind::kw_finally) || at(TokenKind::kw_else)) {
     consume();
     synchronize();
@@ -1104,7 +1135,7 @@ ExprPtr Parser::parseTestListStar() {
   elts.push_back(std::move(first));
   while (accept(TokenKind::Comma)) {
     if (!canStartExpression(tok()))
-      break;  // trailing comma
+      break; // trailing comma
     ExprPtr e = parseTestOrStar();
     if (!e)
       return nullptr;
@@ -1256,13 +1287,20 @@ ExprPtr Parser::parseNotRest() {
 
 std::optional<CmpOpKind> Parser::peekComparisonOp() {
   switch (tok().kind) {
-  case TokenKind::EqualEqual: return CmpOpKind::Eq;
-  case TokenKind::NotEqual: return CmpOpKind::NotEq;
-  case TokenKind::Less: return CmpOpKind::Lt;
-  case TokenKind::LessEqual: return CmpOpKind::LtE;
-  case TokenKind::Greater: return CmpOpKind::Gt;
-  case TokenKind::GreaterEqual: return CmpOpKind::GtE;
-  case TokenKind::kw_in: return CmpOpKind::In;
+  case TokenKind::EqualEqual:
+    return CmpOpKind::Eq;
+  case TokenKind::NotEqual:
+    return CmpOpKind::NotEq;
+  case TokenKind::Less:
+    return CmpOpKind::Lt;
+  case TokenKind::LessEqual:
+    return CmpOpKind::LtE;
+  case TokenKind::Greater:
+    return CmpOpKind::Gt;
+  case TokenKind::GreaterEqual:
+    return CmpOpKind::GtE;
+  case TokenKind::kw_in:
+    return CmpOpKind::In;
   case TokenKind::kw_is:
     return peek(1).is(TokenKind::kw_not) ? CmpOpKind::IsNot : CmpOpKind::Is;
   case TokenKind::kw_not:
@@ -1371,8 +1409,7 @@ ExprPtr Parser::parsePowerRest(ExprPtr base) {
   if (!exponent)
     return nullptr;
   SourceRange range(base->range.begin, exponent->range.end);
-  return std::make_unique<BinOpExpr>(range, BinOpKind::Pow, op.range, std::move(base),
-                                     std::move(exponent));
+  return std::make_unique<BinOpExpr>(range, BinOpKind::Pow, op.range, std::move(base), std::move(exponent));
 }
 
 ExprPtr Parser::parseAwait() {
@@ -1408,8 +1445,7 @@ ExprPtr Parser::parseTrailers(ExprPtr e) {
       }
       Lexeme name = consume();
       SourceRange range(e->range.begin, name.range.end);
-      e = std::make_unique<AttributeExpr>(range, std::move(e), std::string(name.text),
-                                          name.range);
+      e = std::make_unique<AttributeExpr>(range, std::move(e), std::string(name.text), name.range);
     } else if (at(TokenKind::LParen)) {
       if (!chain.step())
         return nullptr;
@@ -1517,8 +1553,7 @@ ExprPtr Parser::parseParenthesized() {
   Lexeme lparen = consume();
   if (at(TokenKind::RParen)) {
     Lexeme rparen = consume();
-    return std::make_unique<TupleExpr>(SourceRange(lparen.range.begin, rparen.range.end),
-                                       ExprList(), true);
+    return std::make_unique<TupleExpr>(SourceRange(lparen.range.begin, rparen.range.end), ExprList(), true);
   }
   ExprPtr first = requireExpr(&Parser::parseTestOrStar, "expected expression after '('");
   if (!first)
@@ -1549,7 +1584,7 @@ ExprPtr Parser::parseParenthesized() {
   SourceRange range(lparen.range.begin, rparen.range.end);
   if (isTuple)
     return std::make_unique<TupleExpr>(range, std::move(elts), true);
-  first->range = range;  // parenthesized expressions cover their parentheses
+  first->range = range; // parenthesized expressions cover their parentheses
   return first;
 }
 
@@ -1579,16 +1614,14 @@ ExprPtr Parser::parseList() {
     return nullptr;
   }
   Lexeme rsquare = consume();
-  return std::make_unique<ListExpr>(SourceRange(lsquare.range.begin, rsquare.range.end),
-                                    std::move(elts));
+  return std::make_unique<ListExpr>(SourceRange(lsquare.range.begin, rsquare.range.end), std::move(elts));
 }
 
 ExprPtr Parser::parseDictOrSet() {
   Lexeme lbrace = consume();
   if (at(TokenKind::RBrace)) {
     Lexeme rbrace = consume();
-    return std::make_unique<DictExpr>(SourceRange(lbrace.range.begin, rbrace.range.end),
-                                      ExprList(), ExprList());
+    return std::make_unique<DictExpr>(SourceRange(lbrace.range.begin, rbrace.range.end), ExprList(), ExprList());
   }
   auto unpacking = [&] {
     errorAt(tok().range, "dictionary unpacking (`**`) is not supported");
@@ -1600,7 +1633,7 @@ ExprPtr Parser::parseDictOrSet() {
   if (!first)
     return nullptr;
 
-  if (!at(TokenKind::Colon)) {  // a set, or a dict missing its ':'
+  if (!at(TokenKind::Colon)) { // a set, or a dict missing its ':'
     if (at(TokenKind::kw_for) || at(TokenKind::kw_async)) {
       errorAt(tok().range, "set comprehensions are not supported");
     } else if (at(TokenKind::Comma) || at(TokenKind::RBrace)) {
@@ -1613,7 +1646,7 @@ ExprPtr Parser::parseDictOrSet() {
   }
 
   ExprList keys, values;
-  consume();  // ':'
+  consume(); // ':'
   ExprPtr value = requireExpr(&Parser::parseTest, "expected value after ':' in dict literal");
   if (!value)
     return nullptr;
@@ -1647,8 +1680,8 @@ ExprPtr Parser::parseDictOrSet() {
     return nullptr;
   }
   Lexeme rbrace = consume();
-  return std::make_unique<DictExpr>(SourceRange(lbrace.range.begin, rbrace.range.end),
-                                    std::move(keys), std::move(values));
+  return std::make_unique<DictExpr>(SourceRange(lbrace.range.begin, rbrace.range.end), std::move(keys),
+                                    std::move(values));
 }
 
 ExprPtr Parser::parseCall(ExprPtr func) {
@@ -1660,16 +1693,14 @@ ExprPtr Parser::parseCall(ExprPtr func) {
   while (!at(TokenKind::RParen)) {
     if (at(TokenKind::Star) || at(TokenKind::StarStar)) {
       Lexeme star = consume();
-      errorAt(star.range, star.is(TokenKind::Star)
-                              ? "starred arguments are not supported"
-                              : "keyword argument unpacking (`**`) is not supported");
+      errorAt(star.range, star.is(TokenKind::Star) ? "starred arguments are not supported"
+                                                   : "keyword argument unpacking (`**`) is not supported");
       bad = true;
-      if (!expectExpressionStart("expected expression after", tokenSpelling(star.kind)) ||
-          !parseTest())
+      if (!expectExpressionStart("expected expression after", tokenSpelling(star.kind)) || !parseTest())
         return nullptr;
     } else if (at(TokenKind::Identifier) && peek(1).is(TokenKind::Equal)) {
       Lexeme name = consume();
-      consume();  // '='
+      consume(); // '='
       ExprPtr value = requireExpr(&Parser::parseTest, "expected expression after '='");
       if (!value)
         return nullptr;
@@ -1726,7 +1757,7 @@ ExprPtr Parser::parseSliceItem() {
     if (!lower || !at(TokenKind::Colon))
       return lower;
   }
-  consume();  // ':'
+  consume(); // ':'
   ExprPtr upper, step;
   if (canStartExpression(tok())) {
     upper = parseTest();
@@ -1738,8 +1769,7 @@ ExprPtr Parser::parseSliceItem() {
     if (!step)
       return nullptr;
   }
-  return std::make_unique<SliceExpr>(SourceRange(begin, prevEnd_), std::move(lower),
-                                     std::move(upper), std::move(step));
+  return std::make_unique<SliceExpr>(SourceRange(begin, prevEnd_), std::move(lower), std::move(upper), std::move(step));
 }
 
 ExprPtr Parser::parseSubscript(ExprPtr value) {
@@ -1809,16 +1839,14 @@ ExprPtr Parser::parseYield() {
   return std::make_unique<ErrorExpr>(SourceRange(kw.range.begin, value->range.end));
 }
 
-}  // namespace
+} // namespace
 
-std::unique_ptr<Module> parseModule(const SourceFile &file, DiagnosticEngine &diags,
-                                    const ParseOptions &options) {
+std::unique_ptr<Module> parseModule(const SourceFile &file, DiagnosticEngine &diags, const ParseOptions &options) {
   return Parser(file, diags, options).parseModule();
 }
 
-ExprPtr parseExpression(const SourceFile &file, DiagnosticEngine &diags,
-                        const ParseOptions &options) {
+ExprPtr parseExpression(const SourceFile &file, DiagnosticEngine &diags, const ParseOptions &options) {
   return Parser(file, diags, options).parseSingleExpression();
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

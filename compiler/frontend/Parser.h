@@ -31,12 +31,10 @@ struct ParseOptions {
 
 /// Parses a whole file. Always returns a Module, partial if there were errors: check
 /// diags.hasErrors() before using it. Nodes never have null required children.
-std::unique_ptr<Module> parseModule(const SourceFile &file, DiagnosticEngine &diags,
-                                    const ParseOptions &options = {});
+std::unique_ptr<Module> parseModule(const SourceFile &file, DiagnosticEngine &diags, const ParseOptions &options = {});
 
 /// Parses a buffer holding one expression (for instance an autotune key such as "x.dtype").
 /// Returns nullptr if no expression could be built; errors go to `diags`.
-ExprPtr parseExpression(const SourceFile &file, DiagnosticEngine &diags,
-                        const ParseOptions &options = {});
+ExprPtr parseExpression(const SourceFile &file, DiagnosticEngine &diags, const ParseOptions &options = {});
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

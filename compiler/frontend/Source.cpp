@@ -17,7 +17,7 @@ SourceFile::SourceFile(std::string name, std::string text, uint32_t base)
   for (size_t i = 0; i < n; ++i) {
     char c = text_[i];
     if (c == '\r' && i + 1 < n && text_[i + 1] == '\n')
-      ++i;  // "\r\n" is one terminator
+      ++i; // "\r\n" is one terminator
     if (c == '\n' || c == '\r')
       lineStarts_.push_back(static_cast<uint32_t>(i + 1));
   }
@@ -62,8 +62,7 @@ const SourceFile *SourceManager::addBuffer(std::string name, std::string text) {
     return nullptr;
   auto base = static_cast<uint32_t>(nextBase_);
   nextBase_ = needed;
-  files_.push_back(std::unique_ptr<SourceFile>(
-      new SourceFile(std::move(name), std::move(text), base)));
+  files_.push_back(std::unique_ptr<SourceFile>(new SourceFile(std::move(name), std::move(text), base)));
   return files_.back().get();
 }
 
@@ -122,9 +121,7 @@ const SourceFile *SourceManager::fileFor(SourceLoc loc) const {
     return nullptr;
   // Buffers are sorted by base; find the last one starting at or before loc.
   auto it = std::upper_bound(files_.begin(), files_.end(), loc.raw(),
-                             [](uint32_t raw, const std::unique_ptr<SourceFile> &f) {
-                               return raw < f->base_;
-                             });
+                             [](uint32_t raw, const std::unique_ptr<SourceFile> &f) { return raw < f->base_; });
   if (it == files_.begin())
     return nullptr;
   const SourceFile *file = std::prev(it)->get();
@@ -139,4 +136,4 @@ FullLoc SourceManager::decompose(SourceLoc loc) const {
   return {file, lc.line, lc.column};
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -25,9 +25,7 @@ public:
   uint32_t raw() const { return raw_; }
   bool isValid() const { return raw_ != 0; }
   /// The location `delta` bytes further on (same buffer; the caller keeps it in range).
-  SourceLoc offsetBy(int64_t delta) const {
-    return fromRaw(static_cast<uint32_t>(static_cast<int64_t>(raw_) + delta));
-  }
+  SourceLoc offsetBy(int64_t delta) const { return fromRaw(static_cast<uint32_t>(static_cast<int64_t>(raw_) + delta)); }
 
   friend bool operator==(SourceLoc a, SourceLoc b) { return a.raw_ == b.raw_; }
   friend bool operator!=(SourceLoc a, SourceLoc b) { return a.raw_ != b.raw_; }
@@ -78,9 +76,7 @@ public:
   SourceLoc startLoc() const { return locForOffset(0); }
   SourceLoc endLoc() const { return locForOffset(size()); }
   /// True if `loc` is a byte of this buffer or its end-of-file position.
-  bool contains(SourceLoc loc) const {
-    return loc.raw() >= base_ && loc.raw() <= base_ + size();
-  }
+  bool contains(SourceLoc loc) const { return loc.raw() >= base_ && loc.raw() <= base_ + size(); }
   /// Byte offset of a location this buffer contains().
   uint32_t offsetOf(SourceLoc loc) const { return loc.raw() - base_; }
 
@@ -99,7 +95,7 @@ private:
   std::string name_;
   std::string text_;
   uint32_t base_;
-  std::vector<uint32_t> lineStarts_;  // offset of the first byte of every line
+  std::vector<uint32_t> lineStarts_; // offset of the first byte of every line
 };
 
 /// A source location resolved to file, line and column.
@@ -134,7 +130,7 @@ public:
 
 private:
   std::vector<std::unique_ptr<SourceFile>> files_;
-  uint64_t nextBase_ = 1;  // 0 is the invalid location
+  uint64_t nextBase_ = 1; // 0 is the invalid location
 };
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -6,24 +6,40 @@
 namespace tile::frontend {
 
 std::optional<std::string> canonicalDTypeName(const std::string &s) {
-  static const std::map<std::string, std::string> names = {
-      {"bool_", "bool_"},       {"bool", "bool_"},         {"i1", "bool_"},
-      {"int8", "int8"},         {"i8", "int8"},            {"int16", "int16"},
-      {"i16", "int16"},         {"int32", "int32"},        {"i32", "int32"},
-      {"int64", "int64"},       {"i64", "int64"},          {"float16", "float16"},
-      {"f16", "float16"},       {"half", "float16"},       {"bfloat16", "bfloat16"},
-      {"bf16", "bfloat16"},     {"float32", "float32"},    {"f32", "float32"},
-      {"float64", "float64"},   {"f64", "float64"},        {"tfloat32", "tfloat32"},
-      {"tf32", "tfloat32"},     {"float8_e4m3fn", "float8_e4m3fn"},
-      {"f8e4m3", "float8_e4m3fn"}, {"float8_e5m2", "float8_e5m2"}, {"f8e5m2", "float8_e5m2"}};
+  static const std::map<std::string, std::string> names = {{"bool_", "bool_"},
+                                                           {"bool", "bool_"},
+                                                           {"i1", "bool_"},
+                                                           {"int8", "int8"},
+                                                           {"i8", "int8"},
+                                                           {"int16", "int16"},
+                                                           {"i16", "int16"},
+                                                           {"int32", "int32"},
+                                                           {"i32", "int32"},
+                                                           {"int64", "int64"},
+                                                           {"i64", "int64"},
+                                                           {"float16", "float16"},
+                                                           {"f16", "float16"},
+                                                           {"half", "float16"},
+                                                           {"bfloat16", "bfloat16"},
+                                                           {"bf16", "bfloat16"},
+                                                           {"float32", "float32"},
+                                                           {"f32", "float32"},
+                                                           {"float64", "float64"},
+                                                           {"f64", "float64"},
+                                                           {"tfloat32", "tfloat32"},
+                                                           {"tf32", "tfloat32"},
+                                                           {"float8_e4m3fn", "float8_e4m3fn"},
+                                                           {"f8e4m3", "float8_e4m3fn"},
+                                                           {"float8_e5m2", "float8_e5m2"},
+                                                           {"f8e5m2", "float8_e5m2"}};
   auto it = names.find(s);
   if (it == names.end())
     return std::nullopt;
   return it->second;
 }
 
-static bool splitAssignment(const std::string &text, std::string &name, std::string &value,
-                            std::string &error, const char *form) {
+static bool splitAssignment(const std::string &text, std::string &name, std::string &value, std::string &error,
+                            const char *form) {
   size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
     error = "expected " + std::string(form) + ", got '" + text + "'";
@@ -34,8 +50,7 @@ static bool splitAssignment(const std::string &text, std::string &name, std::str
   return true;
 }
 
-bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value,
-                       std::string &error) {
+bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value, std::string &error) {
   std::string v;
   if (!splitAssignment(text, name, v, error, "NAME=VALUE"))
     return false;
@@ -60,8 +75,7 @@ bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue
     value = d;
     return true;
   }
-  error = "constant '" + name + "' has value '" + v +
-          "', which is not an integer, a float, True or False";
+  error = "constant '" + name + "' has value '" + v + "', which is not an integer, a float, True or False";
   return false;
 }
 
@@ -103,4 +117,4 @@ std::string formatConstant(const ConstantValue &value) {
   return s;
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

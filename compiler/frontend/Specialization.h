@@ -49,12 +49,11 @@ std::optional<std::string> canonicalDTypeName(const std::string &spelling);
 
 /// Parses "NAME=VALUE" (VALUE: integer, float, True/False). On error returns false and sets
 /// `error`.
-bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value,
-                       std::string &error);
+bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value, std::string &error);
 /// Parses "NAME=DTYPE:RANK". On error returns false and sets `error`.
 bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std::string &error);
 
 /// "256", "0.5", "True".
 std::string formatConstant(const ConstantValue &value);
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

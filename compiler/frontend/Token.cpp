@@ -4,14 +4,14 @@ namespace tile::frontend {
 
 const char *tokenSpelling(TokenKind kind) {
   switch (kind) {
-#define TILE_TOK(name, desc)                                                               \
-  case TokenKind::name:                                                                    \
+#define TILE_TOK(name, desc)                                                                                           \
+  case TokenKind::name:                                                                                                \
     return nullptr;
-#define TILE_KW(name, spelling)                                                            \
-  case TokenKind::kw_##name:                                                               \
+#define TILE_KW(name, spelling)                                                                                        \
+  case TokenKind::kw_##name:                                                                                           \
     return spelling;
-#define TILE_PUNCT(name, spelling)                                                         \
-  case TokenKind::name:                                                                    \
+#define TILE_PUNCT(name, spelling)                                                                                     \
+  case TokenKind::name:                                                                                                \
     return spelling;
     TILE_FOREACH_SPECIAL_TOKEN(TILE_TOK)
     TILE_FOREACH_KEYWORD(TILE_KW)
@@ -25,14 +25,14 @@ const char *tokenSpelling(TokenKind kind) {
 
 const char *tokenKindName(TokenKind kind) {
   switch (kind) {
-#define TILE_TOK(name, desc)                                                               \
-  case TokenKind::name:                                                                    \
+#define TILE_TOK(name, desc)                                                                                           \
+  case TokenKind::name:                                                                                                \
     return #name;
-#define TILE_KW(name, spelling)                                                            \
-  case TokenKind::kw_##name:                                                               \
+#define TILE_KW(name, spelling)                                                                                        \
+  case TokenKind::kw_##name:                                                                                           \
     return "kw_" #name;
-#define TILE_PUNCT(name, spelling)                                                         \
-  case TokenKind::name:                                                                    \
+#define TILE_PUNCT(name, spelling)                                                                                     \
+  case TokenKind::name:                                                                                                \
     return #name;
     TILE_FOREACH_SPECIAL_TOKEN(TILE_TOK)
     TILE_FOREACH_KEYWORD(TILE_KW)
@@ -46,8 +46,8 @@ const char *tokenKindName(TokenKind kind) {
 
 static const char *specialDescription(TokenKind kind) {
   switch (kind) {
-#define TILE_TOK(name, desc)                                                               \
-  case TokenKind::name:                                                                    \
+#define TILE_TOK(name, desc)                                                                                           \
+  case TokenKind::name:                                                                                                \
     return desc;
     TILE_FOREACH_SPECIAL_TOKEN(TILE_TOK)
 #undef TILE_TOK
@@ -89,12 +89,12 @@ std::string describeToken(const Token &tok) {
 }
 
 std::optional<TokenKind> keywordKind(std::string_view word) {
-#define TILE_KW(name, spelling)                                                            \
-  if (word == spelling)                                                                    \
+#define TILE_KW(name, spelling)                                                                                        \
+  if (word == spelling)                                                                                                \
     return TokenKind::kw_##name;
   TILE_FOREACH_KEYWORD(TILE_KW)
 #undef TILE_KW
   return std::nullopt;
 }
 
-}  // namespace tile::frontend
+} // namespace tile::frontend

@@ -17,13 +17,12 @@ std::string argumentLabel(mlir::tile::KernelOp kernel, unsigned index, const Int
 
 static std::string describeArg(const LaunchArg &arg) {
   if (arg.isArray)
-    return std::string("an array of ") + dtypeName(arg.array.dtype) + " with rank " +
-           std::to_string(arg.array.rank());
+    return std::string("an array of ") + dtypeName(arg.array.dtype) + " with rank " + std::to_string(arg.array.rank());
   return std::string("a scalar of ") + dtypeName(arg.dtype);
 }
 
-static LogicalResult checkArray(const std::string &label, mlir::tile::ArrayType type, DType dtype,
-                                const HostArray &a, std::string &error) {
+static LogicalResult checkArray(const std::string &label, mlir::tile::ArrayType type, DType dtype, const HostArray &a,
+                                std::string &error) {
   auto fail = [&](const std::string &message) {
     error = "error: argument " + label + ": " + message;
     return failure();
@@ -31,8 +30,8 @@ static LogicalResult checkArray(const std::string &label, mlir::tile::ArrayType 
   if (a.dtype != dtype)
     return fail(std::string("expected an array of ") + dtypeName(dtype) + ", got " + dtypeName(a.dtype));
   if (a.rank() != type.getRank())
-    return fail("expected rank " + std::to_string(type.getRank()) + ", got rank " +
-                std::to_string(a.rank()) + " (shape " + shapeString(a.shape) + ")");
+    return fail("expected rank " + std::to_string(type.getRank()) + ", got rank " + std::to_string(a.rank()) +
+                " (shape " + shapeString(a.shape) + ")");
   if (a.strides.size() != a.shape.size())
     return fail("has " + std::to_string(a.strides.size()) + " strides for shape " + shapeString(a.shape));
   for (int64_t d = 0; d < a.rank(); ++d) {
@@ -40,8 +39,8 @@ static LogicalResult checkArray(const std::string &label, mlir::tile::ArrayType 
       return fail("shape " + shapeString(a.shape) + " has a negative dimension");
     if (!type.isDynamicDim(d) && type.getShape()[d] != a.shape[d])
       return fail("dimension " + std::to_string(d) + " must be " + std::to_string(type.getShape()[d]) +
-                  " (static in the kernel), got " + std::to_string(a.shape[d]) + " (shape " +
-                  shapeString(a.shape) + ")");
+                  " (static in the kernel), got " + std::to_string(a.shape[d]) + " (shape " + shapeString(a.shape) +
+                  ")");
   }
   if (!a.data && a.numElements() > 0)
     return fail("data is null but the array has " + std::to_string(a.numElements()) + " elements");
@@ -50,16 +49,15 @@ static LogicalResult checkArray(const std::string &label, mlir::tile::ArrayType 
   return success();
 }
 
-LogicalResult checkLaunchArgs(mlir::tile::KernelOp kernel, ArrayRef<LaunchArg> args,
-                              const InterpreterOptions &options, std::string &error) {
+LogicalResult checkLaunchArgs(mlir::tile::KernelOp kernel, ArrayRef<LaunchArg> args, const InterpreterOptions &options,
+                              std::string &error) {
   ArrayRef<Type> types = kernel.getArgumentTypes();
   if (args.size() != types.size()) {
     std::string names;
     for (unsigned i = 0; i < types.size(); ++i)
       names += (i ? ", " : "") + argumentLabel(kernel, i, options);
-    error = "error: kernel '" + kernel.getSymName().str() + "' takes " + std::to_string(types.size()) +
-            " argument(s)" + (names.empty() ? "" : " (" + names + ")") + ", got " +
-            std::to_string(args.size());
+    error = "error: kernel '" + kernel.getSymName().str() + "' takes " + std::to_string(types.size()) + " argument(s)" +
+            (names.empty() ? "" : " (" + names + ")") + ", got " + std::to_string(args.size());
     return failure();
   }
   for (unsigned i = 0; i < types.size(); ++i) {
@@ -71,9 +69,9 @@ LogicalResult checkLaunchArgs(mlir::tile::KernelOp kernel, ArrayRef<LaunchArg> a
       error = "error: argument " + label + " has a type the interpreter does not support";
       return failure();
     }
-    std::string expected = array ? std::string("an array of ") + dtypeName(*dtype) + " with rank " +
-                                       std::to_string(array.getRank())
-                                 : std::string("a scalar of ") + dtypeName(*dtype);
+    std::string expected =
+        array ? std::string("an array of ") + dtypeName(*dtype) + " with rank " + std::to_string(array.getRank())
+              : std::string("a scalar of ") + dtypeName(*dtype);
     if (arg.isArray != static_cast<bool>(array) || (!array && arg.dtype != *dtype)) {
       error = "error: argument " + label + ": the kernel expects " + expected + ", got " + describeArg(arg);
       return failure();
@@ -84,4 +82,4 @@ LogicalResult checkLaunchArgs(mlir::tile::KernelOp kernel, ArrayRef<LaunchArg> a
   return success();
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -10,4 +10,4 @@ namespace tile::interp {
 /// "'x'" from the options' names or a `tile.name` argument attribute, else "#2".
 std::string argumentLabel(mlir::tile::KernelOp kernel, unsigned index, const InterpreterOptions &options);
 
-}  // namespace tile::interp
+} // namespace tile::interp

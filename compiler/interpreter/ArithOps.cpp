@@ -110,16 +110,16 @@ Opt ceilDivS(int64_t a, int64_t b) {
 }
 
 // Integer ops take canonical values and the dtype; signed/unsigned readings come from DType.h.
-#define INT_BINARY(OP, EXPR)                                                                   \
-  t.add<OP>([](ExecContext &ctx, Operation *op) {                                              \
-    return mapInt2(ctx, op, [](int64_t a, int64_t b, DType dt) -> Opt {                        \
-      (void)dt;                                                                                \
-      return EXPR;                                                                             \
-    });                                                                                        \
+#define INT_BINARY(OP, EXPR)                                                                                           \
+  t.add<OP>([](ExecContext &ctx, Operation *op) {                                                                      \
+    return mapInt2(ctx, op, [](int64_t a, int64_t b, DType dt) -> Opt {                                                \
+      (void)dt;                                                                                                        \
+      return EXPR;                                                                                                     \
+    });                                                                                                                \
   })
-#define FLOAT_BINARY(OP, EXPR)                                                                 \
-  t.add<OP>([](ExecContext &ctx, Operation *op) {                                              \
-    return mapFloat2(ctx, op, [](double a, double b) -> double { return EXPR; });              \
+#define FLOAT_BINARY(OP, EXPR)                                                                                         \
+  t.add<OP>([](ExecContext &ctx, Operation *op) {                                                                      \
+    return mapFloat2(ctx, op, [](double a, double b) -> double { return EXPR; });                                      \
   })
 
 LogicalResult runCmpI(ExecContext &ctx, Operation *op) {
@@ -131,16 +131,36 @@ LogicalResult runCmpI(ExecContext &ctx, Operation *op) {
     uint64_t ua = unsignedValue(a.i[k], a.dtype), ub = unsignedValue(b.i[k], a.dtype);
     bool v = false;
     switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq: v = ua == ub; break;
-    case arith::CmpIPredicate::ne: v = ua != ub; break;
-    case arith::CmpIPredicate::slt: v = sa < sb; break;
-    case arith::CmpIPredicate::sle: v = sa <= sb; break;
-    case arith::CmpIPredicate::sgt: v = sa > sb; break;
-    case arith::CmpIPredicate::sge: v = sa >= sb; break;
-    case arith::CmpIPredicate::ult: v = ua < ub; break;
-    case arith::CmpIPredicate::ule: v = ua <= ub; break;
-    case arith::CmpIPredicate::ugt: v = ua > ub; break;
-    case arith::CmpIPredicate::uge: v = ua >= ub; break;
+    case arith::CmpIPredicate::eq:
+      v = ua == ub;
+      break;
+    case arith::CmpIPredicate::ne:
+      v = ua != ub;
+      break;
+    case arith::CmpIPredicate::slt:
+      v = sa < sb;
+      break;
+    case arith::CmpIPredicate::sle:
+      v = sa <= sb;
+      break;
+    case arith::CmpIPredicate::sgt:
+      v = sa > sb;
+      break;
+    case arith::CmpIPredicate::sge:
+      v = sa >= sb;
+      break;
+    case arith::CmpIPredicate::ult:
+      v = ua < ub;
+      break;
+    case arith::CmpIPredicate::ule:
+      v = ua <= ub;
+      break;
+    case arith::CmpIPredicate::ugt:
+      v = ua > ub;
+      break;
+    case arith::CmpIPredicate::uge:
+      v = ua >= ub;
+      break;
     }
     r.i[k] = v;
   }
@@ -158,22 +178,54 @@ LogicalResult runCmpF(ExecContext &ctx, Operation *op) {
     bool unordered = std::isnan(x) || std::isnan(y);
     bool v = false;
     switch (cmp.getPredicate()) {
-    case P::AlwaysFalse: v = false; break;
-    case P::OEQ: v = !unordered && x == y; break;
-    case P::OGT: v = !unordered && x > y; break;
-    case P::OGE: v = !unordered && x >= y; break;
-    case P::OLT: v = !unordered && x < y; break;
-    case P::OLE: v = !unordered && x <= y; break;
-    case P::ONE: v = !unordered && x != y; break;
-    case P::ORD: v = !unordered; break;
-    case P::UEQ: v = unordered || x == y; break;
-    case P::UGT: v = unordered || x > y; break;
-    case P::UGE: v = unordered || x >= y; break;
-    case P::ULT: v = unordered || x < y; break;
-    case P::ULE: v = unordered || x <= y; break;
-    case P::UNE: v = unordered || x != y; break;
-    case P::UNO: v = unordered; break;
-    case P::AlwaysTrue: v = true; break;
+    case P::AlwaysFalse:
+      v = false;
+      break;
+    case P::OEQ:
+      v = !unordered && x == y;
+      break;
+    case P::OGT:
+      v = !unordered && x > y;
+      break;
+    case P::OGE:
+      v = !unordered && x >= y;
+      break;
+    case P::OLT:
+      v = !unordered && x < y;
+      break;
+    case P::OLE:
+      v = !unordered && x <= y;
+      break;
+    case P::ONE:
+      v = !unordered && x != y;
+      break;
+    case P::ORD:
+      v = !unordered;
+      break;
+    case P::UEQ:
+      v = unordered || x == y;
+      break;
+    case P::UGT:
+      v = unordered || x > y;
+      break;
+    case P::UGE:
+      v = unordered || x >= y;
+      break;
+    case P::ULT:
+      v = unordered || x < y;
+      break;
+    case P::ULE:
+      v = unordered || x <= y;
+      break;
+    case P::UNE:
+      v = unordered || x != y;
+      break;
+    case P::UNO:
+      v = unordered;
+      break;
+    case P::AlwaysTrue:
+      v = true;
+      break;
     }
     r.i[k] = v;
   }
@@ -196,7 +248,7 @@ LogicalResult runSelect(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerArithOps(OpTable &t) {
   t.add<arith::ConstantOp>(runConstant);
@@ -213,9 +265,7 @@ void registerArithOps(OpTable &t) {
   FLOAT_BINARY(arith::MinimumFOp, minimumF(a, b));
   FLOAT_BINARY(arith::MaxNumFOp, maxNumF(a, b));
   FLOAT_BINARY(arith::MinNumFOp, minNumF(a, b));
-  t.add<arith::NegFOp>([](ExecContext &ctx, Operation *op) {
-    return mapFloat(ctx, op, [](double a) { return -a; });
-  });
+  t.add<arith::NegFOp>([](ExecContext &ctx, Operation *op) { return mapFloat(ctx, op, [](double a) { return -a; }); });
 
   INT_BINARY(arith::AddIOp, s64(u(a) + u(b)));
   INT_BINARY(arith::SubIOp, s64(u(a) - u(b)));
@@ -227,25 +277,21 @@ void registerArithOps(OpTable &t) {
   INT_BINARY(arith::RemSIOp, remS(signedValue(a, dt), signedValue(b, dt)));
   INT_BINARY(arith::FloorDivSIOp, floorDivS(signedValue(a, dt), signedValue(b, dt)));
   INT_BINARY(arith::CeilDivSIOp, ceilDivS(signedValue(a, dt), signedValue(b, dt)));
-  INT_BINARY(arith::DivUIOp, unsignedValue(b, dt) == 0 ? Opt()
-                                : Opt(s64(unsignedValue(a, dt) / unsignedValue(b, dt))));
-  INT_BINARY(arith::RemUIOp, unsignedValue(b, dt) == 0 ? Opt()
-                                : Opt(s64(unsignedValue(a, dt) % unsignedValue(b, dt))));
-  INT_BINARY(arith::CeilDivUIOp,
-             unsignedValue(b, dt) == 0
-                 ? Opt()
-                 : Opt(s64(unsignedValue(a, dt) / unsignedValue(b, dt) +
-                           (unsignedValue(a, dt) % unsignedValue(b, dt) != 0))));
+  INT_BINARY(arith::DivUIOp, unsignedValue(b, dt) == 0 ? Opt() : Opt(s64(unsignedValue(a, dt) / unsignedValue(b, dt))));
+  INT_BINARY(arith::RemUIOp, unsignedValue(b, dt) == 0 ? Opt() : Opt(s64(unsignedValue(a, dt) % unsignedValue(b, dt))));
+  INT_BINARY(arith::CeilDivUIOp, unsignedValue(b, dt) == 0
+                                     ? Opt()
+                                     : Opt(s64(unsignedValue(a, dt) / unsignedValue(b, dt) +
+                                               (unsignedValue(a, dt) % unsignedValue(b, dt) != 0))));
   INT_BINARY(arith::MaxSIOp, signedValue(a, dt) >= signedValue(b, dt) ? a : b);
   INT_BINARY(arith::MinSIOp, signedValue(a, dt) <= signedValue(b, dt) ? a : b);
   INT_BINARY(arith::MaxUIOp, unsignedValue(a, dt) >= unsignedValue(b, dt) ? a : b);
   INT_BINARY(arith::MinUIOp, unsignedValue(a, dt) <= unsignedValue(b, dt) ? a : b);
   INT_BINARY(arith::ShLIOp, unsignedValue(b, dt) >= intWidth(dt) ? 0 : s64(u(a) << unsignedValue(b, dt)));
-  INT_BINARY(arith::ShRUIOp, unsignedValue(b, dt) >= intWidth(dt)
-                                 ? 0 : s64(unsignedValue(a, dt) >> unsignedValue(b, dt)));
-  INT_BINARY(arith::ShRSIOp, unsignedValue(b, dt) >= intWidth(dt)
-                                 ? (signedValue(a, dt) < 0 ? -1 : 0)
-                                 : signedValue(a, dt) >> unsignedValue(b, dt));
+  INT_BINARY(arith::ShRUIOp,
+             unsignedValue(b, dt) >= intWidth(dt) ? 0 : s64(unsignedValue(a, dt) >> unsignedValue(b, dt)));
+  INT_BINARY(arith::ShRSIOp, unsignedValue(b, dt) >= intWidth(dt) ? (signedValue(a, dt) < 0 ? -1 : 0)
+                                                                  : signedValue(a, dt) >> unsignedValue(b, dt));
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

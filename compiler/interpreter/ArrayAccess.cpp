@@ -11,8 +11,8 @@ bool inShape(const HostArray &array, llvm::ArrayRef<int64_t> coords) {
   return true;
 }
 
-char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &array,
-                     llvm::ArrayRef<int64_t> coords, llvm::StringRef what) {
+char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &array, llvm::ArrayRef<int64_t> coords,
+                     llvm::StringRef what) {
   const HostArray &a = array.host;
   int64_t offset = 0, bytes = 0;
   bool overflow = false;
@@ -25,8 +25,8 @@ char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &ar
   overflow |= __builtin_mul_overflow(offset, size, &bytes);
   auto describe = [&] {
     std::vector<int64_t> index(coords.begin(), coords.end());
-    return what.str() + " out of bounds at index " + shapeString(index) + " of array argument " +
-           array.name + " (shape " + shapeString(a.shape) + ", strides " + shapeString(a.strides) + ")";
+    return what.str() + " out of bounds at index " + shapeString(index) + " of array argument " + array.name +
+           " (shape " + shapeString(a.shape) + ", strides " + shapeString(a.strides) + ")";
   };
   if (overflow) {
     (void)ctx.fail(op, describe() + ": the element offset overflows 64 bits");
@@ -39,7 +39,7 @@ char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &ar
                    addr < begin || addr > end || end - addr < static_cast<uintptr_t>(size);
     if (outside) {
       (void)ctx.fail(op, describe() + ": element offset " + std::to_string(offset) +
-                       " lies outside the array's allocation");
+                             " lies outside the array's allocation");
       return nullptr;
     }
   }
@@ -60,4 +60,4 @@ void writeElement(char *p, const Tensor &t, int64_t k) {
     writeInt(p, t.dtype, t.i[k]);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

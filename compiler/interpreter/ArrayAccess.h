@@ -17,8 +17,8 @@ bool inShape(const HostArray &array, llvm::ArrayRef<int64_t> coords);
 /// The address of an in-shape element. Returns null with the error recorded (naming `what`,
 /// the index and the array) when the element lies outside the array's allocation or its
 /// offset overflows 64 bits.
-char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &array,
-                     llvm::ArrayRef<int64_t> coords, llvm::StringRef what);
+char *elementAddress(ExecContext &ctx, mlir::Operation *op, const BoundArray &array, llvm::ArrayRef<int64_t> coords,
+                     llvm::StringRef what);
 
 /// Element `k` of `t` from / to host memory at `p` (dtypes match).
 void readElement(const char *p, Tensor &t, int64_t k);
@@ -26,8 +26,8 @@ void writeElement(char *p, const Tensor &t, int64_t k);
 
 /// The per-element step loads and gathers share: element `k` of `r` from the array at
 /// `coords`, or `pad` where the element is masked off or out of bounds (`coords` null).
-inline auto readOrPad(ExecContext &ctx, mlir::Operation *op, const BoundArray &array, Tensor &r,
-                      const Tensor &pad, llvm::StringRef what) {
+inline auto readOrPad(ExecContext &ctx, mlir::Operation *op, const BoundArray &array, Tensor &r, const Tensor &pad,
+                      llvm::StringRef what) {
   return [&ctx, op, &array, &r, &pad, what](int64_t k, const std::vector<int64_t> *coords) -> mlir::LogicalResult {
     if (!coords) {
       r.copyElement(k, pad, 0);
@@ -74,4 +74,4 @@ private:
   std::vector<std::pair<char *, int64_t>> writes_;
 };
 
-}  // namespace tile::interp
+} // namespace tile::interp

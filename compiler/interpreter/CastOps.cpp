@@ -13,8 +13,7 @@ namespace tile::interp {
 namespace {
 
 // Applies `convert(src, k, dst)` to every element into a tensor of the result's dtype.
-template <typename F>
-LogicalResult convert(ExecContext &ctx, Operation *op, F f) {
+template <typename F> LogicalResult convert(ExecContext &ctx, Operation *op, F f) {
   const Tensor &a = ctx.tensor(op->getOperand(0));
   Tensor r(elementDType(op->getResult(0)), a.shape);
   for (int64_t k = 0; k < a.size(); ++k)
@@ -26,11 +25,16 @@ LogicalResult convert(ExecContext &ctx, Operation *op, F f) {
 Rounding roundingOf(arith::TruncFOp op) {
   if (auto mode = op.getRoundingmode()) {
     switch (*mode) {
-    case arith::RoundingMode::downward: return Rounding::Downward;
-    case arith::RoundingMode::upward: return Rounding::Upward;
-    case arith::RoundingMode::toward_zero: return Rounding::TowardZero;
-    case arith::RoundingMode::to_nearest_away: return Rounding::NearestAway;
-    case arith::RoundingMode::to_nearest_even: break;
+    case arith::RoundingMode::downward:
+      return Rounding::Downward;
+    case arith::RoundingMode::upward:
+      return Rounding::Upward;
+    case arith::RoundingMode::toward_zero:
+      return Rounding::TowardZero;
+    case arith::RoundingMode::to_nearest_away:
+      return Rounding::NearestAway;
+    case arith::RoundingMode::to_nearest_even:
+      break;
     }
   }
   return Rounding::NearestEven;
@@ -39,7 +43,7 @@ Rounding roundingOf(arith::TruncFOp op) {
 int64_t floatToSigned(double v, unsigned width) {
   if (std::isnan(v))
     return 0;
-  double lo = -std::ldexp(1.0, static_cast<int>(width) - 1), hi = -lo;  // [-2^(w-1), 2^(w-1))
+  double lo = -std::ldexp(1.0, static_cast<int>(width) - 1), hi = -lo; // [-2^(w-1), 2^(w-1))
   v = std::trunc(v);
   if (v < lo)
     return width == 64 ? INT64_MIN : static_cast<int64_t>(lo);
@@ -59,9 +63,8 @@ uint64_t floatToUnsigned(double v, unsigned width) {
 }
 
 LogicalResult signExtend(ExecContext &ctx, Operation *op) {
-  return convert(ctx, op, [](const Tensor &a, int64_t k, Tensor &r) {
-    r.i[k] = wrapInt(signedValue(a.i[k], a.dtype), r.dtype);
-  });
+  return convert(
+      ctx, op, [](const Tensor &a, int64_t k, Tensor &r) { r.i[k] = wrapInt(signedValue(a.i[k], a.dtype), r.dtype); });
 }
 
 LogicalResult zeroExtend(ExecContext &ctx, Operation *op) {
@@ -80,7 +83,7 @@ LogicalResult bitcast(ExecContext &ctx, Operation *op) {
   });
 }
 
-}  // namespace
+} // namespace
 
 void registerCastOps(OpTable &t) {
   t.add<arith::ExtFOp>([](ExecContext &ctx, Operation *op) {
@@ -88,12 +91,11 @@ void registerCastOps(OpTable &t) {
   });
   t.add<arith::TruncFOp>([](ExecContext &ctx, Operation *op) {
     Rounding mode = roundingOf(cast<arith::TruncFOp>(op));
-    return convert(ctx, op, [mode](const Tensor &a, int64_t k, Tensor &r) {
-      r.f[k] = roundToFloat(a.f[k], r.dtype, mode);
-    });
+    return convert(ctx, op,
+                   [mode](const Tensor &a, int64_t k, Tensor &r) { r.f[k] = roundToFloat(a.f[k], r.dtype, mode); });
   });
   t.add<arith::ExtSIOp>(signExtend);
-  t.add<arith::TruncIOp>(signExtend);  // wrapping keeps the low bits either way
+  t.add<arith::TruncIOp>(signExtend); // wrapping keeps the low bits either way
   t.add<arith::IndexCastOp>(signExtend);
   t.add<arith::ExtUIOp>(zeroExtend);
   t.add<arith::IndexCastUIOp>(zeroExtend);
@@ -120,4 +122,4 @@ void registerCastOps(OpTable &t) {
   });
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

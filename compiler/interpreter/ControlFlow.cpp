@@ -25,8 +25,7 @@ LogicalResult runFor(ExecContext &ctx, Operation *op) {
   };
   __int128 lb = read(lbT), ub = read(ubT), step = read(stepT);
   if (step <= 0)
-    return ctx.fail(op, "scf.for step must be positive, got " +
-                            std::to_string(static_cast<int64_t>(step)));
+    return ctx.fail(op, "scf.for step must be positive, got " + std::to_string(static_cast<int64_t>(step)));
   Values iters;
   for (Value v : loop.getInitArgs())
     iters.push_back(ctx.shared(v));
@@ -62,7 +61,7 @@ LogicalResult runIf(ExecContext &ctx, Operation *op) {
 // Terminators end runBlock before dispatch; registering them marks them supported.
 LogicalResult terminator(ExecContext &, Operation *) { return success(); }
 
-}  // namespace
+} // namespace
 
 void registerControlFlowOps(OpTable &t) {
   t.add<scf::ForOp>(runFor);
@@ -71,4 +70,4 @@ void registerControlFlowOps(OpTable &t) {
   t.add<mlir::tile::ReturnOp>(terminator);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -18,8 +18,8 @@ namespace tile::interp {
 
 // TFloat32 is stored in memory as a 32-bit float whose low 13 mantissa bits are zero.
 using DType = rt::DType;
-using rt::dtypeName;  // cuTile's name: "bool_", "int32", "bfloat16", "float8_e4m3fn", ...
-using rt::dtypeSize;  // bytes per element in host memory
+using rt::dtypeName; // cuTile's name: "bool_", "int32", "bfloat16", "float8_e4m3fn", ...
+using rt::dtypeSize; // bytes per element in host memory
 using rt::isFloat;
 
 /// Accepts cuTile names and the short forms tile-cc accepts (i32, f32, bf16, f16, tf32, ...).
@@ -42,4 +42,4 @@ void writeFloat(void *p, DType dtype, double v);
 int64_t readInt(const void *p, DType dtype);
 void writeInt(void *p, DType dtype, int64_t v);
 
-}  // namespace tile::interp
+} // namespace tile::interp

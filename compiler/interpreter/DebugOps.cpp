@@ -19,8 +19,7 @@ using namespace mlir;
 namespace tile::interp {
 namespace {
 
-template <typename T>
-std::string cformat(const std::string &spec, T value) {
+template <typename T> std::string cformat(const std::string &spec, T value) {
   int n = std::snprintf(nullptr, 0, spec.c_str(), value);
   std::string s(n > 0 ? n : 0, '\0');
   if (n > 0)
@@ -32,24 +31,32 @@ std::string cformat(const std::string &spec, T value) {
 std::string formatElement(const std::string &fw, char conv, const Tensor &t, int64_t k) {
   bool isBool = t.dtype == DType::Bool;
   // %d of a float truncates; NaN and out-of-range values saturate like fptosi.
-  double clamped = t.isFloat() ? (std::isnan(t.f[k]) ? 0.0 : std::clamp(std::trunc(t.f[k]), -0x1p63, 0x1p63 - 1024))
-                               : 0.0;
-  long long sv = t.isFloat() ? static_cast<long long>(clamped)
-                             : isBool ? t.i[k] : signedValue(t.i[k], t.dtype);
+  double clamped =
+      t.isFloat() ? (std::isnan(t.f[k]) ? 0.0 : std::clamp(std::trunc(t.f[k]), -0x1p63, 0x1p63 - 1024)) : 0.0;
+  long long sv = t.isFloat() ? static_cast<long long>(clamped) : isBool ? t.i[k] : signedValue(t.i[k], t.dtype);
   unsigned long long uv = t.isFloat() ? static_cast<unsigned long long>(sv) : unsignedValue(t.i[k], t.dtype);
   double fv = t.isFloat() ? t.f[k] : static_cast<double>(sv);
   switch (conv) {
-  case 'd': case 'i': return cformat("%" + fw + "lld", sv);
-  case 'o': case 'u': case 'x': case 'X': return cformat("%" + fw + "ll" + conv, uv);
-  case 'c': return cformat("%" + fw + "c", static_cast<int>(sv));
-  case 'p': return cformat("%#" + fw + "llx", uv);
-  case 's': return t.isFloat() ? cformat("%" + fw + "g", fv) : cformat("%" + fw + "lld", sv);
-  default: return cformat("%" + fw + conv, fv);  // e E f F g G a A
+  case 'd':
+  case 'i':
+    return cformat("%" + fw + "lld", sv);
+  case 'o':
+  case 'u':
+  case 'x':
+  case 'X':
+    return cformat("%" + fw + "ll" + conv, uv);
+  case 'c':
+    return cformat("%" + fw + "c", static_cast<int>(sv));
+  case 'p':
+    return cformat("%#" + fw + "llx", uv);
+  case 's':
+    return t.isFloat() ? cformat("%" + fw + "g", fv) : cformat("%" + fw + "lld", sv);
+  default:
+    return cformat("%" + fw + conv, fv); // e E f F g G a A
   }
 }
 
-void formatTile(std::string &out, const std::string &fw, char conv, const Tensor &t, size_t dim,
-                int64_t &k) {
+void formatTile(std::string &out, const std::string &fw, char conv, const Tensor &t, size_t dim, int64_t &k) {
   if (dim == t.shape.size()) {
     out += formatElement(fw, conv, t, k++);
     return;
@@ -105,8 +112,8 @@ LogicalResult runAssert(ExecContext &ctx, Operation *op) {
     if (c.i[k])
       continue;
     std::string message = assertOp.getMessage().str();
-    std::string text = message.empty() || message == "assertion failed" ? "assertion failed"
-                                                                          : "assertion failed: " + message;
+    std::string text =
+        message.empty() || message == "assertion failed" ? "assertion failed" : "assertion failed: " + message;
     if (c.rank())
       text += " (element " + shapeString(unravelIndex(k, c.shape)) + " is false)";
     return ctx.fail(op, text);
@@ -114,11 +121,11 @@ LogicalResult runAssert(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerDebugOps(OpTable &t) {
   t.add<mlir::tile::PrintOp>(runPrint);
   t.add<mlir::tile::AssertOp>(runAssert);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -15,8 +15,8 @@ namespace {
 
 // Calls visit(k, coords) for each element, with null coords when masked off or out of bounds.
 template <typename Visit>
-LogicalResult forEachElement(ExecContext &ctx, const BoundArray &array, ValueRange indices,
-                             Value mask, int64_t n, Visit visit) {
+LogicalResult forEachElement(ExecContext &ctx, const BoundArray &array, ValueRange indices, Value mask, int64_t n,
+                             Visit visit) {
   std::vector<const Tensor *> index;
   for (Value v : indices)
     index.push_back(&ctx.tensor(v));
@@ -37,9 +37,8 @@ LogicalResult runGather(ExecContext &ctx, Operation *op) {
   const BoundArray &array = ctx.array(gather.getArray());
   Tensor r(elementDType(gather), shapeOf(gather.getType()));
   Tensor pad = gather.getPadding() ? *ctx.shared(gather.getPadding()) : Tensor(r.dtype, {});
-  LogicalResult result = forEachElement(
-      ctx, array, gather.getIndices(), gather.getMask(), r.size(),
-      readOrPad(ctx, op, array, r, pad, "gather"));
+  LogicalResult result = forEachElement(ctx, array, gather.getIndices(), gather.getMask(), r.size(),
+                                        readOrPad(ctx, op, array, r, pad, "gather"));
   if (failed(result))
     return failure();
   ctx.bind(gather, std::move(r));
@@ -67,7 +66,7 @@ LogicalResult runAtomicAdd(ExecContext &ctx, Operation *op) {
       ctx, array, atomic.getIndices(), atomic.getMask(), value.size(),
       [&](int64_t k, const std::vector<int64_t> *coords) -> LogicalResult {
         if (!coords)
-          return success();  // old stays zero
+          return success(); // old stays zero
         char *p = elementAddress(ctx, op, array, *coords, "atomic_add");
         if (!p)
           return failure();
@@ -75,8 +74,7 @@ LogicalResult runAtomicAdd(ExecContext &ctx, Operation *op) {
         if (sum.isFloat())
           sum.f[0] = roundToFloat(old.f[k] + value.f[k], sum.dtype);
         else
-          sum.i[0] = wrapInt(static_cast<int64_t>(static_cast<uint64_t>(old.i[k]) +
-                                                  static_cast<uint64_t>(value.i[k])),
+          sum.i[0] = wrapInt(static_cast<int64_t>(static_cast<uint64_t>(old.i[k]) + static_cast<uint64_t>(value.i[k])),
                              sum.dtype);
         writeElement(p, sum, 0);
         return success();
@@ -87,7 +85,7 @@ LogicalResult runAtomicAdd(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerElementAccessOps(OpTable &t) {
   t.add<mlir::tile::GatherOp>(runGather);
@@ -95,4 +93,4 @@ void registerElementAccessOps(OpTable &t) {
   t.add<mlir::tile::AtomicAddOp>(runAtomicAdd);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

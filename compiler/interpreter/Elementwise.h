@@ -10,8 +10,7 @@
 namespace tile::interp {
 
 /// result[k] = f(a[k]) for floats, rounded into the result's dtype.
-template <typename F>
-mlir::LogicalResult mapFloat(ExecContext &ctx, mlir::Operation *op, F f) {
+template <typename F> mlir::LogicalResult mapFloat(ExecContext &ctx, mlir::Operation *op, F f) {
   const Tensor &a = ctx.tensor(op->getOperand(0));
   Tensor r(elementDType(op->getResult(0)), a.shape);
   for (size_t k = 0; k < a.f.size(); ++k)
@@ -21,8 +20,7 @@ mlir::LogicalResult mapFloat(ExecContext &ctx, mlir::Operation *op, F f) {
 }
 
 /// result[k] = f(a[k], b[k]) for floats, rounded into the result's dtype.
-template <typename F>
-mlir::LogicalResult mapFloat2(ExecContext &ctx, mlir::Operation *op, F f) {
+template <typename F> mlir::LogicalResult mapFloat2(ExecContext &ctx, mlir::Operation *op, F f) {
   const Tensor &a = ctx.tensor(op->getOperand(0));
   const Tensor &b = ctx.tensor(op->getOperand(1));
   Tensor r(elementDType(op->getResult(0)), a.shape);
@@ -33,8 +31,7 @@ mlir::LogicalResult mapFloat2(ExecContext &ctx, mlir::Operation *op, F f) {
 }
 
 /// result[k] = f(a[k], dtype) for integers (canonical in, wrapped out).
-template <typename F>
-mlir::LogicalResult mapInt(ExecContext &ctx, mlir::Operation *op, F f) {
+template <typename F> mlir::LogicalResult mapInt(ExecContext &ctx, mlir::Operation *op, F f) {
   const Tensor &a = ctx.tensor(op->getOperand(0));
   Tensor r(elementDType(op->getResult(0)), a.shape);
   for (size_t k = 0; k < a.i.size(); ++k)
@@ -44,8 +41,7 @@ mlir::LogicalResult mapInt(ExecContext &ctx, mlir::Operation *op, F f) {
 }
 
 /// result[k] = f(a[k], b[k], dtype) for integers; f returns nullopt for a division by zero.
-template <typename F>
-mlir::LogicalResult mapInt2(ExecContext &ctx, mlir::Operation *op, F f) {
+template <typename F> mlir::LogicalResult mapInt2(ExecContext &ctx, mlir::Operation *op, F f) {
   const Tensor &a = ctx.tensor(op->getOperand(0));
   const Tensor &b = ctx.tensor(op->getOperand(1));
   Tensor r(elementDType(op->getResult(0)), a.shape);
@@ -61,8 +57,7 @@ mlir::LogicalResult mapInt2(ExecContext &ctx, mlir::Operation *op, F f) {
 }
 
 /// result[k] = p(a[k]) as bool, for floats.
-template <typename P>
-mlir::LogicalResult testFloat(ExecContext &ctx, mlir::Operation *op, P p) {
+template <typename P> mlir::LogicalResult testFloat(ExecContext &ctx, mlir::Operation *op, P p) {
   const Tensor &a = ctx.tensor(op->getOperand(0));
   Tensor r(DType::Bool, a.shape);
   for (size_t k = 0; k < a.f.size(); ++k)
@@ -71,4 +66,4 @@ mlir::LogicalResult testFloat(ExecContext &ctx, mlir::Operation *op, P p) {
   return mlir::success();
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

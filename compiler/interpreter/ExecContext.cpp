@@ -12,16 +12,14 @@ int64_t ExecContext::intScalar(Value v) const {
   return t.isFloat() ? static_cast<int64_t>(t.f[0]) : signedValue(t.i[0], t.dtype);
 }
 
-LogicalResult ExecContext::fail(Operation *op, const Twine &message) {
-  return fail(op->getLoc(), message);
-}
+LogicalResult ExecContext::fail(Operation *op, const Twine &message) { return fail(op->getLoc(), message); }
 
 LogicalResult ExecContext::fail(Location loc, const Twine &message) {
   if (!error.empty())
-    return failure();  // keep the first error
+    return failure(); // keep the first error
   std::string where = locationString(loc);
-  error = (where.empty() ? "" : where + ": ") + "error: " + message.str() + " (block (" +
-          std::to_string(block.x) + ", " + std::to_string(block.y) + ", " + std::to_string(block.z) + "))";
+  error = (where.empty() ? "" : where + ": ") + "error: " + message.str() + " (block (" + std::to_string(block.x) +
+          ", " + std::to_string(block.y) + ", " + std::to_string(block.z) + "))";
   return failure();
 }
 
@@ -43,8 +41,7 @@ std::string locationString(Location loc) {
   auto file = findFileLoc(loc);
   if (!file)
     return "";
-  return file->getFilename().str() + ":" + std::to_string(file->getLine()) + ":" +
-         std::to_string(file->getColumn());
+  return file->getFilename().str() + ":" + std::to_string(file->getLine()) + ":" + std::to_string(file->getColumn());
 }
 
 std::optional<DType> dtypeOf(Type type) {
@@ -54,21 +51,34 @@ std::optional<DType> dtypeOf(Type type) {
     return DType::Int64;
   if (auto i = dyn_cast<IntegerType>(type)) {
     switch (i.getWidth()) {
-    case 1: return DType::Bool;
-    case 8: return DType::Int8;
-    case 16: return DType::Int16;
-    case 32: return DType::Int32;
-    case 64: return DType::Int64;
-    default: return std::nullopt;
+    case 1:
+      return DType::Bool;
+    case 8:
+      return DType::Int8;
+    case 16:
+      return DType::Int16;
+    case 32:
+      return DType::Int32;
+    case 64:
+      return DType::Int64;
+    default:
+      return std::nullopt;
     }
   }
-  if (type.isF16()) return DType::Float16;
-  if (type.isBF16()) return DType::BFloat16;
-  if (type.isF32()) return DType::Float32;
-  if (type.isF64()) return DType::Float64;
-  if (type.isTF32()) return DType::TFloat32;
-  if (isa<Float8E4M3FNType>(type)) return DType::Float8E4M3FN;
-  if (isa<Float8E5M2Type>(type)) return DType::Float8E5M2;
+  if (type.isF16())
+    return DType::Float16;
+  if (type.isBF16())
+    return DType::BFloat16;
+  if (type.isF32())
+    return DType::Float32;
+  if (type.isF64())
+    return DType::Float64;
+  if (type.isTF32())
+    return DType::TFloat32;
+  if (isa<Float8E4M3FNType>(type))
+    return DType::Float8E4M3FN;
+  if (isa<Float8E5M2Type>(type))
+    return DType::Float8E5M2;
   return std::nullopt;
 }
 
@@ -80,4 +90,4 @@ std::vector<int64_t> shapeOf(Type type) {
   return {};
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -19,7 +19,7 @@ namespace tile::interp {
 /// An array argument as the running kernel sees it.
 struct BoundArray {
   HostArray host;
-  std::string name;  // "'x'" or "#2", for messages
+  std::string name; // "'x'" or "#2", for messages
 };
 
 class ExecContext {
@@ -63,4 +63,4 @@ DType elementDType(mlir::Value v);
 /// The static shape of a tile type ({} for scalars).
 std::vector<int64_t> shapeOf(mlir::Type type);
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -14,7 +14,7 @@ namespace {
 struct Format {
   unsigned expBits, mantBits;
   int emin;
-  bool hasInf;  // false: float8_e4m3fn, whose all-ones exponent is normal (except NaN)
+  bool hasInf; // false: float8_e4m3fn, whose all-ones exponent is normal (except NaN)
   double maxFinite;
 };
 
@@ -27,23 +27,35 @@ const Format &formatOf(DType dtype) {
   static const Format e4m3{4, 3, -6, false, 448.0};
   static const Format e5m2{5, 2, -14, true, 57344.0};
   switch (dtype) {
-  case DType::Float16: return f16;
-  case DType::BFloat16: return bf16;
-  case DType::Float32: return f32;
-  case DType::TFloat32: return tf32;
-  case DType::Float8E4M3FN: return e4m3;
-  case DType::Float8E5M2: return e5m2;
-  default: return f64;
+  case DType::Float16:
+    return f16;
+  case DType::BFloat16:
+    return bf16;
+  case DType::Float32:
+    return f32;
+  case DType::TFloat32:
+    return tf32;
+  case DType::Float8E4M3FN:
+    return e4m3;
+  case DType::Float8E5M2:
+    return e5m2;
+  default:
+    return f64;
   }
 }
 
 long double roundInteger(long double q, Rounding mode) {
   switch (mode) {
-  case Rounding::Downward: return std::floor(q);
-  case Rounding::Upward: return std::ceil(q);
-  case Rounding::TowardZero: return std::trunc(q);
-  case Rounding::NearestAway: return std::round(q);
-  case Rounding::NearestEven: break;
+  case Rounding::Downward:
+    return std::floor(q);
+  case Rounding::Upward:
+    return std::ceil(q);
+  case Rounding::TowardZero:
+    return std::trunc(q);
+  case Rounding::NearestAway:
+    return std::round(q);
+  case Rounding::NearestEven:
+    break;
   }
   // Independent of the FPU's current rounding mode.
   long double f = std::floor(q), d = q - f;
@@ -62,13 +74,13 @@ double roundGeneric(long double x, const Format &fmt, Rounding mode) {
     return static_cast<double>(x);
   int e;
   std::frexp(std::fabs(x), &e);
-  int exp = std::max(e - 1, fmt.emin);  // subnormals share the smallest normal's ulp
+  int exp = std::max(e - 1, fmt.emin); // subnormals share the smallest normal's ulp
   int shift = static_cast<int>(fmt.mantBits) - exp;
   long double r = std::ldexp(roundInteger(std::ldexp(x, shift), mode), -shift);
   if (std::fabs(r) <= fmt.maxFinite)
-    return std::copysign(static_cast<double>(r), static_cast<double>(x));  // -tiny -> -0
-  bool toMax = mode == Rounding::TowardZero || (mode == Rounding::Downward && r > 0) ||
-               (mode == Rounding::Upward && r < 0);
+    return std::copysign(static_cast<double>(r), static_cast<double>(x)); // -tiny -> -0
+  bool toMax =
+      mode == Rounding::TowardZero || (mode == Rounding::Downward && r > 0) || (mode == Rounding::Upward && r < 0);
   if (toMax)
     return std::copysign(fmt.maxFinite, static_cast<double>(r));
   double inf = std::numeric_limits<double>::infinity();
@@ -81,8 +93,7 @@ uint64_t encodeSmall(double v, const Format &fmt) {
   uint64_t sign = std::signbit(v) ? uint64_t(1) << (total - 1) : 0;
   uint64_t expMask = (uint64_t(1) << fmt.expBits) - 1;
   if (std::isnan(v))
-    return sign | (fmt.hasInf ? (expMask << m) | (uint64_t(1) << (m - 1))
-                              : (expMask << m) | ((uint64_t(1) << m) - 1));
+    return sign | (fmt.hasInf ? (expMask << m) | (uint64_t(1) << (m - 1)) : (expMask << m) | ((uint64_t(1) << m) - 1));
   if (std::isinf(v))
     return sign | (expMask << m);
   double a = std::fabs(v);
@@ -116,15 +127,14 @@ double decodeSmall(uint64_t bits, const Format &fmt) {
   return neg ? -v : v;
 }
 
-template <typename To, typename From>
-To bitCast(const From &v) {
+template <typename To, typename From> To bitCast(const From &v) {
   static_assert(sizeof(To) == sizeof(From));
   To to;
   std::memcpy(&to, &v, sizeof to);
   return to;
 }
 
-}  // namespace
+} // namespace
 
 double roundToFloat(double x, DType dtype, Rounding mode) {
   if (mode == Rounding::NearestEven) {
@@ -145,7 +155,7 @@ double roundToFloat(long double x, DType dtype, Rounding mode) {
 double fmaRound(double a, double b, double c, DType dtype) {
   if (dtype == DType::Float64)
     return std::fma(a, b, c);
-  double p = a * b;  // exact: both significands have at most 24 bits
+  double p = a * b; // exact: both significands have at most 24 bits
   double s = p + c;
   if (std::isfinite(s)) {
     // Round the double sum to odd (TwoSum gives the exact error), so rounding it once more into
@@ -154,8 +164,8 @@ double fmaRound(double a, double b, double c, DType dtype) {
     double err = (p - (s - bv)) + (c - bv);
     uint64_t bits = bitCast<uint64_t>(s);
     if (err != 0 && (bits & 1) == 0)
-      s = std::nextafter(s, err > 0 ? std::numeric_limits<double>::infinity()
-                                    : -std::numeric_limits<double>::infinity());
+      s = std::nextafter(s,
+                         err > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
   }
   return roundToFloat(s, dtype);
 }
@@ -164,26 +174,30 @@ double smallestNormal(DType dtype) { return std::ldexp(1.0, formatOf(dtype).emin
 
 uint64_t floatToBits(double v, DType dtype) {
   switch (dtype) {
-  case DType::Float64: return bitCast<uint64_t>(v);
+  case DType::Float64:
+    return bitCast<uint64_t>(v);
   case DType::Float32:
   case DType::TFloat32: {
     float f = static_cast<float>(roundToFloat(v, dtype));
     return bitCast<uint32_t>(f);
   }
-  default: return encodeSmall(roundToFloat(v, dtype), formatOf(dtype));
+  default:
+    return encodeSmall(roundToFloat(v, dtype), formatOf(dtype));
   }
 }
 
 double bitsToFloat(uint64_t bits, DType dtype) {
   switch (dtype) {
-  case DType::Float64: return bitCast<double>(bits);
+  case DType::Float64:
+    return bitCast<double>(bits);
   case DType::Float32:
   case DType::TFloat32: {
     uint32_t b = static_cast<uint32_t>(bits);
     return bitCast<float>(b);
   }
-  default: return decodeSmall(bits, formatOf(dtype));
+  default:
+    return decodeSmall(bits, formatOf(dtype));
   }
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

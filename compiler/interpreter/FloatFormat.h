@@ -28,4 +28,4 @@ double smallestNormal(DType dtype);
 uint64_t floatToBits(double v, DType dtype);
 double bitsToFloat(uint64_t bits, DType dtype);
 
-}  // namespace tile::interp
+} // namespace tile::interp

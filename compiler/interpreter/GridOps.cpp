@@ -11,7 +11,7 @@ namespace {
 
 int64_t axisOf(Dim3 d, int32_t axis) { return axis == 0 ? d.x : axis == 1 ? d.y : d.z; }
 
-}  // namespace
+} // namespace
 
 void registerGridOps(OpTable &t) {
   t.add<mlir::tile::BlockIdOp>([](ExecContext &ctx, Operation *op) {
@@ -31,4 +31,4 @@ void registerGridOps(OpTable &t) {
   });
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -17,9 +17,8 @@ HostArray HostArray::contiguous(void *data, DType dtype, std::vector<int64_t> sh
   return a;
 }
 
-HostArray HostArray::strided(void *data, DType dtype, std::vector<int64_t> shape,
-                             std::vector<int64_t> strides, const void *allocBegin,
-                             const void *allocEnd) {
+HostArray HostArray::strided(void *data, DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                             const void *allocBegin, const void *allocEnd) {
   HostArray a;
   a.data = data;
   a.dtype = dtype;
@@ -78,4 +77,4 @@ std::string shapeString(const std::vector<int64_t> &shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

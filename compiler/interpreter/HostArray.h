@@ -18,16 +18,15 @@ struct HostArray {
   void *data = nullptr;
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
-  std::vector<int64_t> strides;  // in elements
+  std::vector<int64_t> strides; // in elements
   const void *allocBegin = nullptr;
   const void *allocEnd = nullptr;
 
   /// A row-major view of `data`, whose allocation is exactly the array.
   static HostArray contiguous(void *data, DType dtype, std::vector<int64_t> shape);
   /// A view with explicit strides; the allocation bounds stay unset unless given.
-  static HostArray strided(void *data, DType dtype, std::vector<int64_t> shape,
-                           std::vector<int64_t> strides, const void *allocBegin = nullptr,
-                           const void *allocEnd = nullptr);
+  static HostArray strided(void *data, DType dtype, std::vector<int64_t> shape, std::vector<int64_t> strides,
+                           const void *allocBegin = nullptr, const void *allocEnd = nullptr);
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   int64_t numElements() const;
@@ -37,9 +36,9 @@ struct HostArray {
 struct LaunchArg {
   bool isArray = false;
   HostArray array;
-  DType dtype = DType::Float32;  // a scalar's dtype (arrays: array.dtype)
-  int64_t intValue = 0;          // integer and bool scalars
-  double floatValue = 0;         // float scalars
+  DType dtype = DType::Float32; // a scalar's dtype (arrays: array.dtype)
+  int64_t intValue = 0;         // integer and bool scalars
+  double floatValue = 0;        // float scalars
 
   static LaunchArg of(HostArray a);
   /// A scalar of `dtype` (a float dtype rounds the value, an integer dtype wraps it).
@@ -62,4 +61,4 @@ struct Dim3 {
 /// "(100, 70)" — shapes and indices in messages, Python style.
 std::string shapeString(const std::vector<int64_t> &shape);
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -76,15 +76,15 @@ Tensor scalarArg(const LaunchArg &arg) {
                             : Tensor::scalarInt(arg.dtype, arg.intValue);
 }
 
-}  // namespace
+} // namespace
 
 LogicalResult interpret(mlir::tile::KernelOp kernel, Dim3 grid, ArrayRef<LaunchArg> args,
                         const InterpreterOptions &options, std::string &error) {
   error.clear();
   for (int64_t extent : {grid.x, grid.y, grid.z})
     if (extent < 1 || extent > std::numeric_limits<int32_t>::max()) {
-      error = "error: grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
-              std::to_string(grid.z) + ") must have 1 to 2^31-1 blocks along each axis";
+      error = "error: grid (" + std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+              ") must have 1 to 2^31-1 blocks along each axis";
       return failure();
     }
   if (kernel.getBody().empty()) {
@@ -107,16 +107,15 @@ LogicalResult interpret(mlir::tile::KernelOp kernel, Dim3 grid, ArrayRef<LaunchA
     }
   }
   // Values are rebound as each block defines them, so nothing is cleared between blocks.
-  int64_t total = 1;  // saturates: up to (2^31-1)^3 blocks, for messages only
-  if (!options.onlyBlock && (__builtin_mul_overflow(grid.x, grid.y, &total) ||
-                             __builtin_mul_overflow(total, grid.z, &total)))
+  int64_t total = 1; // saturates: up to (2^31-1)^3 blocks, for messages only
+  if (!options.onlyBlock &&
+      (__builtin_mul_overflow(grid.x, grid.y, &total) || __builtin_mul_overflow(total, grid.z, &total)))
     total = std::numeric_limits<int64_t>::max();
   int64_t done = 0;
   for (int64_t z = 0; z < grid.z; ++z)
     for (int64_t y = 0; y < grid.y; ++y)
       for (int64_t x = 0; x < grid.x; ++x) {
-        if (options.onlyBlock && (options.onlyBlock->x != x || options.onlyBlock->y != y ||
-                                  options.onlyBlock->z != z))
+        if (options.onlyBlock && (options.onlyBlock->x != x || options.onlyBlock->y != y || options.onlyBlock->z != z))
           continue;
         ctx.block = {x, y, z};
         if (failed(runBlock(ctx, entry, nullptr))) {
@@ -149,4 +148,4 @@ LogicalResult interpret(ModuleOp module, StringRef kernelName, Dim3 grid, ArrayR
   return failure();
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

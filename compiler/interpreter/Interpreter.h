@@ -38,7 +38,7 @@ namespace tile::interp {
 
 /// What elements outside the array become when a load's padding is `undetermined`.
 enum class UndeterminedPadding {
-  Poison,  // NaN for floats, the most negative value for integers, false for bool
+  Poison, // NaN for floats, the most negative value for integers, false for bool
   Zero,
 };
 
@@ -67,7 +67,6 @@ mlir::LogicalResult interpret(mlir::tile::KernelOp kernel, Dim3 grid, llvm::Arra
 
 /// The same for the kernel named `kernelName` in `module` (empty: the module's only kernel).
 mlir::LogicalResult interpret(mlir::ModuleOp module, llvm::StringRef kernelName, Dim3 grid,
-                              llvm::ArrayRef<LaunchArg> args, const InterpreterOptions &options,
-                              std::string &error);
+                              llvm::ArrayRef<LaunchArg> args, const InterpreterOptions &options, std::string &error);
 
-}  // namespace tile::interp
+} // namespace tile::interp

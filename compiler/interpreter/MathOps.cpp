@@ -81,27 +81,25 @@ int64_t countTrailingZeros(int64_t v, DType dt) {
   return n;
 }
 
-#define FLOAT_UNARY(OP, EXPR)                                                                  \
-  t.add<OP>([](ExecContext &ctx, Operation *op) {                                              \
-    return mapFloat(ctx, op, [](double x) -> double { return EXPR; });                         \
+#define FLOAT_UNARY(OP, EXPR)                                                                                          \
+  t.add<OP>([](ExecContext &ctx, Operation *op) { return mapFloat(ctx, op, [](double x) -> double { return EXPR; }); })
+#define FLOAT_BINARY(OP, EXPR)                                                                                         \
+  t.add<OP>([](ExecContext &ctx, Operation *op) {                                                                      \
+    return mapFloat2(ctx, op, [](double a, double b) -> double { return EXPR; });                                      \
   })
-#define FLOAT_BINARY(OP, EXPR)                                                                 \
-  t.add<OP>([](ExecContext &ctx, Operation *op) {                                              \
-    return mapFloat2(ctx, op, [](double a, double b) -> double { return EXPR; });              \
+#define FLOAT_TEST(OP, EXPR)                                                                                           \
+  t.add<OP>([](ExecContext &ctx, Operation *op) {                                                                      \
+    return testFloat(ctx, op, [](double x, DType dt) -> bool {                                                         \
+      (void)dt;                                                                                                        \
+      return EXPR;                                                                                                     \
+    });                                                                                                                \
   })
-#define FLOAT_TEST(OP, EXPR)                                                                   \
-  t.add<OP>([](ExecContext &ctx, Operation *op) {                                              \
-    return testFloat(ctx, op, [](double x, DType dt) -> bool {                                 \
-      (void)dt;                                                                                \
-      return EXPR;                                                                             \
-    });                                                                                        \
-  })
-#define INT_UNARY(OP, EXPR)                                                                    \
-  t.add<OP>([](ExecContext &ctx, Operation *op) {                                              \
-    return mapInt(ctx, op, [](int64_t a, DType dt) -> int64_t { return EXPR; });               \
+#define INT_UNARY(OP, EXPR)                                                                                            \
+  t.add<OP>([](ExecContext &ctx, Operation *op) {                                                                      \
+    return mapInt(ctx, op, [](int64_t a, DType dt) -> int64_t { return EXPR; });                                       \
   })
 
-}  // namespace
+} // namespace
 
 void registerMathOps(OpTable &t) {
   FLOAT_UNARY(math::ExpOp, std::exp(x));
@@ -151,4 +149,4 @@ void registerMathOps(OpTable &t) {
   t.add<math::IPowIOp>([](ExecContext &ctx, Operation *op) { return mapInt2(ctx, op, ipow); });
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

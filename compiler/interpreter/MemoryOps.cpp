@@ -21,8 +21,8 @@ namespace {
 // coordinates of element k, or null coords when the element falls outside the array.
 template <typename Visit>
 LogicalResult forEachTileElement(ExecContext &ctx, const HostArray &array, ValueRange indices,
-                                 std::optional<ArrayRef<int32_t>> order,
-                                 const std::vector<int64_t> &tileShape, Visit visit) {
+                                 std::optional<ArrayRef<int32_t>> order, const std::vector<int64_t> &tileShape,
+                                 Visit visit) {
   size_t rank = tileShape.size();
   std::vector<__int128> base(rank);
   std::vector<int> axisOf(rank);
@@ -55,12 +55,18 @@ Tensor paddingValue(PaddingMode mode, DType dtype, UndeterminedPadding undetermi
     return Tensor::scalarInt(dtype, poison ? minValue : 0);
   }
   switch (mode) {
-  case PaddingMode::zero: return Tensor::scalarFloat(dtype, 0.0);
-  case PaddingMode::neg_zero: return Tensor::scalarFloat(dtype, -0.0);
-  case PaddingMode::nan: return Tensor::scalarFloat(dtype, std::nan(""));
-  case PaddingMode::pos_inf: return Tensor::scalarFloat(dtype, inf);  // float8_e4m3fn: NaN
-  case PaddingMode::neg_inf: return Tensor::scalarFloat(dtype, -inf);
-  case PaddingMode::undetermined: break;
+  case PaddingMode::zero:
+    return Tensor::scalarFloat(dtype, 0.0);
+  case PaddingMode::neg_zero:
+    return Tensor::scalarFloat(dtype, -0.0);
+  case PaddingMode::nan:
+    return Tensor::scalarFloat(dtype, std::nan(""));
+  case PaddingMode::pos_inf:
+    return Tensor::scalarFloat(dtype, inf); // float8_e4m3fn: NaN
+  case PaddingMode::neg_inf:
+    return Tensor::scalarFloat(dtype, -inf);
+  case PaddingMode::undetermined:
+    break;
   }
   return Tensor::scalarFloat(dtype, undetermined == UndeterminedPadding::Poison ? std::nan("") : 0.0);
 }
@@ -70,9 +76,8 @@ LogicalResult runLoad(ExecContext &ctx, Operation *op) {
   const BoundArray &array = ctx.array(load.getArray());
   Tensor r(elementDType(load), shapeOf(load.getType()));
   Tensor pad = paddingValue(load.getPadding(), r.dtype, ctx.options.undeterminedPadding);
-  LogicalResult result = forEachTileElement(
-      ctx, array.host, load.getIndices(), load.getOrder(), r.shape,
-      readOrPad(ctx, op, array, r, pad, "load"));
+  LogicalResult result = forEachTileElement(ctx, array.host, load.getIndices(), load.getOrder(), r.shape,
+                                            readOrPad(ctx, op, array, r, pad, "load"));
   if (failed(result))
     return failure();
   ctx.bind(load, std::move(r));
@@ -91,11 +96,11 @@ LogicalResult runStore(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerMemoryOps(OpTable &t) {
   t.add<mlir::tile::LoadOp>(runLoad);
   t.add<mlir::tile::StoreOp>(runStore);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -19,12 +19,10 @@ namespace {
 // every operand is a float, and fmaf(a, b, s) is a * b + s rounded once into f32, which is
 // what fmaRound computes. Loop order i, q, j keeps each output's k order while reading rows of
 // b contiguously, so the j loop vectorizes into FMA instructions where the CPU has them.
-bool fitsInFloat(DType dtype) {
-  return isFloat(dtype) && dtype != DType::Float64;
-}
+bool fitsInFloat(DType dtype) { return isFloat(dtype) && dtype != DType::Float64; }
 
-inline __attribute__((always_inline)) void mmaF32Rows(const float *a, const float *b, float *d, int64_t m,
-                                                      int64_t k, int64_t n) {
+inline __attribute__((always_inline)) void mmaF32Rows(const float *a, const float *b, float *d, int64_t m, int64_t k,
+                                                      int64_t n) {
   for (int64_t i = 0; i < m; ++i)
     for (int64_t q = 0; q < k; ++q) {
       float aiq = a[i * k + q];
@@ -46,7 +44,7 @@ void mmaF32(const float *a, const float *b, float *d, int64_t m, int64_t k, int6
   if (hasFma)
     return mmaF32Fma(a, b, d, m, k, n);
 #endif
-  mmaF32Rows(a, b, d, m, k, n);  // std::fma calls: the C library's correctly rounded fmaf
+  mmaF32Rows(a, b, d, m, k, n); // std::fma calls: the C library's correctly rounded fmaf
 }
 
 void runMmaF32(const Tensor &a, const Tensor &b, Tensor &d) {
@@ -94,8 +92,8 @@ LogicalResult runMma(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerMmaOps(OpTable &t) { t.add<mlir::tile::MmaOp>(runMma); }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -23,8 +23,7 @@ const OpTable &opTable() {
   return table;
 }
 
-LogicalResult runBlock(ExecContext &ctx, Block &block,
-                       std::vector<std::shared_ptr<const Tensor>> *results) {
+LogicalResult runBlock(ExecContext &ctx, Block &block, std::vector<std::shared_ptr<const Tensor>> *results) {
   const OpTable &table = opTable();
   for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
@@ -42,4 +41,4 @@ LogicalResult runBlock(ExecContext &ctx, Block &block,
   return success();
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -29,8 +29,10 @@ struct AxisSplit {
 
 double combineFloat(ReduceKind kind, double s, double x, DType dt) {
   switch (kind) {
-  case ReduceKind::sum: return roundToFloat(s + x, dt);
-  case ReduceKind::prod: return roundToFloat(s * x, dt);
+  case ReduceKind::sum:
+    return roundToFloat(s + x, dt);
+  case ReduceKind::prod:
+    return roundToFloat(s * x, dt);
   case ReduceKind::max:
     if (std::isnan(s) || std::isnan(x))
       return std::numeric_limits<double>::quiet_NaN();
@@ -39,18 +41,24 @@ double combineFloat(ReduceKind kind, double s, double x, DType dt) {
     if (std::isnan(s) || std::isnan(x))
       return std::numeric_limits<double>::quiet_NaN();
     return (x < s || (x == s && !std::signbit(s) && std::signbit(x))) ? x : s;
-  default: return s;
+  default:
+    return s;
   }
 }
 
 int64_t combineInt(ReduceKind kind, int64_t s, int64_t x, DType dt) {
   uint64_t us = static_cast<uint64_t>(s), ux = static_cast<uint64_t>(x);
   switch (kind) {
-  case ReduceKind::sum: return wrapInt(static_cast<int64_t>(us + ux), dt);
-  case ReduceKind::prod: return wrapInt(static_cast<int64_t>(us * ux), dt);
-  case ReduceKind::max: return signedValue(x, dt) > signedValue(s, dt) ? x : s;
-  case ReduceKind::min: return signedValue(x, dt) < signedValue(s, dt) ? x : s;
-  default: return s;
+  case ReduceKind::sum:
+    return wrapInt(static_cast<int64_t>(us + ux), dt);
+  case ReduceKind::prod:
+    return wrapInt(static_cast<int64_t>(us * ux), dt);
+  case ReduceKind::max:
+    return signedValue(x, dt) > signedValue(s, dt) ? x : s;
+  case ReduceKind::min:
+    return signedValue(x, dt) < signedValue(s, dt) ? x : s;
+  default:
+    return s;
   }
 }
 
@@ -122,11 +130,11 @@ LogicalResult runScan(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerReduceScanOps(OpTable &t) {
   t.add<mlir::tile::ReduceOp>(runReduce);
   t.add<mlir::tile::ScanOp>(runScan);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

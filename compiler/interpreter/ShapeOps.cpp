@@ -13,8 +13,7 @@ namespace tile::interp {
 namespace {
 
 // result[index] = input[map(index)] over the result's row-major multi-indices.
-template <typename Map>
-Tensor gatherIndices(const Tensor &in, std::vector<int64_t> shape, Map map) {
+template <typename Map> Tensor gatherIndices(const Tensor &in, std::vector<int64_t> shape, Map map) {
   Tensor r(in.dtype, std::move(shape));
   std::vector<int64_t> inStrides = rowMajorStrides(in.shape), pos(r.shape.size(), 0), src(in.shape.size());
   for (int64_t k = 0, n = r.size(); k < n; ++k, nextIndex(pos, r.shape)) {
@@ -40,7 +39,7 @@ LogicalResult runBroadcast(ExecContext &ctx, Operation *op) {
   auto bc = cast<mlir::tile::BroadcastOp>(op);
   const Tensor &in = ctx.tensor(bc.getInput());
   std::vector<int64_t> shape = shapeOf(bc.getType());
-  if (in.rank() == 0) {  // a scalar (or 0-D tile) splat
+  if (in.rank() == 0) { // a scalar (or 0-D tile) splat
     Tensor r(in.dtype, shape);
     for (int64_t k = 0; k < r.size(); ++k)
       r.copyElement(k, in, 0);
@@ -112,9 +111,8 @@ LogicalResult runTensorExtract(ExecContext &ctx, Operation *op) {
   for (auto [d, v] : llvm::enumerate(extract.getIndices())) {
     index.push_back(ctx.intScalar(v));
     if (index.back() < 0 || index.back() >= in.shape[d])
-      return ctx.fail(op, "tensor.extract index " + std::to_string(index.back()) +
-                              " is out of range for dimension " + std::to_string(d) + " of size " +
-                              std::to_string(in.shape[d]));
+      return ctx.fail(op, "tensor.extract index " + std::to_string(index.back()) + " is out of range for dimension " +
+                              std::to_string(d) + " of size " + std::to_string(in.shape[d]));
     from += index.back() * strides[d];
   }
   Tensor r(in.dtype, {});
@@ -142,7 +140,7 @@ LogicalResult runSplat(ExecContext &ctx, Operation *op) {
   return success();
 }
 
-}  // namespace
+} // namespace
 
 void registerShapeOps(OpTable &t) {
   t.add<mlir::tile::IotaOp>(runIota);
@@ -160,4 +158,4 @@ void registerShapeOps(OpTable &t) {
   t.add<tensor::SplatOp>(runSplat);
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -54,4 +54,4 @@ bool nextIndex(std::vector<int64_t> &index, const std::vector<int64_t> &shape) {
   return false;
 }
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -11,8 +11,8 @@ namespace tile::interp {
 struct Tensor {
   DType dtype = DType::Float32;
   std::vector<int64_t> shape;
-  std::vector<double> f;   // float dtypes: every value exactly representable in the dtype
-  std::vector<int64_t> i;  // integer dtypes: canonical (see DType.h)
+  std::vector<double> f;  // float dtypes: every value exactly representable in the dtype
+  std::vector<int64_t> i; // integer dtypes: canonical (see DType.h)
 
   Tensor() = default;
   /// Zero-filled.
@@ -41,4 +41,4 @@ std::vector<int64_t> unravelIndex(int64_t k, const std::vector<int64_t> &shape);
 /// Advances a row-major multi-index; false after the last one.
 bool nextIndex(std::vector<int64_t> &index, const std::vector<int64_t> &shape);
 
-}  // namespace tile::interp
+} // namespace tile::interp

@@ -45,15 +45,15 @@ void buildLLVMDialectPipeline(mlir::OpPassManager &pm, const PipelineOptions &op
 
 void registerPipelines() {
   codegen::registerCodegenPasses();
-  mlir::PassPipelineRegistration<>(
-      "tile-gpu-pipeline", "Tile passes, then lowering to per-thread code (tile-cc --emit=gpu)",
-      [](mlir::OpPassManager &pm) { buildGpuPipeline(pm, PipelineOptions{}); });
-  mlir::PassPipelineRegistration<>(
-      "tile-llvm-pipeline", "Everything up to the LLVM dialect (what tile-cc translates to LLVM IR)",
-      [](mlir::OpPassManager &pm) { buildLLVMDialectPipeline(pm, PipelineOptions{}); });
-  mlir::PassPipelineRegistration<>(
-      "tile-opt-pipeline", "The target-independent tile passes (what tile-cc --emit=tile-opt runs)",
-      [](mlir::OpPassManager &pm) { buildTileOptPipeline(pm, PipelineOptions{}); });
+  mlir::PassPipelineRegistration<>("tile-gpu-pipeline",
+                                   "Tile passes, then lowering to per-thread code (tile-cc --emit=gpu)",
+                                   [](mlir::OpPassManager &pm) { buildGpuPipeline(pm, PipelineOptions{}); });
+  mlir::PassPipelineRegistration<>("tile-llvm-pipeline",
+                                   "Everything up to the LLVM dialect (what tile-cc translates to LLVM IR)",
+                                   [](mlir::OpPassManager &pm) { buildLLVMDialectPipeline(pm, PipelineOptions{}); });
+  mlir::PassPipelineRegistration<>("tile-opt-pipeline",
+                                   "The target-independent tile passes (what tile-cc --emit=tile-opt runs)",
+                                   [](mlir::OpPassManager &pm) { buildTileOptPipeline(pm, PipelineOptions{}); });
 }
 
-}  // namespace tile::pipeline
+} // namespace tile::pipeline

@@ -41,4 +41,4 @@ void buildLLVMDialectPipeline(mlir::OpPassManager &pm, const PipelineOptions &op
 /// the stages before them).
 void registerPipelines();
 
-}  // namespace tile::pipeline
+} // namespace tile::pipeline

@@ -8,14 +8,15 @@
 namespace tile::support {
 
 std::optional<std::size_t> findExcessiveNesting(llvm::StringRef text, unsigned maxDepth) {
-  if (text.starts_with("ML\xef" "R"))
+  if (text.starts_with("ML\xef"
+                       "R"))
     return std::nullopt;
   unsigned depth = 0;
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n; ++i) {
     char c = text[i];
     switch (c) {
-    case '"':  // a string: to its closing quote or the end of the line
+    case '"': // a string: to its closing quote or the end of the line
       for (++i; i < n && text[i] != '"' && text[i] != '\n'; ++i)
         if (text[i] == '\\')
           ++i;
@@ -28,13 +29,19 @@ std::optional<std::size_t> findExcessiveNesting(llvm::StringRef text, unsigned m
           ++i;
       }
       break;
-    case '(': case '[': case '{': case '<':
+    case '(':
+    case '[':
+    case '{':
+    case '<':
       if (c == '<' && i + 1 < n && text[i + 1] == '=')
         break;
       if (++depth > maxDepth)
         return i;
       break;
-    case ')': case ']': case '}': case '>':
+    case ')':
+    case ']':
+    case '}':
+    case '>':
       if (c == '>' && ((i > 0 && text[i - 1] == '-') || (i + 1 < n && text[i + 1] == '=')))
         break;
       if (depth)
@@ -81,4 +88,4 @@ mlir::OwningOpRef<mlir::ModuleOp> parseMlirFile(const std::string &path, llvm::S
   return module;
 }
 
-}  // namespace tile::support
+} // namespace tile::support

@@ -43,4 +43,4 @@ void runWithLargeStack(llvm::function_ref<void()> fn, unsigned stackBytes = kLar
 mlir::OwningOpRef<mlir::ModuleOp> parseMlirFile(const std::string &path, llvm::SourceMgr &sourceMgr,
                                                 mlir::MLIRContext &context);
 
-}  // namespace tile::support
+} // namespace tile::support

@@ -134,7 +134,8 @@ bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose
     return false;
   }
   llvm::SmallString<128> in, out, log;
-  if (llvm::sys::fs::createTemporaryFile("tile", "ptx", in) || llvm::sys::fs::createTemporaryFile("tile", "cubin", out) ||
+  if (llvm::sys::fs::createTemporaryFile("tile", "ptx", in) ||
+      llvm::sys::fs::createTemporaryFile("tile", "cubin", out) ||
       llvm::sys::fs::createTemporaryFile("tile", "log", log)) {
     error = "cannot create temporary files for ptxas";
     return false;
@@ -226,4 +227,4 @@ bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string 
   return false;
 }
 
-}  // namespace tile::target
+} // namespace tile::target

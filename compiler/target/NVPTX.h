@@ -18,12 +18,10 @@ struct TargetOptions {
 std::string ptxFeatureFor(const std::string &chip, std::string &error);
 
 /// Translates an LLVM-dialect module to LLVM IR text (for --emit=llvm).
-bool translateToLLVMIR(mlir::ModuleOp module, const TargetOptions &options, std::string &llvmIR,
-                       std::string &error);
+bool translateToLLVMIR(mlir::ModuleOp module, const TargetOptions &options, std::string &llvmIR, std::string &error);
 
 /// Translates, optimizes and compiles an LLVM-dialect module to PTX.
-bool translateToPTX(mlir::ModuleOp module, const TargetOptions &options, std::string &ptx,
-                    std::string &error);
+bool translateToPTX(mlir::ModuleOp module, const TargetOptions &options, std::string &ptx, std::string &error);
 
 /// Finds ptxas: $TILE_PTXAS, then /usr/local/cuda/bin/ptxas, then PATH. Empty if absent.
 std::string findPtxas();
@@ -37,4 +35,4 @@ bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose
 /// One kernel per module is what tile-cc produces; the first is described.
 bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string &json, std::string &error);
 
-}  // namespace tile::target
+} // namespace tile::target

@@ -11,15 +11,15 @@ namespace {
 
 TensorView withStrides(const TensorView &v) {
   TensorView out = v;
-  if (out.strides.empty()) out.strides = contiguousStrides(out.shape);
+  if (out.strides.empty())
+    out.strides = contiguousStrides(out.shape);
   return out;
 }
 
 void expectSameShape(const TensorView &actual, const TensorView &ref) {
   if (actual.shape != ref.shape)
-    throw rt::Error(rt::Error::Kind::InvalidArgument,
-                    "comparing a result of shape " + shapeString(actual.shape) +
-                        " with a reference of shape " + shapeString(ref.shape));
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "comparing a result of shape " + shapeString(actual.shape) +
+                                                          " with a reference of shape " + shapeString(ref.shape));
 }
 
 std::string sci(double v) {
@@ -28,10 +28,9 @@ std::string sci(double v) {
   return buf;
 }
 
-}  // namespace
+} // namespace
 
-ErrorStats compare(const TensorView &actualIn, const TensorView &refIn, double atol,
-                   double rtol) {
+ErrorStats compare(const TensorView &actualIn, const TensorView &refIn, double atol, double rtol) {
   expectSameShape(actualIn, refIn);
   const TensorView actual = withStrides(actualIn), ref = withStrides(refIn);
   ErrorStats s;
@@ -42,9 +41,11 @@ ErrorStats compare(const TensorView &actualIn, const TensorView &refIn, double a
   for (std::int64_t i = 0; i < s.count; ++i) {
     const double r = ref.atLinear(i), err = std::fabs(actual.atLinear(i) - r);
     sumSq += r * r;
-    if (!(err <= atol + rtol * std::fabs(r))) ++s.outside;
+    if (!(err <= atol + rtol * std::fabs(r)))
+      ++s.outside;
     if (std::isnan(err)) {
-      if (!std::isnan(s.maxAbsError)) s.worstIndex = i;
+      if (!std::isnan(s.maxAbsError))
+        s.worstIndex = i;
       s.maxAbsError = err;
     } else if (err > s.maxAbsError || s.worstIndex < 0) {
       s.maxAbsError = err;
@@ -56,21 +57,18 @@ ErrorStats compare(const TensorView &actualIn, const TensorView &refIn, double a
   return s;
 }
 
-double maxAbsError(const TensorView &actual, const TensorView &ref) {
-  return compare(actual, ref).maxAbsError;
-}
+double maxAbsError(const TensorView &actual, const TensorView &ref) { return compare(actual, ref).maxAbsError; }
 
 double rms(const TensorView &ref) { return compare(ref, ref).refRms; }
 
-std::int64_t countOutside(const TensorView &actual, const TensorView &ref, double atol,
-                          double rtol) {
+std::int64_t countOutside(const TensorView &actual, const TensorView &ref, double atol, double rtol) {
   return compare(actual, ref, atol, rtol).outside;
 }
 
 std::string ErrorStats::str(const Shape &shape) const {
-  std::string s = "max abs err " + sci(maxAbsError) + ", /rms " + sci(relToRms) + " (rms " +
-                  sci(refRms) + "), " + std::to_string(outside) + " of " + std::to_string(count) +
-                  " outside atol " + sci(atol) + " + rtol " + sci(rtol) + "*|ref|";
+  std::string s = "max abs err " + sci(maxAbsError) + ", /rms " + sci(relToRms) + " (rms " + sci(refRms) + "), " +
+                  std::to_string(outside) + " of " + std::to_string(count) + " outside atol " + sci(atol) + " + rtol " +
+                  sci(rtol) + "*|ref|";
   if (worstIndex >= 0 && !shape.empty()) {
     Shape index(shape.size());
     std::int64_t rest = worstIndex;
@@ -85,4 +83,4 @@ std::string ErrorStats::str(const Shape &shape) const {
   return s;
 }
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

@@ -17,8 +17,7 @@ double maxAbsError(const TensorView &actual, const TensorView &ref);
 /// sqrt(mean(ref^2)); 0 for an empty tensor.
 double rms(const TensorView &ref);
 /// How many elements have |actual - ref| > atol + rtol*|ref| (NaN counts as outside).
-std::int64_t countOutside(const TensorView &actual, const TensorView &ref, double atol,
-                          double rtol);
+std::int64_t countOutside(const TensorView &actual, const TensorView &ref, double atol, double rtol);
 
 struct ErrorStats {
   double maxAbsError = 0;
@@ -34,7 +33,6 @@ struct ErrorStats {
   std::string str(const Shape &shape = {}) const;
 };
 
-ErrorStats compare(const TensorView &actual, const TensorView &ref, double atol = 0,
-                   double rtol = 0);
+ErrorStats compare(const TensorView &actual, const TensorView &ref, double atol = 0, double rtol = 0);
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

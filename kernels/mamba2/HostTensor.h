@@ -49,7 +49,7 @@ struct Tensor {
   static Tensor copyOf(const TensorView &view);
 
   TensorView view() const { return TensorView(data.data(), shape); }
-  operator TensorView() const { return view(); }  // NOLINT: pass a Tensor where a view goes
+  operator TensorView() const { return view(); } // NOLINT: pass a Tensor where a view goes
   std::int64_t numElements() const { return std::int64_t(data.size()); }
   double &operator()(std::initializer_list<std::int64_t> index);
   double operator()(std::initializer_list<std::int64_t> index) const;
@@ -57,4 +57,4 @@ struct Tensor {
   std::int64_t offset(std::initializer_list<std::int64_t> index) const;
 };
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

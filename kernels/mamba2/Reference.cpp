@@ -8,8 +8,7 @@ namespace tile::mamba2 {
 SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
   SsdDims d;
   const SsdInputs in = validateInputs(inputs, options, d);
-  SsdResult r{Tensor({d.batch, d.seqlen, d.nheads, d.headdim}),
-              Tensor({d.batch, d.nheads, d.headdim, d.dstate})};
+  SsdResult r{Tensor({d.batch, d.seqlen, d.nheads, d.headdim}), Tensor({d.batch, d.nheads, d.headdim, d.dstate})};
   std::vector<double> S(std::size_t(d.headdim * d.dstate));
   // B_t and C_t gathered once per step (they are strided views), not once per channel p:
   // the oracle also runs on long sequences (the 64-bit offset tests).
@@ -21,8 +20,7 @@ SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
       const double bias = in.dtBias ? (*in.dtBias)({h}) : 0.0;
       for (std::int64_t p = 0; p < d.headdim; ++p)
         for (std::int64_t n = 0; n < d.dstate; ++n)
-          S[std::size_t(p * d.dstate + n)] =
-              in.initialStates ? (*in.initialStates)({b, h, p, n}) : 0.0;
+          S[std::size_t(p * d.dstate + n)] = in.initialStates ? (*in.initialStates)({b, h, p, n}) : 0.0;
 
       for (std::int64_t t = 0; t < d.seqlen; ++t) {
         const double u = stepSize(in.dt({b, t, h}), bias, options);
@@ -40,7 +38,8 @@ SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
             y += s * Ct[std::size_t(n)];
           }
           y += skipWeight(in, h, p) * x;
-          if (in.z) y = gate(y, (*in.z)({b, t, h, p}));
+          if (in.z)
+            y = gate(y, (*in.z)({b, t, h, p}));
           r.y({b, t, h, p}) = y;
         }
       }
@@ -52,4 +51,4 @@ SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
   return r;
 }
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

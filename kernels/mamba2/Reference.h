@@ -11,8 +11,8 @@
 namespace tile::mamba2 {
 
 struct SsdResult {
-  Tensor y;            // (b, T, H, P)
-  Tensor finalStates;  // (b, H, P, N): the state after the last position
+  Tensor y;           // (b, T, H, P)
+  Tensor finalStates; // (b, H, P, N): the state after the last position
 };
 
 /// The sequential recurrence, per batch and head, over t = 0 .. T-1:
@@ -22,8 +22,8 @@ struct SsdResult {
 SsdResult reference(const SsdInputs &inputs, const SsdOptions &options = {});
 
 struct ChunkedResult {
-  Tensor y;            // (b, T, H, P)
-  Tensor finalStates;  // (b, H, P, N)
+  Tensor y;           // (b, T, H, P)
+  Tensor finalStates; // (b, H, P, N)
   /// chunk_cumsum's outputs, (b, H, nc, Q). Padding positions (t >= T) hold dt = 0, so their
   /// dA_cumsum repeats the chunk's last valid value, as in the kernel that zeroes the padding.
   Tensor dt;
@@ -38,7 +38,6 @@ struct ChunkedResult {
 /// The chunked algorithm with chunk size Q >= 1: chunk_cumsum, chunk states + state passing,
 /// and the output (C·Bᵀ with the decayed causal mask, the entry state's contribution, D, z).
 /// Exponents are not clamped: this is the exact math, the GPU kernels' clamps are no-ops on it.
-ChunkedResult referenceChunked(const SsdInputs &inputs, std::int64_t chunkSize,
-                               const SsdOptions &options = {});
+ChunkedResult referenceChunked(const SsdInputs &inputs, std::int64_t chunkSize, const SsdOptions &options = {});
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

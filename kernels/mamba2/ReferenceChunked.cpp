@@ -13,8 +13,7 @@ namespace tile::mamba2 {
 namespace {
 
 // 1. chunk_cumsum: u per position and its inclusive prefix sum of u*A inside each chunk.
-void chunkCumsum(const SsdInputs &in, const SsdDims &d, const SsdOptions &options,
-                 ChunkedResult &r) {
+void chunkCumsum(const SsdInputs &in, const SsdDims &d, const SsdOptions &options, ChunkedResult &r) {
   const std::int64_t Q = r.chunkSize;
   for (std::int64_t b = 0; b < d.batch; ++b)
     for (std::int64_t h = 0; h < d.nheads; ++h) {
@@ -93,13 +92,16 @@ void chunkOutput(const SsdInputs &in, const SsdDims &d, ChunkedResult &r) {
           for (std::int64_t j = 0; j <= i; ++j) {
             const std::int64_t tj = c * Q + j;
             double cb = 0.0;
-            for (std::int64_t n = 0; n < N; ++n) cb += in.C({b, ti, g, n}) * in.B({b, tj, g, n});
+            for (std::int64_t n = 0; n < N; ++n)
+              cb += in.C({b, ti, g, n}) * in.B({b, tj, g, n});
             const double m = cb * std::exp(si - r.dACumsum({b, h, c, j})) * r.dt({b, h, c, j});
-            for (std::int64_t p = 0; p < P; ++p) yRow[std::size_t(p)] += m * in.x({b, tj, h, p});
+            for (std::int64_t p = 0; p < P; ++p)
+              yRow[std::size_t(p)] += m * in.x({b, tj, h, p});
           }
           for (std::int64_t p = 0; p < P; ++p) {
             double y = yRow[std::size_t(p)] + skipWeight(in, h, p) * in.x({b, ti, h, p});
-            if (in.z) y = gate(y, (*in.z)({b, ti, h, p}));
+            if (in.z)
+              y = gate(y, (*in.z)({b, ti, h, p}));
             r.y({b, ti, h, p}) = y;
           }
         }
@@ -107,10 +109,9 @@ void chunkOutput(const SsdInputs &in, const SsdDims &d, ChunkedResult &r) {
     }
 }
 
-}  // namespace
+} // namespace
 
-ChunkedResult referenceChunked(const SsdInputs &inputs, std::int64_t chunkSize,
-                               const SsdOptions &options) {
+ChunkedResult referenceChunked(const SsdInputs &inputs, std::int64_t chunkSize, const SsdOptions &options) {
   SsdDims d;
   const SsdInputs in = validateInputs(inputs, options, d);
   if (chunkSize < 1)
@@ -130,4 +131,4 @@ ChunkedResult referenceChunked(const SsdInputs &inputs, std::int64_t chunkSize,
   return r;
 }
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

@@ -74,8 +74,8 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   std::vector<jit::KernelHandle> kernels;
   for (const SsdLaunch &l : plan.launches)
     kernels.push_back(backend.compile(l.request));
-  std::vector<jit::TimePoint> points;  // a start and an end per timed launch
-  std::vector<size_t> timed;           // which launch each pair brackets
+  std::vector<jit::TimePoint> points; // a start and an end per timed launch
+  std::vector<size_t> timed;          // which launch each pair brackets
   for (size_t k = 0; k < plan.launches.size(); ++k) {
     const SsdLaunch &l = plan.launches[k];
     if (l.empty())
@@ -109,4 +109,4 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   return out;
 }
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

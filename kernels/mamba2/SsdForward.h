@@ -21,15 +21,15 @@ namespace tile::mamba2 {
 /// Arrays in the backend's memory (Buffer::array views; any strides; bf16, fp16 or fp32 for x,
 /// z, B, C; dt fp32/bf16/fp16; A, D, dt_bias, initial_states fp32). The kernels only read them.
 struct SsdArrayInputs {
-  rt::ArrayArg x;    // (b, T, H, P)
-  rt::ArrayArg dt;   // (b, T, H)
-  rt::ArrayArg A;    // (H,)
-  rt::ArrayArg B;    // (b, T, G, N)
-  rt::ArrayArg C;    // (b, T, G, N)
-  std::optional<rt::ArrayArg> D;               // (H,) or (H, P)
-  std::optional<rt::ArrayArg> z;               // (b, T, H, P)
-  std::optional<rt::ArrayArg> dtBias;          // (H,)
-  std::optional<rt::ArrayArg> initialStates;   // (b, H, P, N)
+  rt::ArrayArg x;                            // (b, T, H, P)
+  rt::ArrayArg dt;                           // (b, T, H)
+  rt::ArrayArg A;                            // (H,)
+  rt::ArrayArg B;                            // (b, T, G, N)
+  rt::ArrayArg C;                            // (b, T, G, N)
+  std::optional<rt::ArrayArg> D;             // (H,) or (H, P)
+  std::optional<rt::ArrayArg> z;             // (b, T, H, P)
+  std::optional<rt::ArrayArg> dtBias;        // (H,)
+  std::optional<rt::ArrayArg> initialStates; // (b, H, P, N)
   SsdShapes shapes() const;
   /// The inputs' dtypes and shapes, as planSsdForward takes them.
   SsdTensorTypes types() const;
@@ -45,13 +45,13 @@ struct SsdOutput {
 
 /// Shapes as in docs/mamba2.md.
 struct SsdOutputs {
-  SsdOutput y;            // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
-  SsdOutput finalStates;  // (b, H, P, N)
-  SsdOutput dtOut;        // (b, H, nc, Q)
-  SsdOutput dACumsum;     // (b, H, nc, Q)
-  SsdOutput states;       // (b, nc, H, P, N): the state entering each chunk
-  SsdOutput cb;           // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
-                          // causal diagonal (in compute_out's row blocks) are written
+  SsdOutput y;           // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
+  SsdOutput finalStates; // (b, H, P, N)
+  SsdOutput dtOut;       // (b, H, nc, Q)
+  SsdOutput dACumsum;    // (b, H, nc, Q)
+  SsdOutput states;      // (b, nc, H, P, N): the state entering each chunk
+  SsdOutput cb;          // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
+                         // causal diagonal (in compute_out's row blocks) are written
 };
 
 /// Checks the inputs' shapes (the reference's checks, same messages) and dtypes; throws
@@ -66,4 +66,4 @@ SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

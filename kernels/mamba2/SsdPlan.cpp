@@ -17,7 +17,7 @@ std::string ssdSource() {
 
 const char *ssdTensorName(SsdTensor t) {
   static const char *const names[kNumSsdTensors] = {
-      "x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states",
+      "x", "dt",           "A",      "B",         "C",      "D", "z", "dt_bias", "initial_states",
       "y", "final_states", "dt_out", "dA_cumsum", "states", "CB"};
   return names[static_cast<unsigned>(t)];
 }
@@ -25,8 +25,10 @@ const char *ssdTensorName(SsdTensor t) {
 const char *matmulPrecisionName(MatmulPrecision p) { return p == MatmulPrecision::TF32 ? "tf32" : "native"; }
 
 std::optional<MatmulPrecision> parseMatmulPrecision(const std::string &text) {
-  if (text == "native") return MatmulPrecision::Native;
-  if (text == "tf32") return MatmulPrecision::TF32;
+  if (text == "native")
+    return MatmulPrecision::Native;
+  if (text == "tf32")
+    return MatmulPrecision::TF32;
   return std::nullopt;
 }
 
@@ -40,8 +42,8 @@ using T = SsdTensor;
 
 void expectFloatDType(SsdTensor t, rt::DType dtype) {
   if (dtype != rt::DType::BFloat16 && dtype != rt::DType::Float16 && dtype != rt::DType::Float32)
-    invalid(fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", ssdTensorName(t),
-                        rt::dtypeName(dtype)));
+    invalid(
+        fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", ssdTensorName(t), rt::dtypeName(dtype)));
 }
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -51,15 +53,14 @@ std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 // two is covered by several blocks with a padded edge.
 std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap) {
   std::int64_t p = 1;
-  while (p * 2 <= std::min(v, cap)) p *= 2;
+  while (p * 2 <= std::min(v, cap))
+    p *= 2;
   return p;
 }
 
 // The request of one ssd.py kernel; args get their types from the plan's tensors.
-SsdLaunch launch(const SsdPlan &plan, const char *kernel,
-                 std::map<std::string, frontend::ConstantValue> constants,
-                 std::vector<std::pair<const char *, SsdLaunchArg>> params,
-                 std::array<std::int64_t, 3> grid) {
+SsdLaunch launch(const SsdPlan &plan, const char *kernel, std::map<std::string, frontend::ConstantValue> constants,
+                 std::vector<std::pair<const char *, SsdLaunchArg>> params, std::array<std::int64_t, 3> grid) {
   SsdLaunch l;
   l.request.source = ssdSource();
   l.request.fileName = "ssd.py";
@@ -78,39 +79,45 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel,
   return l;
 }
 
-}  // namespace
+} // namespace
 
 SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &options) {
   auto present = [&](SsdTensor t) { return inputs[unsigned(t)].has_value(); };
   for (SsdTensor t : {T::X, T::Dt, T::A, T::B, T::C})
-    if (!present(t)) invalid(fmt::format("the required input {} is missing", ssdTensorName(t)));
+    if (!present(t))
+      invalid(fmt::format("the required input {} is missing", ssdTensorName(t)));
   auto shapeOf = [&](SsdTensor t) { return inputs[unsigned(t)]->shape; };
-  auto optionalShape = [&](SsdTensor t) {
-    return present(t) ? std::optional<Shape>(shapeOf(t)) : std::nullopt;
-  };
-  SsdShapes shapes{shapeOf(T::X), shapeOf(T::Dt), shapeOf(T::A), shapeOf(T::B), shapeOf(T::C),
-                   optionalShape(T::D), optionalShape(T::Z), optionalShape(T::DtBias),
+  auto optionalShape = [&](SsdTensor t) { return present(t) ? std::optional<Shape>(shapeOf(t)) : std::nullopt; };
+  SsdShapes shapes{shapeOf(T::X),
+                   shapeOf(T::Dt),
+                   shapeOf(T::A),
+                   shapeOf(T::B),
+                   shapeOf(T::C),
+                   optionalShape(T::D),
+                   optionalShape(T::Z),
+                   optionalShape(T::DtBias),
                    optionalShape(T::InitialStates)};
   SsdPlan plan;
   plan.dims = validateShapes(shapes);
   validateOptions(options.dt);
   for (unsigned i = 0; i < kNumSsdInputs; ++i)
-    if (inputs[i]) expectFloatDType(SsdTensor(i), inputs[i]->dtype);
+    if (inputs[i])
+      expectFloatDType(SsdTensor(i), inputs[i]->dtype);
   if (inputs[unsigned(T::B)]->dtype != inputs[unsigned(T::C)]->dtype)
     invalid("B and C must have the same dtype");
   const std::int64_t Q = options.chunkSize == 0 ? kDefaultChunkSize : options.chunkSize;
   if (Q < 16 || Q > 256 || (Q & (Q - 1)))
     invalid(fmt::format("chunk_size {} must be a power of two from 16 to 256", Q));
   const SsdDims &d = plan.dims;
-  const std::int64_t b = d.batch, seqlen = d.seqlen, H = d.nheads, P = d.headdim,
-                     G = d.ngroups, N = d.dstate;
+  const std::int64_t b = d.batch, seqlen = d.seqlen, H = d.nheads, P = d.headdim, G = d.ngroups, N = d.dstate;
   if ((N & (N - 1)) || N > 256)
     invalid(fmt::format("dstate {} must be a power of two up to 256", N));
   const std::int64_t nc = cdiv(seqlen, Q);
   plan.chunkSize = Q;
   plan.numChunks = nc;
 
-  for (unsigned i = 0; i < kNumSsdInputs; ++i) plan.tensors[i] = inputs[i];
+  for (unsigned i = 0; i < kNumSsdInputs; ++i)
+    plan.tensors[i] = inputs[i];
   const rt::DType f32 = rt::DType::Float32;
   auto setOutput = [&](SsdTensor t, rt::DType dtype, Shape shape) {
     plan.tensors[unsigned(t)] = SsdTensorType{dtype, std::move(shape)};
@@ -133,14 +140,21 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
 
   // 1. chunk_cumsum: grid (chunks, head blocks, batch).
   const std::int64_t bh = pow2AtMost(H, 8);
-  plan.launches[0] = launch(
-      plan, "chunk_cumsum",
-      {{"Q", Q}, {"BH", bh}, {"HAS_BIAS", present(T::DtBias)}, {"SOFTPLUS", o.dtSoftplus},
-       // The kernel's constants are f32: an infinite limit is the largest such value.
-       {"DT_MIN", o.dtMin}, {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
-      {{"dt", T::Dt}, {"A", T::A}, {"dt_bias", dtBias}, {"dt_out", T::DtOut},
-       {"dA_cumsum", T::DACumsum}, {"seqlen", seqlen}},
-      {nc, cdiv(H, bh), b});
+  plan.launches[0] = launch(plan, "chunk_cumsum",
+                            {{"Q", Q},
+                             {"BH", bh},
+                             {"HAS_BIAS", present(T::DtBias)},
+                             {"SOFTPLUS", o.dtSoftplus},
+                             // The kernel's constants are f32: an infinite limit is the largest such value.
+                             {"DT_MIN", o.dtMin},
+                             {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
+                            {{"dt", T::Dt},
+                             {"A", T::A},
+                             {"dt_bias", dtBias},
+                             {"dt_out", T::DtOut},
+                             {"dA_cumsum", T::DACumsum},
+                             {"seqlen", seqlen}},
+                            {nc, cdiv(H, bh), b});
 
   const bool tf32 = options.precision == MatmulPrecision::TF32;
   // The row block of chunk_bmm and compute_out (both index cb by it); BN must divide N (the
@@ -149,33 +163,54 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
 
   // 2. chunk_bmm: grid (chunks * row blocks, column blocks, batch * groups); blocks above the
   // causal diagonal return at once.
-  plan.launches[1] = launch(
-      plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BN", bnOut}, {"TF32", tf32}},
-      {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bq), Q / bq, b * G});
+  plan.launches[1] = launch(plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BN", bnOut}, {"TF32", tf32}},
+                            {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bq), Q / bq, b * G});
 
   // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks. 32x32
   // state blocks: the largest that ptxas builds without spilling at chunk 64 (64x64 spills
   // 2 KB per thread), and more blocks for the serial chunk loop.
   const std::int64_t bpState = pow2AtMost(P, 32), bnState = pow2AtMost(N, 32);
-  plan.launches[2] = launch(
-      plan, "fwd_pass_state",
-      {{"Q", Q}, {"BP", bpState}, {"BN", bnState}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
-      {{"x", T::X}, {"B", T::B}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
-       {"initial_states", init}, {"states", T::States}, {"final_states", T::FinalStates},
-       {"nheads", H}, {"ngroups", G}, {"nchunks", nc}},
-      {cdiv(P, bpState), cdiv(N, bnState), b * H});
+  plan.launches[2] =
+      launch(plan, "fwd_pass_state",
+             {{"Q", Q}, {"BP", bpState}, {"BN", bnState}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
+             {{"x", T::X},
+              {"B", T::B},
+              {"dt_out", T::DtOut},
+              {"dA_cumsum", T::DACumsum},
+              {"initial_states", init},
+              {"states", T::States},
+              {"final_states", T::FinalStates},
+              {"nheads", H},
+              {"ngroups", G},
+              {"nchunks", nc}},
+             {cdiv(P, bpState), cdiv(N, bnState), b * H});
 
   // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads).
   const std::int64_t bp = pow2AtMost(P, 64);
   const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
-  plan.launches[3] = launch(
-      plan, "compute_out",
-      {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BP", bp}, {"BN", bnOut}, {"HAS_D", present(T::D)},
-       {"D_PER_CHANNEL", dPerChannel}, {"HAS_Z", present(T::Z)}, {"TF32", tf32}},
-      {{"x", T::X}, {"C", T::C}, {"cb", T::CB}, {"dt_out", T::DtOut}, {"dA_cumsum", T::DACumsum},
-       {"states", T::States}, {"D", D}, {"z", z}, {"y", T::Y}, {"nheads", H}, {"ngroups", G}},
-      {nc * (Q / bq), cdiv(P, bp), b * H});
+  plan.launches[3] = launch(plan, "compute_out",
+                            {{"Q", Q},
+                             {"N", N},
+                             {"BQ", bq},
+                             {"BP", bp},
+                             {"BN", bnOut},
+                             {"HAS_D", present(T::D)},
+                             {"D_PER_CHANNEL", dPerChannel},
+                             {"HAS_Z", present(T::Z)},
+                             {"TF32", tf32}},
+                            {{"x", T::X},
+                             {"C", T::C},
+                             {"cb", T::CB},
+                             {"dt_out", T::DtOut},
+                             {"dA_cumsum", T::DACumsum},
+                             {"states", T::States},
+                             {"D", D},
+                             {"z", z},
+                             {"y", T::Y},
+                             {"nheads", H},
+                             {"ngroups", G}},
+                            {nc * (Q / bq), cdiv(P, bp), b * H});
   return plan;
 }
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

@@ -21,15 +21,15 @@ namespace tile::mamba2 {
 /// The operand type of the matrix products for 16-bit data (fp32 data always multiplies in
 /// exact fp32).
 enum class MatmulPrecision {
-  Native,  // the data's bf16/fp16: computed factors rounded to 8 (bf16) or 11 (fp16) bits
-  TF32,    // tf32 operands: 11 bits for every factor, half the Tensor Core rate
+  Native, // the data's bf16/fp16: computed factors rounded to 8 (bf16) or 11 (fp16) bits
+  TF32,   // tf32 operands: 11 bits for every factor, half the Tensor Core rate
 };
 /// "native" or "tf32"; parseMatmulPrecision returns nothing for any other text.
 const char *matmulPrecisionName(MatmulPrecision p);
 std::optional<MatmulPrecision> parseMatmulPrecision(const std::string &text);
 
 struct ForwardOptions {
-  SsdOptions dt;  // dt_bias/softplus/limits, as the reference takes them
+  SsdOptions dt; // dt_bias/softplus/limits, as the reference takes them
   /// A power of two from 16 to 256; 0 lets planSsdForward choose (kDefaultChunkSize). The result
   /// does not depend on it beyond rounding.
   int chunkSize = 0;
@@ -43,8 +43,21 @@ constexpr int kDefaultChunkSize = 64;
 
 /// Every tensor a launch may reference: the inputs, then the outputs and intermediates.
 enum class SsdTensor : unsigned {
-  X, Dt, A, B, C, D, Z, DtBias, InitialStates,  // inputs (D .. InitialStates optional)
-  Y, FinalStates, DtOut, DACumsum, States, CB,  // outputs, allocated by the executor
+  X,
+  Dt,
+  A,
+  B,
+  C,
+  D,
+  Z,
+  DtBias,
+  InitialStates, // inputs (D .. InitialStates optional)
+  Y,
+  FinalStates,
+  DtOut,
+  DACumsum,
+  States,
+  CB, // outputs, allocated by the executor
 };
 constexpr unsigned kNumSsdTensors = static_cast<unsigned>(SsdTensor::CB) + 1;
 constexpr unsigned kNumSsdInputs = static_cast<unsigned>(SsdTensor::Y);
@@ -63,9 +76,9 @@ using SsdTensorTypes = std::array<std::optional<SsdTensorType>, kNumSsdTensors>;
 using SsdLaunchArg = std::variant<SsdTensor, std::int64_t>;
 
 struct SsdLaunch {
-  jit::KernelRequest request;  // source ssd.py, kernel name, constants, argument types
+  jit::KernelRequest request; // source ssd.py, kernel name, constants, argument types
   std::array<std::int64_t, 3> grid{1, 1, 1};
-  std::vector<SsdLaunchArg> args;  // in the kernel's parameter order
+  std::vector<SsdLaunchArg> args; // in the kernel's parameter order
 
   /// No blocks (an empty batch or sequence): the executor skips the launch, which is exactly its
   /// effect (fwd_pass_state still runs for T = 0, so final_states = initial_states).
@@ -106,4 +119,4 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
 /// The kernel source (ssd.py), compiled into the library.
 std::string ssdSource();
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

@@ -9,43 +9,40 @@ namespace tile::mamba2 {
 
 namespace {
 
-[[noreturn]] void invalid(const std::string &message) {
-  throw rt::Error(rt::Error::Kind::InvalidArgument, message);
-}
+[[noreturn]] void invalid(const std::string &message) { throw rt::Error(rt::Error::Kind::InvalidArgument, message); }
 
 // One tensor's check: rank first (so the message can say what the dims mean), then extents.
-void expectShape(const char *name, const Shape &actual, const char *dimNames,
-                 const Shape &expected) {
+void expectShape(const char *name, const Shape &actual, const char *dimNames, const Shape &expected) {
   if (actual.size() != expected.size())
-    invalid(std::string(name) + " has rank " + std::to_string(actual.size()) + " (shape " +
-            shapeString(actual) + ") but expected rank " + std::to_string(expected.size()) +
-            ": " + dimNames + " = " + shapeString(expected));
+    invalid(std::string(name) + " has rank " + std::to_string(actual.size()) + " (shape " + shapeString(actual) +
+            ") but expected rank " + std::to_string(expected.size()) + ": " + dimNames + " = " + shapeString(expected));
   if (actual != expected)
-    invalid(std::string(name) + " has shape " + shapeString(actual) + " but expected " +
-            dimNames + " = " + shapeString(expected));
+    invalid(std::string(name) + " has shape " + shapeString(actual) + " but expected " + dimNames + " = " +
+            shapeString(expected));
 }
 
 void expectRank(const char *name, const Shape &shape, std::size_t rank, const char *dimNames) {
   if (shape.size() != rank)
-    invalid(std::string(name) + " has rank " + std::to_string(shape.size()) + " (shape " +
-            shapeString(shape) + ") but expected rank " + std::to_string(rank) + ": " +
-            dimNames);
+    invalid(std::string(name) + " has rank " + std::to_string(shape.size()) + " (shape " + shapeString(shape) +
+            ") but expected rank " + std::to_string(rank) + ": " + dimNames);
   for (std::int64_t d : shape)
-    if (d < 0) invalid(std::string(name) + " has a negative extent: " + shapeString(shape));
+    if (d < 0)
+      invalid(std::string(name) + " has a negative extent: " + shapeString(shape));
 }
 
 TensorView checkedView(const char *name, const TensorView &view) {
   TensorView v = view;
-  if (v.strides.empty()) v.strides = contiguousStrides(v.shape);
+  if (v.strides.empty())
+    v.strides = contiguousStrides(v.shape);
   if (v.strides.size() != v.shape.size())
-    invalid(std::string(name) + " has " + std::to_string(v.strides.size()) +
-            " strides for shape " + shapeString(v.shape) + " (expected " +
-            std::to_string(v.shape.size()) + ", or none for contiguous)");
-  if (!v.data && v.numElements() != 0) invalid(std::string(name) + " has no data");
+    invalid(std::string(name) + " has " + std::to_string(v.strides.size()) + " strides for shape " +
+            shapeString(v.shape) + " (expected " + std::to_string(v.shape.size()) + ", or none for contiguous)");
+  if (!v.data && v.numElements() != 0)
+    invalid(std::string(name) + " has no data");
   return v;
 }
 
-}  // namespace
+} // namespace
 
 SsdDims validateShapes(const SsdShapes &s) {
   expectRank("x", s.x, 4, "(b, T, H, P)");
@@ -62,7 +59,8 @@ SsdDims validateShapes(const SsdShapes &s) {
   // (b = 0) or sequence (T = 0) stays valid: there is nothing to compute, and final_states is
   // initial_states.
   auto atLeastOne = [](std::int64_t v, const char *what) {
-    if (v < 1) invalid(std::string(what) + " is 0; it must be at least 1");
+    if (v < 1)
+      invalid(std::string(what) + " is 0; it must be at least 1");
   };
   atLeastOne(d.nheads, "nheads (x's dimension 2)");
   atLeastOne(d.headdim, "headdim (x's dimension 3)");
@@ -71,23 +69,25 @@ SsdDims validateShapes(const SsdShapes &s) {
   atLeastOne(d.ngroups, "ngroups (B's dimension 2)");
   atLeastOne(d.dstate, "dstate (B's dimension 3)");
   if (d.nheads % d.ngroups != 0)
-    invalid("nheads " + std::to_string(d.nheads) + " is not divisible by ngroups " +
-            std::to_string(d.ngroups));
+    invalid("nheads " + std::to_string(d.nheads) + " is not divisible by ngroups " + std::to_string(d.ngroups));
   expectShape("C", s.C, "(b, T, G, N)", {d.batch, d.seqlen, d.ngroups, d.dstate});
   expectShape("dt", s.dt, "(b, T, H)", {d.batch, d.seqlen, d.nheads});
   expectShape("A", s.A, "(H,)", {d.nheads});
   if (s.D) {
-    if (s.D->size() == 2) expectShape("D", *s.D, "(H, P)", {d.nheads, d.headdim});
-    else if (s.D->size() == 1) expectShape("D", *s.D, "(H,)", {d.nheads});
+    if (s.D->size() == 2)
+      expectShape("D", *s.D, "(H, P)", {d.nheads, d.headdim});
+    else if (s.D->size() == 1)
+      expectShape("D", *s.D, "(H,)", {d.nheads});
     else
-      invalid("D has shape " + shapeString(*s.D) + " but expected (H,) = (" +
-              std::to_string(d.nheads) + ",) or (H, P) = " + shapeString({d.nheads, d.headdim}));
+      invalid("D has shape " + shapeString(*s.D) + " but expected (H,) = (" + std::to_string(d.nheads) +
+              ",) or (H, P) = " + shapeString({d.nheads, d.headdim}));
   }
-  if (s.z) expectShape("z", *s.z, "(b, T, H, P)", s.x);
-  if (s.dtBias) expectShape("dt_bias", *s.dtBias, "(H,)", {d.nheads});
+  if (s.z)
+    expectShape("z", *s.z, "(b, T, H, P)", s.x);
+  if (s.dtBias)
+    expectShape("dt_bias", *s.dtBias, "(H,)", {d.nheads});
   if (s.initialStates)
-    expectShape("initial_states", *s.initialStates, "(b, H, P, N)",
-                {d.batch, d.nheads, d.headdim, d.dstate});
+    expectShape("initial_states", *s.initialStates, "(b, H, P, N)", {d.batch, d.nheads, d.headdim, d.dstate});
   return d;
 }
 
@@ -108,26 +108,32 @@ SsdInputs validateInputs(const SsdInputs &in, const SsdOptions &options, SsdDims
   out.A = checkedView("A", in.A);
   out.B = checkedView("B", in.B);
   out.C = checkedView("C", in.C);
-  if (in.D) out.D = checkedView("D", *in.D);
-  if (in.z) out.z = checkedView("z", *in.z);
-  if (in.dtBias) out.dtBias = checkedView("dt_bias", *in.dtBias);
-  if (in.initialStates) out.initialStates = checkedView("initial_states", *in.initialStates);
+  if (in.D)
+    out.D = checkedView("D", *in.D);
+  if (in.z)
+    out.z = checkedView("z", *in.z);
+  if (in.dtBias)
+    out.dtBias = checkedView("dt_bias", *in.dtBias);
+  if (in.initialStates)
+    out.initialStates = checkedView("initial_states", *in.initialStates);
   return out;
 }
 
 double stepSize(double dt, double bias, const SsdOptions &options) {
   double u = dt + bias;
-  if (options.dtSoftplus && !(u > 20.0)) u = std::log1p(std::exp(u));
+  if (options.dtSoftplus && !(u > 20.0))
+    u = std::log1p(std::exp(u));
   // max/min in this order keep a NaN a NaN (a NaN input must not become dt_min).
   u = u < options.dtMin ? options.dtMin : u;
   return u > options.dtMax ? options.dtMax : u;
 }
 
 double skipWeight(const SsdInputs &in, std::int64_t h, std::int64_t p) {
-  if (!in.D) return 0.0;
+  if (!in.D)
+    return 0.0;
   return in.D->rank() == 1 ? (*in.D)({h}) : (*in.D)({h, p});
 }
 
 double gate(double y, double z) { return y * z / (1.0 + std::exp(-z)); }
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

@@ -33,13 +33,16 @@ struct SsdShapes {
 
   /// The shapes of any inputs struct with the members x ... initialStates (host views or
   /// device arrays), each with a `shape`.
-  template <typename Inputs>
-  static SsdShapes of(const Inputs &in) {
+  template <typename Inputs> static SsdShapes of(const Inputs &in) {
     SsdShapes s{in.x.shape, in.dt.shape, in.A.shape, in.B.shape, in.C.shape, {}, {}, {}, {}};
-    if (in.D) s.D = in.D->shape;
-    if (in.z) s.z = in.z->shape;
-    if (in.dtBias) s.dtBias = in.dtBias->shape;
-    if (in.initialStates) s.initialStates = in.initialStates->shape;
+    if (in.D)
+      s.D = in.D->shape;
+    if (in.z)
+      s.z = in.z->shape;
+    if (in.dtBias)
+      s.dtBias = in.dtBias->shape;
+    if (in.initialStates)
+      s.initialStates = in.initialStates->shape;
     return s;
   }
 };
@@ -72,4 +75,4 @@ double skipWeight(const SsdInputs &inputs, std::int64_t h, std::int64_t p);
 /// y * z * sigmoid(z).
 double gate(double y, double z);
 
-}  // namespace tile::mamba2
+} // namespace tile::mamba2

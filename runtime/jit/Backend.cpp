@@ -43,7 +43,7 @@ template <typename F> auto guarded(const char *what, F &&f) -> decltype(f()) {
   }
 }
 
-}  // namespace detail
+} // namespace detail
 
 using detail::guarded;
 
@@ -51,7 +51,8 @@ double TimePoint::elapsedMs(const TimePoint &start, const TimePoint &end) {
   if (start.event_ && end.event_)
     return rt::Event::elapsedMs(*start.event_, *end.event_);
   if (start.event_ || end.event_)
-    throw rt::Error(rt::Error::Kind::InvalidArgument, "TimePoint::elapsedMs: the two points come from different backends");
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    "TimePoint::elapsedMs: the two points come from different backends");
   return std::chrono::duration<double, std::milli>(end.host_ - start.host_).count();
 }
 
@@ -103,9 +104,9 @@ Buffer Backend::upload(const void *data, std::size_t bytes) {
 void Backend::launch(const KernelHandle &kernel, const rt::Grid &grid, const std::vector<rt::Arg> &args,
                      const rt::Stream *stream) {
   if (kernel.backend() != kind())
-    throw rt::Error(rt::Error::Kind::InvalidArgument, "launch of '" + kernel.name() + "': the kernel was compiled by the " +
-                                                          backendName(kernel.backend()) + " backend, this is the " +
-                                                          backendName(kind()) + " backend");
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    "launch of '" + kernel.name() + "': the kernel was compiled by the " +
+                        backendName(kernel.backend()) + " backend, this is the " + backendName(kind()) + " backend");
   guarded("launch", [&] { impl_->launch(*kernel.state_, grid, args, stream); });
 }
 
@@ -122,4 +123,4 @@ const rt::Device *Backend::device() const {
   return j ? &j->device() : nullptr;
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

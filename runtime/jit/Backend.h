@@ -36,20 +36,20 @@ const char *backendName(BackendKind kind);
 
 struct BackendOptions {
   enum class Choice {
-    Auto,         // the interpreter when TILE_INTERPRET is set or no GPU is usable, else the GPU
-    Gpu,          // the GPU or an rt::Error (NoDriver/NoDevice) saying why not
-    Interpreter,  // always the interpreter
+    Auto,        // the interpreter when TILE_INTERPRET is set or no GPU is usable, else the GPU
+    Gpu,         // the GPU or an rt::Error (NoDriver/NoDevice) saying why not
+    Interpreter, // always the interpreter
   };
   Choice choice = Choice::Auto;
   int deviceOrdinal = 0;
-  JitOptions jit;                      // GPU: target, threads, PTX path
-  std::optional<DiskCache> diskCache;  // GPU: default DiskCache::fromEnvironment()
+  JitOptions jit;                     // GPU: target, threads, PTX path
+  std::optional<DiskCache> diskCache; // GPU: default DiskCache::fromEnvironment()
 };
 
 namespace detail {
 struct KernelState;
 class BackendImpl;
-}  // namespace detail
+} // namespace detail
 
 /// A compiled kernel, launchable on the Backend that compiled it. Copies share it.
 class KernelHandle {
@@ -99,8 +99,7 @@ public:
   Buffer allocate(std::size_t bytes);
   /// A buffer holding a copy of host memory.
   Buffer upload(const void *data, std::size_t bytes);
-  template <typename T>
-  Buffer upload(const std::vector<T> &values) {
+  template <typename T> Buffer upload(const std::vector<T> &values) {
     return upload(values.data(), values.size() * sizeof(T));
   }
 
@@ -125,4 +124,4 @@ private:
   std::shared_ptr<detail::BackendImpl> impl_;
 };
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -12,8 +12,8 @@ struct KernelState {
   BackendKind backend = BackendKind::Gpu;
   std::string name;
   std::vector<rt::ParamInfo> params;
-  std::optional<rt::Kernel> gpuKernel;  // GPU
-  KernelRequest request;                // interpreter: what jit::interpret runs
+  std::optional<rt::Kernel> gpuKernel; // GPU
+  KernelRequest request;               // interpreter: what jit::interpret runs
 };
 
 class BackendImpl {
@@ -47,4 +47,4 @@ std::shared_ptr<BackendImpl> makeInterpreterBackend(std::string reason);
 /// "Buffer::copyFromHost: bytes [a, b) are outside the n-byte buffer" unless the range fits.
 void checkBufferRange(std::size_t bytes, std::size_t offset, std::size_t size, const char *what);
 
-}  // namespace tile::jit::detail
+} // namespace tile::jit::detail

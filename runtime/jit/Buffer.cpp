@@ -36,4 +36,4 @@ rt::ArrayArg Buffer::array(rt::DType dtype, std::vector<std::int64_t> shape, std
   return a;
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -23,7 +23,7 @@ public:
   virtual void copyToHost(void *dst, std::size_t bytes, std::size_t offset) const = 0;
   virtual void fillBytes(std::uint8_t value) = 0;
 };
-}  // namespace detail
+} // namespace detail
 
 class Buffer {
 public:
@@ -42,16 +42,12 @@ public:
   void fillBytes(std::uint8_t value);
 
   /// `count` elements of type T starting at element `first`; every element by default.
-  template <typename T>
-  std::vector<T> toHost(std::size_t count, std::size_t first = 0) const {
+  template <typename T> std::vector<T> toHost(std::size_t count, std::size_t first = 0) const {
     std::vector<T> out(count);
     copyToHost(out.data(), count * sizeof(T), first * sizeof(T));
     return out;
   }
-  template <typename T>
-  std::vector<T> toHost() const {
-    return toHost<T>(size() / sizeof(T));
-  }
+  template <typename T> std::vector<T> toHost() const { return toHost<T>(size() / sizeof(T)); }
 
   /// An array view of this buffer (strides in elements, empty = contiguous), for launches.
   rt::ArrayArg array(rt::DType dtype, std::vector<std::int64_t> shape, std::vector<std::int64_t> strides = {},
@@ -62,4 +58,4 @@ private:
   std::unique_ptr<detail::BufferStorage> storage_;
 };
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -5,8 +5,8 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -107,16 +107,16 @@ std::optional<CacheEntry> DiskCache::load(const std::string &key,
   const std::string path = pathFor(key);
   // Whatever sits at the key, the answer is an entry or a miss: never an exception.
   auto ignore = [&](const std::string &why, bool removeIt) -> std::optional<CacheEntry> {
-    warn("tile-cc cache: ignoring " + std::string(removeIt ? "corrupt" : "unreadable") + " entry " + path + " (" +
-         why + "); recompiling");
+    warn("tile-cc cache: ignoring " + std::string(removeIt ? "corrupt" : "unreadable") + " entry " + path + " (" + why +
+         "); recompiling");
     if (removeIt)
-      ::unlink(path.c_str());  // a file or a link, never what a link points to
+      ::unlink(path.c_str()); // a file or a link, never what a link points to
     return std::nullopt;
   };
   struct stat st;
   if (::lstat(path.c_str(), &st) != 0) {
     if (errno == ENOENT)
-      return std::nullopt;  // a plain miss
+      return std::nullopt; // a plain miss
     return ignore(std::strerror(errno), false);
   }
   if (S_ISLNK(st.st_mode))
@@ -184,7 +184,7 @@ void DiskCache::storeOrWarn(const std::string &key, const CacheEntry &entry,
     return;
   struct stat st;
   if (::lstat(pathFor(key).c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return;  // load() reported it; a rename onto it could only fail
+    return; // load() reported it; a rename onto it could only fail
   std::string error;
   switch (storeEntry(key, entry, error)) {
   case StoreResult::Stored:
@@ -205,4 +205,4 @@ void DiskCache::remove(const std::string &key) const {
     std::remove(pathFor(key).c_str());
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -19,8 +19,8 @@
 namespace tile::jit {
 
 struct CacheEntry {
-  std::string metadata;  // tile-kernel/1 JSON
-  std::string binary;    // cubin, or PTX text
+  std::string metadata; // tile-kernel/1 JSON
+  std::string binary;   // cubin, or PTX text
 };
 
 class DiskCache {
@@ -67,4 +67,4 @@ private:
 /// FNV-1a, 64 bit: the entry checksum (detects truncation and bit rot, not tampering).
 uint64_t checksum(const std::string &data);
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -26,11 +26,10 @@ class GpuBackend : public BackendImpl {
 public:
   GpuBackend(const BackendOptions &options, std::string reason)
       : BackendImpl(BackendKind::Gpu, std::move(reason)),
-        jit_(rt::Device(options.deviceOrdinal), options.jit, options.diskCache.value_or(DiskCache::fromEnvironment())) {}
-
-  std::string description() const override {
-    return "the GPU (" + jit_.device().name() + ", " + jit_.arch() + ")";
+        jit_(rt::Device(options.deviceOrdinal), options.jit, options.diskCache.value_or(DiskCache::fromEnvironment())) {
   }
+
+  std::string description() const override { return "the GPU (" + jit_.device().name() + ", " + jit_.arch() + ")"; }
 
   std::shared_ptr<const KernelState> compile(const KernelRequest &request) override {
     rt::Kernel kernel = jit_.compile(request);
@@ -71,10 +70,10 @@ private:
   Jit jit_;
 };
 
-}  // namespace
+} // namespace
 
 std::shared_ptr<BackendImpl> makeGpuBackend(const BackendOptions &options, std::string reason) {
   return std::make_shared<GpuBackend>(options, std::move(reason));
 }
 
-}  // namespace tile::jit::detail
+} // namespace tile::jit::detail

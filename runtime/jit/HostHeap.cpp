@@ -19,7 +19,8 @@ void *HostHeap::allocate(std::size_t bytes) {
   // its own.
   std::size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   if (rounded < bytes)
-    throw rt::Error(rt::Error::Kind::InvalidArgument, "host buffer of " + std::to_string(bytes) + " bytes is too large");
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    "host buffer of " + std::to_string(bytes) + " bytes is too large");
   void *data = std::aligned_alloc(kAlignment, rounded ? rounded : kAlignment);
   if (!data)
     throw rt::Error(rt::Error::Kind::InvalidArgument,
@@ -51,4 +52,4 @@ std::optional<HostHeap::Range> HostHeap::find(std::uint64_t address) const {
   return Range{reinterpret_cast<const unsigned char *>(it->first), it->second};
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

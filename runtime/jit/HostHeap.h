@@ -37,7 +37,7 @@ public:
 
 private:
   mutable std::mutex mutex_;
-  std::map<std::uintptr_t, std::size_t> live_;  // start address -> size
+  std::map<std::uintptr_t, std::size_t> live_; // start address -> size
 };
 
-}  // namespace tile::jit
+} // namespace tile::jit

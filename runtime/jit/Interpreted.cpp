@@ -37,7 +37,7 @@ class ModuleCache {
 public:
   ModuleCache() {
     frontend::loadFrontendDialects(context_);
-    context_.disableMultithreading();  // small modules: a thread pool would only cost
+    context_.disableMultithreading(); // small modules: a thread pool would only cost
   }
 
   mlir::ModuleOp get(const KernelRequest &request) {
@@ -100,7 +100,7 @@ ModuleCache &moduleCache() {
   return cache;
 }
 
-}  // namespace
+} // namespace
 
 std::vector<rt::ParamInfo> compileForInterpreter(const KernelRequest &request) {
   std::lock_guard<std::mutex> lock(cacheMutex());
@@ -119,4 +119,4 @@ void interpret(const KernelRequest &request, interp::Dim3 grid, const std::vecto
     fail(request, "the interpreter stopped in", error);
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

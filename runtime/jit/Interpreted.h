@@ -30,4 +30,4 @@ std::vector<rt::ParamInfo> compileForInterpreter(const KernelRequest &request);
 /// threads are serialized: the modules share one MLIR context.
 void interpret(const KernelRequest &request, interp::Dim3 grid, const std::vector<interp::LaunchArg> &args);
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -41,8 +41,8 @@ public:
       std::string names;
       for (const rt::ParamInfo &p : params_)
         names += fmt::format("{}{}", names.empty() ? "" : ", ", p.name);
-      fail(fmt::format("the kernel takes {} argument{} ({}), got {}", params_.size(),
-                       params_.size() == 1 ? "" : "s", names, args.size()));
+      fail(fmt::format("the kernel takes {} argument{} ({}), got {}", params_.size(), params_.size() == 1 ? "" : "s",
+                       names, args.size()));
     }
     std::vector<interp::LaunchArg> out;
     for (param_ = 0; param_ < args.size(); ++param_) {
@@ -104,7 +104,7 @@ private:
 
     interp::HostArray h = interp::HostArray::strided(reinterpret_cast<void *>(a.data), a.dtype, a.shape, a.strides);
     if (a.numElements() == 0)
-      return h;  // the kernel touches no memory
+      return h; // the kernel touches no memory
     if (a.data == 0)
       fail("null data pointer for a non-empty array");
     const std::uint64_t size = rt::dtypeSize(a.dtype);
@@ -132,7 +132,7 @@ private:
   size_t param_ = size_t(-1);
 };
 
-}  // namespace
+} // namespace
 
 interp::Dim3 toInterpreterGrid(const std::string &kernel, const rt::Grid &grid) {
   const rt::DeviceLimits limits;
@@ -150,4 +150,4 @@ std::vector<interp::LaunchArg> toInterpreterArgs(const std::string &kernel, cons
   return Converter(kernel, params, heap).convert(args);
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

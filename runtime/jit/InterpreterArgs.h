@@ -28,4 +28,4 @@ interp::Dim3 toInterpreterGrid(const std::string &kernel, const rt::Grid &grid);
 std::vector<interp::LaunchArg> toInterpreterArgs(const std::string &kernel, const std::vector<rt::ParamInfo> &params,
                                                  const std::vector<rt::Arg> &args, const HostHeap &heap);
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -34,7 +34,7 @@ public:
   void fillBytes(std::uint8_t value) override { std::memset(data_, value, size_); }
 
 private:
-  std::shared_ptr<HostHeap> heap_;  // outlives the allocation, whatever the Backend does
+  std::shared_ptr<HostHeap> heap_; // outlives the allocation, whatever the Backend does
   unsigned char *data_;
   std::size_t size_;
 };
@@ -65,17 +65,17 @@ public:
     interpret(kernel.request, dim, launchArgs);
   }
 
-  void synchronize() override {}  // launches finish before they return
+  void synchronize() override {} // launches finish before they return
   TimePoint now(const rt::Stream *) override { return hostTime(); }
 
 private:
   std::shared_ptr<HostHeap> heap_ = std::make_shared<HostHeap>();
 };
 
-}  // namespace
+} // namespace
 
 std::shared_ptr<BackendImpl> makeInterpreterBackend(std::string reason) {
   return std::make_shared<InterpreterBackend>(std::move(reason));
 }
 
-}  // namespace tile::jit::detail
+} // namespace tile::jit::detail

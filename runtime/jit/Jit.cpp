@@ -13,7 +13,7 @@
 namespace tile::jit {
 
 /// Changes whenever the compiler's output for the same input may change.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/3";  // 2: .minnctapersm 1, 3: wgmma
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/3"; // 2: .minnctapersm 1, 3: wgmma
 
 std::string archForComputeCapability(int major, int minor) {
   if (major == 9 && minor == 0)
@@ -56,7 +56,7 @@ std::string cacheKey(const KernelRequest &request, const JitOptions &options, co
   auto hash = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   static const char *hex = "0123456789abcdef";
   std::string key;
-  for (int i = 0; i < 16; ++i) {  // 128 bits are plenty for a cache key
+  for (int i = 0; i < 16; ++i) { // 128 bits are plenty for a cache key
     key.push_back(hex[hash[i] >> 4]);
     key.push_back(hex[hash[i] & 15]);
   }
@@ -77,7 +77,9 @@ Jit::Stats Jit::stats() const {
 
 rt::Kernel Jit::load(const CacheEntry &entry, const std::string &origin) {
   rt::KernelMetadata metadata = rt::parseKernelMetadata(entry.metadata, origin);
-  bool isElf = entry.binary.size() >= 4 && entry.binary.compare(0, 4, "\x7f" "ELF") == 0;
+  bool isElf = entry.binary.size() >= 4 && entry.binary.compare(0, 4,
+                                                                "\x7f"
+                                                                "ELF") == 0;
   rt::Module module = isElf ? rt::Module::fromCubin(device_, entry.binary.data(), entry.binary.size())
                             : rt::Module::fromPtx(device_, entry.binary);
   return module.kernel(metadata);
@@ -123,7 +125,7 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
       // A well-formed entry the driver refuses is as good as corrupt: rebuild it.
       warn("tile-cc cache: ignoring unusable entry " + cache_.pathFor(key) + " (" + e.what() + "); recompiling");
       cache_.remove(key);
-    } catch (const std::exception &e) {  // bad_alloc on an absurd entry, say: still a rebuild
+    } catch (const std::exception &e) { // bad_alloc on an absurd entry, say: still a rebuild
       warn("tile-cc cache: ignoring unusable entry " + cache_.pathFor(key) + " (" + e.what() + "); recompiling");
       cache_.remove(key);
     }
@@ -143,7 +145,8 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
   driver::CompiledKernel compiled;
   std::string diagnostics;
   if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))
-    throw rt::Error(rt::Error::Kind::InvalidArgument, "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
   CacheEntry entry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
   rt::Kernel kernel = load(entry, request.fileName);
   // A cache that cannot store only costs the next process a compile: warnings, never errors.
@@ -154,4 +157,4 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
   return kernel;
 }
 
-}  // namespace tile::jit
+} // namespace tile::jit

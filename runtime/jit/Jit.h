@@ -15,8 +15,8 @@
 #pragma once
 
 #include "compiler/frontend/Specialization.h"
-#include "runtime/jit/DiskCache.h"
 #include "runtime/Runtime.h"
+#include "runtime/jit/DiskCache.h"
 
 #include <map>
 #include <mutex>
@@ -26,11 +26,11 @@ namespace tile::jit {
 
 struct KernelRequest {
   std::string source;
-  std::string fileName = "<source>";  // used in diagnostics
+  std::string fileName = "<source>"; // used in diagnostics
   std::string kernel;
   std::map<std::string, frontend::ConstantValue> constants;
   std::map<std::string, frontend::ArgType> args;
-  std::optional<unsigned> config;  // @ct.autotune configuration
+  std::optional<unsigned> config; // @ct.autotune configuration
 };
 
 struct JitOptions {
@@ -85,4 +85,4 @@ private:
   Stats stats_;
 };
 
-}  // namespace tile::jit
+} // namespace tile::jit

@@ -27,7 +27,8 @@ constexpr std::size_t kMagicSize = 6;
 
 std::string shapeString(const std::vector<std::int64_t> &shape) {
   std::string s = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
@@ -43,12 +44,14 @@ public:
     expect('{');
     while (true) {
       skipSpace();
-      if (peek() == '}') break;
+      if (peek() == '}')
+        break;
       std::string key = parseString();
       expect(':');
       skipSpace();
       if (key == "descr") {
-        if (peek() == '[') fail(name_, "unsupported dtype: structured arrays are not supported");
+        if (peek() == '[')
+          fail(name_, "unsupported dtype: structured arrays are not supported");
         descr = parseString();
         haveDescr = true;
       } else if (key == "fortran_order") {
@@ -61,49 +64,59 @@ public:
         fail(name_, "malformed header: unknown key '" + key + "'");
       }
       skipSpace();
-      if (peek() == ',') ++pos_;
-      else if (peek() != '}') error("',' or '}'");
+      if (peek() == ',')
+        ++pos_;
+      else if (peek() != '}')
+        error("',' or '}'");
     }
     ++pos_;
     skipSpace();
-    if (pos_ != s_.size()) error("the end of the header");
+    if (pos_ != s_.size())
+      error("the end of the header");
     if (!haveDescr || !haveFortran || !haveShape)
       fail(name_, std::string("malformed header: missing key '") +
-                      (!haveDescr ? "descr" : !haveFortran ? "fortran_order" : "shape") + "'");
+                      (!haveDescr     ? "descr"
+                       : !haveFortran ? "fortran_order"
+                                      : "shape") +
+                      "'");
   }
 
 private:
   char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   void skipSpace() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' ||
-                                s_[pos_] == '\r'))
+    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' || s_[pos_] == '\r'))
       ++pos_;
   }
   [[noreturn]] void error(const std::string &expected) {
     // A header may be 4 GiB (version 2): quote only its start.
     const std::size_t kQuote = 200;
     std::string quoted = s_.size() > kQuote ? s_.substr(0, kQuote) + "..." : s_;
-    fail(name_, "malformed header: expected " + expected + " at offset " + std::to_string(pos_) +
-                    " of \"" + quoted + "\"");
+    fail(name_,
+         "malformed header: expected " + expected + " at offset " + std::to_string(pos_) + " of \"" + quoted + "\"");
   }
   void expect(char c) {
     skipSpace();
-    if (peek() != c) error(std::string("'") + c + "'");
+    if (peek() != c)
+      error(std::string("'") + c + "'");
     ++pos_;
   }
   std::string parseString() {
     skipSpace();
     char quote = peek();
-    if (quote != '\'' && quote != '"') error("a string");
+    if (quote != '\'' && quote != '"')
+      error("a string");
     std::size_t end = s_.find(quote, pos_ + 1);
-    if (end == std::string::npos) error("a closing quote");
+    if (end == std::string::npos)
+      error("a closing quote");
     std::string value = s_.substr(pos_ + 1, end - pos_ - 1);
     pos_ = end + 1;
     return value;
   }
   bool parseBool() {
-    if (s_.compare(pos_, 4, "True") == 0) return pos_ += 4, true;
-    if (s_.compare(pos_, 5, "False") == 0) return pos_ += 5, false;
+    if (s_.compare(pos_, 4, "True") == 0)
+      return pos_ += 4, true;
+    if (s_.compare(pos_, 5, "False") == 0)
+      return pos_ += 5, false;
     error("True or False");
   }
   std::vector<std::int64_t> parseShape() {
@@ -111,8 +124,10 @@ private:
     expect('(');
     while (true) {
       skipSpace();
-      if (peek() == ')') break;
-      if (peek() < '0' || peek() > '9') error("a dimension");
+      if (peek() == ')')
+        break;
+      if (peek() < '0' || peek() > '9')
+        error("a dimension");
       std::int64_t d = 0;
       while (peek() >= '0' && peek() <= '9') {
         int digit = s_[pos_++] - '0';
@@ -122,8 +137,10 @@ private:
       }
       shape.push_back(d);
       skipSpace();
-      if (peek() == ',') ++pos_;
-      else if (peek() != ')') error("',' or ')'");
+      if (peek() == ',')
+        ++pos_;
+      else if (peek() != ')')
+        error("',' or ')'");
     }
     ++pos_;
     return shape;
@@ -136,30 +153,41 @@ private:
 
 // The dtype a descr denotes, or nullopt. Little-endian only: every machine we target is.
 std::optional<DType> dtypeOfDescr(const std::string &descr, const NpyReadOptions &options) {
-  if (descr == "<f2") return DType::Float16;
-  if (descr == "<f4") return DType::Float32;
-  if (descr == "<f8") return DType::Float64;
-  if (descr == "<i4") return DType::Int32;
-  if (descr == "<i8") return DType::Int64;
-  if (descr == "<V2" || descr == "|V2") return DType::BFloat16;
-  if ((descr == "<u2" || descr == "<i2") && options.int16AsBFloat16) return DType::BFloat16;
+  if (descr == "<f2")
+    return DType::Float16;
+  if (descr == "<f4")
+    return DType::Float32;
+  if (descr == "<f8")
+    return DType::Float64;
+  if (descr == "<i4")
+    return DType::Int32;
+  if (descr == "<i8")
+    return DType::Int64;
+  if (descr == "<V2" || descr == "|V2")
+    return DType::BFloat16;
+  if ((descr == "<u2" || descr == "<i2") && options.int16AsBFloat16)
+    return DType::BFloat16;
   return std::nullopt;
 }
 
 std::uint64_t loadLE(const std::uint8_t *p, unsigned size) {
   std::uint64_t v = 0;
-  for (unsigned i = 0; i < size; ++i) v |= std::uint64_t(p[i]) << (8 * i);
+  for (unsigned i = 0; i < size; ++i)
+    v |= std::uint64_t(p[i]) << (8 * i);
   return v;
 }
 
 void storeLE(std::string &out, std::uint64_t v, unsigned size) {
-  for (unsigned i = 0; i < size; ++i) out.push_back(char((v >> (8 * i)) & 0xff));
+  for (unsigned i = 0; i < size; ++i)
+    out.push_back(char((v >> (8 * i)) & 0xff));
 }
 
 double decode(const std::uint8_t *p, DType dtype) {
   switch (dtype) {
-  case DType::Float16: return fromFloat16Bits(std::uint16_t(loadLE(p, 2)));
-  case DType::BFloat16: return fromBFloat16Bits(std::uint16_t(loadLE(p, 2)));
+  case DType::Float16:
+    return fromFloat16Bits(std::uint16_t(loadLE(p, 2)));
+  case DType::BFloat16:
+    return fromBFloat16Bits(std::uint16_t(loadLE(p, 2)));
   case DType::Float32: {
     std::uint32_t bits = std::uint32_t(loadLE(p, 4));
     float f;
@@ -172,47 +200,49 @@ double decode(const std::uint8_t *p, DType dtype) {
     std::memcpy(&d, &bits, 8);
     return d;
   }
-  case DType::Int32: return double(std::int32_t(std::uint32_t(loadLE(p, 4))));
-  default: return double(std::int64_t(loadLE(p, 8)));  // Int64 (beyond 2^53 it rounds)
+  case DType::Int32:
+    return double(std::int32_t(std::uint32_t(loadLE(p, 4))));
+  default:
+    return double(std::int64_t(loadLE(p, 8))); // Int64 (beyond 2^53 it rounds)
   }
 }
 
 std::string errnoText() { return std::strerror(errno); }
 
-}  // namespace
+} // namespace
 
 std::int64_t NpyArray::numElements() const {
   // Unsigned: a zero-sized array may have other dimensions whose product overflows.
   std::uint64_t n = 1;
   for (std::int64_t d : shape) {
-    if (d == 0) return 0;
+    if (d == 0)
+      return 0;
     n *= std::uint64_t(d);
   }
   return std::int64_t(n);
 }
 
-NpyArray parseNpy(const std::string &bytes, const std::string &name,
-                  const NpyReadOptions &options) {
+NpyArray parseNpy(const std::string &bytes, const std::string &name, const NpyReadOptions &options) {
   if (bytes.size() < kMagicSize || bytes.compare(0, kMagicSize, kMagic, kMagicSize) != 0)
     fail(name, "not a .npy file (bad magic: expected \\x93NUMPY)");
-  if (bytes.size() < kMagicSize + 2) fail(name, "truncated header (no version)");
+  if (bytes.size() < kMagicSize + 2)
+    fail(name, "truncated header (no version)");
   const unsigned major = std::uint8_t(bytes[6]), minor = std::uint8_t(bytes[7]);
   if (major < 1 || major > 3 || minor != 0)
-    fail(name, "unsupported .npy format version " + std::to_string(major) + "." +
-                   std::to_string(minor) + " (1.0, 2.0 and 3.0 are supported)");
+    fail(name, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
+                   " (1.0, 2.0 and 3.0 are supported)");
   const unsigned lengthSize = major == 1 ? 2 : 4;
   const std::size_t headerStart = kMagicSize + 2 + lengthSize;
-  if (bytes.size() < headerStart) fail(name, "truncated header (no header length)");
-  const std::uint64_t headerLength =
-      loadLE(reinterpret_cast<const std::uint8_t *>(bytes.data()) + 8, lengthSize);
+  if (bytes.size() < headerStart)
+    fail(name, "truncated header (no header length)");
+  const std::uint64_t headerLength = loadLE(reinterpret_cast<const std::uint8_t *>(bytes.data()) + 8, lengthSize);
   if (bytes.size() - headerStart < headerLength)
     fail(name, "truncated header: " + std::to_string(headerLength) + " bytes announced, " +
                    std::to_string(bytes.size() - headerStart) + " present");
 
   NpyArray array;
   bool fortran = false;
-  HeaderParser(bytes.substr(headerStart, headerLength), name).parse(array.descr, fortran,
-                                                                    array.shape);
+  HeaderParser(bytes.substr(headerStart, headerLength), name).parse(array.descr, fortran, array.shape);
   std::optional<DType> dtype = dtypeOfDescr(array.descr, options);
   if (!dtype) {
     std::string hint;
@@ -220,25 +250,23 @@ NpyArray parseNpy(const std::string &bytes, const std::string &name,
       hint = "; if it holds bfloat16 bit patterns, read it with int16AsBFloat16";
     else if (!array.descr.empty() && array.descr[0] == '>')
       hint = "; big-endian data is not supported";
-    fail(name, "unsupported dtype '" + array.descr +
-                   "' (supported: <f2, <f4, <f8, <i4, <i8, and bfloat16 as <V2)" + hint);
+    fail(name,
+         "unsupported dtype '" + array.descr + "' (supported: <f2, <f4, <f8, <i4, <i8, and bfloat16 as <V2)" + hint);
   }
   array.dtype = *dtype;
 
   const unsigned itemSize = dtypeSize(array.dtype);
   std::uint64_t count = 1;
   for (std::int64_t d : array.shape) {
-    if (d != 0 && count > std::uint64_t(std::numeric_limits<std::int64_t>::max()) / itemSize /
-                              std::uint64_t(d))
+    if (d != 0 && count > std::uint64_t(std::numeric_limits<std::int64_t>::max()) / itemSize / std::uint64_t(d))
       fail(name, "shape " + shapeString(array.shape) + " is too large");
     count *= std::uint64_t(d);
   }
   const std::size_t dataStart = headerStart + headerLength;
   const std::uint64_t dataBytes = count * itemSize, present = bytes.size() - dataStart;
   if (present < dataBytes)
-    fail(name, "truncated data: shape " + shapeString(array.shape) + " of " + array.descr +
-                   " needs " + std::to_string(dataBytes) + " bytes, the file has " +
-                   std::to_string(present));
+    fail(name, "truncated data: shape " + shapeString(array.shape) + " of " + array.descr + " needs " +
+                   std::to_string(dataBytes) + " bytes, the file has " + std::to_string(present));
   if (present > dataBytes)
     fail(name, std::to_string(present - dataBytes) + " unexpected bytes after the data of shape " +
                    shapeString(array.shape) + " of " + array.descr);
@@ -260,9 +288,11 @@ NpyArray parseNpy(const std::string &bytes, const std::string &name,
     std::uint64_t src = n;
     if (fortran) {
       src = 0;
-      for (std::size_t k = 0; k < rank; ++k) src += std::uint64_t(index[k]) * fstride[k];
-      for (std::size_t k = rank; k-- > 0;) {  // odometer, last index fastest
-        if (++index[k] < array.shape[k]) break;
+      for (std::size_t k = 0; k < rank; ++k)
+        src += std::uint64_t(index[k]) * fstride[k];
+      for (std::size_t k = rank; k-- > 0;) { // odometer, last index fastest
+        if (++index[k] < array.shape[k])
+          break;
         index[k] = 0;
       }
     }
@@ -278,35 +308,44 @@ NpyArray readNpy(const std::string &path, const NpyReadOptions &options) {
   return parseNpy(readRegularFile(path, kMaxNpyBytes), path, options);
 }
 
-std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values,
-                      std::size_t count, DType dtype, const NpyWriteOptions &options) {
+std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values, std::size_t count, DType dtype,
+                      const NpyWriteOptions &options) {
   std::string descr;
   switch (dtype) {
-  case DType::Float16: descr = "<f2"; break;
-  case DType::BFloat16: descr = options.bfloat16AsUInt16 ? "<u2" : "<V2"; break;
-  case DType::Float32: descr = "<f4"; break;
-  case DType::Float64: descr = "<f8"; break;
-  case DType::Int32: descr = "<i4"; break;
-  case DType::Int64: descr = "<i8"; break;
+  case DType::Float16:
+    descr = "<f2";
+    break;
+  case DType::BFloat16:
+    descr = options.bfloat16AsUInt16 ? "<u2" : "<V2";
+    break;
+  case DType::Float32:
+    descr = "<f4";
+    break;
+  case DType::Float64:
+    descr = "<f8";
+    break;
+  case DType::Int32:
+    descr = "<i4";
+    break;
+  case DType::Int64:
+    descr = "<i8";
+    break;
   default:
-    throw Error(Error::Kind::InvalidArgument,
-                std::string("encodeNpy: cannot write ") + dtypeName(dtype) +
-                    " (float16, bfloat16, float32, float64, int32, int64)");
+    throw Error(Error::Kind::InvalidArgument, std::string("encodeNpy: cannot write ") + dtypeName(dtype) +
+                                                  " (float16, bfloat16, float32, float64, int32, int64)");
   }
   std::uint64_t expected = 1;
   for (std::int64_t d : shape) {
     if (d < 0)
-      throw Error(Error::Kind::InvalidArgument,
-                  "encodeNpy: negative dimension in shape " + shapeString(shape));
+      throw Error(Error::Kind::InvalidArgument, "encodeNpy: negative dimension in shape " + shapeString(shape));
     expected *= std::uint64_t(d);
   }
   if (expected != count)
-    throw Error(Error::Kind::InvalidArgument,
-                "encodeNpy: shape " + shapeString(shape) + " has " + std::to_string(expected) +
-                    " elements but " + std::to_string(count) + " values were given");
+    throw Error(Error::Kind::InvalidArgument, "encodeNpy: shape " + shapeString(shape) + " has " +
+                                                  std::to_string(expected) + " elements but " + std::to_string(count) +
+                                                  " values were given");
 
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " +
-                       shapeString(shape) + ", }";
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shapeString(shape) + ", }";
   // Pad with spaces to a 64-byte boundary (NumPy's alignment), ending in '\n'.
   auto paddedEnd = [&](std::size_t prefix) { return (prefix + header.size() + 1 + 63) / 64 * 64; };
   unsigned major = paddedEnd(kMagicSize + 4) - (kMagicSize + 4) > 65535 ? 2 : 1;
@@ -324,8 +363,12 @@ std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *valu
   for (std::size_t i = 0; i < count; ++i) {
     const double v = values[i];
     switch (dtype) {
-    case DType::Float16: storeLE(out, float16Bits(v), 2); break;
-    case DType::BFloat16: storeLE(out, bfloat16Bits(v), 2); break;
+    case DType::Float16:
+      storeLE(out, float16Bits(v), 2);
+      break;
+    case DType::BFloat16:
+      storeLE(out, bfloat16Bits(v), 2);
+      break;
     case DType::Float32: {
       float f = float(v);
       std::uint32_t bits;
@@ -339,13 +382,13 @@ std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *valu
       storeLE(out, bits, 8);
       break;
     }
-    default: {  // Int32, Int64: refuse what would not survive the conversion
+    default: { // Int32, Int64: refuse what would not survive the conversion
       const bool is32 = dtype == DType::Int32;
       const double lo = is32 ? -2147483648.0 : -9223372036854775808.0;
       if (!(v == std::trunc(v) && v >= lo && v < -lo))
-        throw Error(Error::Kind::InvalidArgument,
-                    "encodeNpy: value " + std::to_string(v) + " at index " + std::to_string(i) +
-                        " is not representable as " + dtypeName(dtype));
+        throw Error(Error::Kind::InvalidArgument, "encodeNpy: value " + std::to_string(v) + " at index " +
+                                                      std::to_string(i) + " is not representable as " +
+                                                      dtypeName(dtype));
       storeLE(out, std::uint64_t(std::int64_t(v)), is32 ? 4 : 8);
     }
     }
@@ -353,8 +396,8 @@ std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *valu
   return out;
 }
 
-void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
-              const std::vector<double> &values, DType dtype, const NpyWriteOptions &options) {
+void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape, const std::vector<double> &values,
+              DType dtype, const NpyWriteOptions &options) {
   std::string bytes = encodeNpy(shape, values.data(), values.size(), dtype, options);
   // Atomic: a temporary file in the same folder, renamed over `path` once every byte is
   // written, so a failure (disk full, file size limit) leaves an existing file as it was and
@@ -362,12 +405,15 @@ void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
   // existing non-regular file (/dev/null, a FIFO) is written in place.
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    if (S_ISDIR(st.st_mode)) fail(path, "cannot open for writing: it is a directory");
+    if (S_ISDIR(st.st_mode))
+      fail(path, "cannot open for writing: it is a directory");
     std::ofstream out(path, std::ios::binary);
-    if (!out) fail(path, "cannot open for writing: " + errnoText());
+    if (!out)
+      fail(path, "cannot open for writing: " + errnoText());
     out.write(bytes.data(), std::streamsize(bytes.size()));
     out.close();
-    if (!out) fail(path, "write error: " + errnoText());
+    if (!out)
+      fail(path, "write error: " + errnoText());
     return;
   }
   const std::size_t slash = path.find_last_of('/');
@@ -375,18 +421,21 @@ void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string temp = dir + "/." + base + ".tmp-XXXXXX";
   int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail(path, "cannot open for writing: " + errnoText());
+  if (fd < 0)
+    fail(path, "cannot open for writing: " + errnoText());
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);  // mkstemp's 0600 -> the usual mode of a new file
+  ::fchmod(fd, 0666 & ~mask); // mkstemp's 0600 -> the usual mode of a new file
   const char *p = bytes.data();
   std::size_t left = bytes.size();
   bool ok = true;
   while (ok && left > 0) {
     ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n <= 0) {
-      if (n == 0) errno = EIO;
+      if (n == 0)
+        errno = EIO;
       ok = false;
       break;
     }
@@ -409,4 +458,4 @@ void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
   }
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

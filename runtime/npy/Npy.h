@@ -33,11 +33,11 @@ namespace tile::rt {
 
 /// An array read from a .npy file, in C order.
 struct NpyArray {
-  DType dtype = DType::Float32;       // Float16, BFloat16, Float32, Float64, Int32 or Int64
-  std::string descr;                  // the file's descr, e.g. "<f4", "<V2"
+  DType dtype = DType::Float32; // Float16, BFloat16, Float32, Float64, Int32 or Int64
+  std::string descr;            // the file's descr, e.g. "<f4", "<V2"
   std::vector<std::int64_t> shape;
-  std::vector<std::uint8_t> raw;      // the elements' little-endian bytes, C order
-  std::vector<double> values;         // the elements converted to double (exact), C order
+  std::vector<std::uint8_t> raw; // the elements' little-endian bytes, C order
+  std::vector<double> values;    // the elements converted to double (exact), C order
 
   std::int64_t numElements() const;
 };
@@ -59,19 +59,17 @@ inline constexpr std::uint64_t kMaxNpyBytes = std::uint64_t(16) << 30;
 /// non-regular file, and for a file over kMaxNpyBytes).
 NpyArray readNpy(const std::string &path, const NpyReadOptions &options = {});
 /// Parses the bytes of a .npy file; `name` stands for the file in messages.
-NpyArray parseNpy(const std::string &bytes, const std::string &name,
-                  const NpyReadOptions &options = {});
+NpyArray parseNpy(const std::string &bytes, const std::string &name, const NpyReadOptions &options = {});
 
 /// The bytes of a .npy file holding `values` (row-major, shape's product of them) rounded to
 /// `dtype`. Throws Error(InvalidArgument) for an unsupported dtype, a count that does not match
 /// the shape, or (int dtypes) a value that is not an integer in range.
-std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values,
-                      std::size_t count, DType dtype, const NpyWriteOptions &options = {});
+std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values, std::size_t count, DType dtype,
+                      const NpyWriteOptions &options = {});
 /// Writes encodeNpy(...) to `path` atomically (a temporary file in the same folder, renamed into
 /// place): on failure an existing file is left as it was. An I/O failure throws Error(Kind::Io)
 /// naming the file.
-void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape,
-              const std::vector<double> &values, DType dtype,
-              const NpyWriteOptions &options = {});
+void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape, const std::vector<double> &values,
+              DType dtype, const NpyWriteOptions &options = {});
 
-}  // namespace tile::rt
+} // namespace tile::rt

@@ -17,21 +17,24 @@ namespace {
 std::uint32_t roundToBits(double value, int expBits, int mantBits) {
   const std::uint32_t sign = std::signbit(value) ? std::uint32_t(1) << (expBits + mantBits) : 0;
   const std::uint32_t expMask = ((std::uint32_t(1) << expBits) - 1) << mantBits;
-  if (std::isnan(value)) return sign | expMask | (std::uint32_t(1) << (mantBits - 1));
+  if (std::isnan(value))
+    return sign | expMask | (std::uint32_t(1) << (mantBits - 1));
   const double a = std::fabs(value);
-  if (std::isinf(a)) return sign | expMask;
-  if (a == 0) return sign;
+  if (std::isinf(a))
+    return sign | expMask;
+  if (a == 0)
+    return sign;
   const int bias = (1 << (expBits - 1)) - 1;
   const int minExp = 1 - bias;
   int e;
   std::frexp(a, &e);
-  const int exponent = e - 1 < minExp ? minExp : e - 1;  // subnormals share minExp's quantum
+  const int exponent = e - 1 < minExp ? minExp : e - 1; // subnormals share minExp's quantum
   const double q = std::nearbyint(std::ldexp(a, mantBits - exponent));
   // q < 2^(mantBits+1); a normal value has q >= 2^mantBits, whose implicit bit the biased
   // exponent (exponent - minExp) absorbs. Adding gives the pattern, with carries.
-  const std::uint64_t bits =
-      (std::uint64_t(exponent - minExp) << mantBits) + std::uint64_t(q);
-  if (bits >= expMask) return sign | expMask;  // overflow to infinity
+  const std::uint64_t bits = (std::uint64_t(exponent - minExp) << mantBits) + std::uint64_t(q);
+  if (bits >= expMask)
+    return sign | expMask; // overflow to infinity
   return sign | std::uint32_t(bits);
 }
 
@@ -50,7 +53,7 @@ double fromBits(std::uint32_t bits, int expBits, int mantBits) {
   return negative ? -v : v;
 }
 
-}  // namespace
+} // namespace
 
 std::uint16_t float16Bits(double value) { return std::uint16_t(roundToBits(value, 5, 10)); }
 std::uint16_t bfloat16Bits(double value) { return std::uint16_t(roundToBits(value, 8, 7)); }
@@ -59,16 +62,20 @@ double fromBFloat16Bits(std::uint16_t bits) { return fromBits(bits, 8, 7); }
 
 double roundToDType(double value, DType dtype) {
   switch (dtype) {
-  case DType::Float16: return fromFloat16Bits(float16Bits(value));
-  case DType::BFloat16: return fromBFloat16Bits(bfloat16Bits(value));
-  case DType::Float32: return double(float(value));
-  case DType::TFloat32: return fromBits(roundToBits(value, 8, 10), 8, 10);
-  case DType::Float64: return value;
+  case DType::Float16:
+    return fromFloat16Bits(float16Bits(value));
+  case DType::BFloat16:
+    return fromBFloat16Bits(bfloat16Bits(value));
+  case DType::Float32:
+    return double(float(value));
+  case DType::TFloat32:
+    return fromBits(roundToBits(value, 8, 10), 8, 10);
+  case DType::Float64:
+    return value;
   default:
-    throw Error(Error::Kind::InvalidArgument,
-                std::string("roundToDType: cannot round to ") + dtypeName(dtype) +
-                    " (float16, bfloat16, float32, tfloat32 or float64)");
+    throw Error(Error::Kind::InvalidArgument, std::string("roundToDType: cannot round to ") + dtypeName(dtype) +
+                                                  " (float16, bfloat16, float32, tfloat32 or float64)");
   }
 }
 
-}  // namespace tile::rt
+} // namespace tile::rt

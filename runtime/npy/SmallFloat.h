@@ -22,4 +22,4 @@ double fromBFloat16Bits(std::uint16_t bits);
 /// Error(InvalidArgument).
 double roundToDType(double value, DType dtype);
 
-}  // namespace tile::rt
+} // namespace tile::rt

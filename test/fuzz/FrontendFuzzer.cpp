@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!file)
     return 0;
   std::unique_ptr<Module> module = parseModule(*file, diags);
-  (void)diags.str();  // rendering must not crash either
+  (void)diags.str(); // rendering must not crash either
   if (!module || diags.hasErrors())
     return 0;
   for (const FunctionDefStmt *fn : module->functions()) {

@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::ScopedDiagnosticHandler quiet(context.get(), [](mlir::Diagnostic &d) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    d.print(os);  // rendering must not crash either
+    d.print(os); // rendering must not crash either
     return mlir::success();
   });
   tile::support::runWithLargeStack(

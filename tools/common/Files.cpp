@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <vector>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace tile::tools {
 
@@ -62,7 +62,7 @@ bool writeAll(int fd, const std::string &bytes) {
   return true;
 }
 
-}  // namespace
+} // namespace
 
 std::string checkInputFile(const std::string &path, const std::string &noun, std::uint64_t maxBytes) {
   struct stat st;
@@ -82,8 +82,7 @@ std::string checkInputFile(const std::string &path, const std::string &noun, std
 
 bool sameFile(const std::string &a, const std::string &b) {
   struct stat sa, sb;
-  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-         sa.st_ino == sb.st_ino;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 bool makeDirectories(const std::string &dir, std::string &error) {
@@ -162,4 +161,4 @@ bool writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>
   return true;
 }
 
-}  // namespace tile::tools
+} // namespace tile::tools

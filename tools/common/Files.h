@@ -34,4 +34,4 @@ bool checkWritableDirectory(const std::string &dir, std::string &error);
 /// folder to change under us, is reported; the files renamed so far stay.)
 bool writeFilesAtomically(const std::vector<std::pair<std::string, std::string>> &files, std::string &error);
 
-}  // namespace tile::tools
+} // namespace tile::tools

@@ -11,9 +11,7 @@ namespace {
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
 
-std::string prefix(std::string_view what) {
-  return what.empty() ? std::string() : std::string(what) + ": ";
-}
+std::string prefix(std::string_view what) { return what.empty() ? std::string() : std::string(what) + ": "; }
 
 std::string formatDouble(double v) {
   std::ostringstream os;
@@ -39,10 +37,10 @@ std::string countText(std::size_t minCount, std::size_t maxCount) {
   return std::to_string(minCount) + " to " + std::to_string(maxCount);
 }
 
-}  // namespace
+} // namespace
 
-std::optional<std::int64_t> parseInt(std::string_view text, std::int64_t min, std::int64_t max,
-                                     std::string_view what, std::string &error) {
+std::optional<std::int64_t> parseInt(std::string_view text, std::int64_t min, std::int64_t max, std::string_view what,
+                                     std::string &error) {
   // Digits with an optional sign, nothing else: strtoll alone would skip leading blanks and
   // stop at trailing garbage.
   size_t i = 0;
@@ -99,8 +97,8 @@ std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, cha
                                                       std::string_view what, std::string &error) {
   std::vector<std::string_view> parts = split(text, sep);
   if (parts.size() < minCount || parts.size() > maxCount) {
-    error = prefix(what) + "expected " + countText(minCount, maxCount) + " integer" +
-            (maxCount == 1 ? "" : "s") + " separated by '" + std::string(1, sep) + "', got " + quoted(text);
+    error = prefix(what) + "expected " + countText(minCount, maxCount) + " integer" + (maxCount == 1 ? "" : "s") +
+            " separated by '" + std::string(1, sep) + "', got " + quoted(text);
     return std::nullopt;
   }
   std::vector<std::int64_t> values;
@@ -108,7 +106,7 @@ std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, cha
     std::string inner;
     auto v = parseInt(p, min, max, "", inner);
     if (!v) {
-      error = prefix(what) + (p.empty()            ? "empty field in " + quoted(text)
+      error = prefix(what) + (p.empty()           ? "empty field in " + quoted(text)
                               : parts.size() == 1 ? inner
                                                   : inner + " (in " + quoted(text) + ")");
       return std::nullopt;
@@ -132,7 +130,7 @@ std::optional<std::vector<double>> parseDoubleList(std::string_view text, char s
     std::string inner;
     auto v = parseDouble(p, "", inner, range);
     if (!v) {
-      error = prefix(what) + (p.empty()            ? "empty field in " + quoted(text)
+      error = prefix(what) + (p.empty()           ? "empty field in " + quoted(text)
                               : parts.size() == 1 ? inner
                                                   : inner + " (in " + quoted(text) + ")");
       return std::nullopt;
@@ -142,4 +140,4 @@ std::optional<std::vector<double>> parseDoubleList(std::string_view text, char s
   return values;
 }
 
-}  // namespace tile::tools
+} // namespace tile::tools

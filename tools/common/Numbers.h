@@ -17,8 +17,8 @@ namespace tile::tools {
 
 /// A decimal integer (optional sign) in [min, max]. `what` names the value in the message
 /// (usually the option, e.g. "--chunk-size"); on failure returns nullopt and sets `error`.
-std::optional<std::int64_t> parseInt(std::string_view text, std::int64_t min, std::int64_t max,
-                                     std::string_view what, std::string &error);
+std::optional<std::int64_t> parseInt(std::string_view text, std::int64_t min, std::int64_t max, std::string_view what,
+                                     std::string &error);
 
 struct DoubleRange {
   double min = -std::numeric_limits<double>::infinity();
@@ -30,20 +30,18 @@ struct DoubleRange {
 };
 
 /// A finite decimal floating-point number ("0.5", "-1e-3", "2") within `range`.
-std::optional<double> parseDouble(std::string_view text, std::string_view what,
-                                  std::string &error, const DoubleRange &range = {});
+std::optional<double> parseDouble(std::string_view text, std::string_view what, std::string &error,
+                                  const DoubleRange &range = {});
 
 /// `count` integers (between minCount and maxCount of them) separated by `sep`, each in
 /// [min, max]: "2,3,1" or "100x70". An empty field ("2,,3", "2,") is an error.
-std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, char sep,
-                                                      std::size_t minCount, std::size_t maxCount,
-                                                      std::int64_t min, std::int64_t max,
+std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, char sep, std::size_t minCount,
+                                                      std::size_t maxCount, std::int64_t min, std::int64_t max,
                                                       std::string_view what, std::string &error);
 
 /// Like parseIntList, for floating-point numbers.
-std::optional<std::vector<double>> parseDoubleList(std::string_view text, char sep,
-                                                   std::size_t minCount, std::size_t maxCount,
-                                                   std::string_view what, std::string &error,
+std::optional<std::vector<double>> parseDoubleList(std::string_view text, char sep, std::size_t minCount,
+                                                   std::size_t maxCount, std::string_view what, std::string &error,
                                                    const DoubleRange &range = {});
 
-}  // namespace tile::tools
+} // namespace tile::tools

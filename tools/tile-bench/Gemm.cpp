@@ -42,7 +42,7 @@ struct Config {
   int64_t bm, bn, bk, threads;
 };
 
-}  // namespace
+} // namespace
 
 int runGemm(int argc, char **argv) {
   std::vector<int64_t> sizes = {4096, 8192};
@@ -92,8 +92,10 @@ int runGemm(int argc, char **argv) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> dist(-1, 1);
     std::vector<uint16_t> ha(n * n), hb(n * n);
-    for (auto &x : ha) x = toBF16(dist(rng));
-    for (auto &x : hb) x = toBF16(dist(rng));
+    for (auto &x : ha)
+      x = toBF16(dist(rng));
+    for (auto &x : hb)
+      x = toBF16(dist(rng));
     for (const Config &c : configs) {
       try {
         jit::BackendOptions options;
@@ -141,10 +143,16 @@ int runGemm(int argc, char **argv) {
         bool ok = worst < 1e-5 * std::max<double>(1, n / 1024.0);
         failures += !ok;
         std::printf("%6lld %4lld %4lld %3lld %7lld %10.3f %9.1f %s (%.1e)\n", (long long)n, (long long)c.bm,
-                    (long long)c.bn, (long long)c.bk, (long long)c.threads, median, tflops, ok ? "ok" : "WRONG",
-                    worst);
-        results.push_back({{"size", n}, {"BM", c.bm}, {"BN", c.bn}, {"BK", c.bk}, {"threads", c.threads},
-                           {"ms", median}, {"tflops", tflops}, {"max_rel_error", worst}, {"ok", ok}});
+                    (long long)c.bn, (long long)c.bk, (long long)c.threads, median, tflops, ok ? "ok" : "WRONG", worst);
+        results.push_back({{"size", n},
+                           {"BM", c.bm},
+                           {"BN", c.bn},
+                           {"BK", c.bk},
+                           {"threads", c.threads},
+                           {"ms", median},
+                           {"tflops", tflops},
+                           {"max_rel_error", worst},
+                           {"ok", ok}});
       } catch (const rt::Error &e) {
         std::printf("%6lld %4lld %4lld %3lld %7lld failed: %s\n", (long long)n, (long long)c.bm, (long long)c.bn,
                     (long long)c.bk, (long long)c.threads, e.what());
@@ -163,4 +171,4 @@ int runGemm(int argc, char **argv) {
   return failures ? 1 : 0;
 }
 
-}  // namespace tile::bench
+} // namespace tile::bench

@@ -18,8 +18,8 @@
 // kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
 
 #include "kernels/mamba2/SsdForward.h"
-#include "tools/tile-bench/Gemm.h"
 #include "tools/common/Numbers.h"
+#include "tools/tile-bench/Gemm.h"
 
 #include <nlohmann/json.hpp>
 
@@ -74,7 +74,7 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
   if (argc >= 2 && std::strcmp(argv[1], "gemm") == 0)
@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
   }
   std::string peerFile, onlyShape, jsonOut;
   int iters = 20, warmup = 3;
-  int chunkOverride = -1;  // -1: each shape's own chunk
+  int chunkOverride = -1; // -1: each shape's own chunk
   mamba2::MatmulPrecision precision = mamba2::MatmulPrecision::Native;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
@@ -107,11 +107,16 @@ int main(int argc, char **argv) {
       }
       return static_cast<int>(*v);
     };
-    if (a == "--peer") peerFile = next();
-    else if (a == "--iters") iters = count(1, 1000000);
-    else if (a == "--warmup") warmup = count(0, 1000000);
-    else if (a == "--shape") onlyShape = next();
-    else if (a == "--json") jsonOut = next();
+    if (a == "--peer")
+      peerFile = next();
+    else if (a == "--iters")
+      iters = count(1, 1000000);
+    else if (a == "--warmup")
+      warmup = count(0, 1000000);
+    else if (a == "--shape")
+      onlyShape = next();
+    else if (a == "--json")
+      jsonOut = next();
     else if (a == "--chunk-size") {
       chunkOverride = count(0, 256);
       if (chunkOverride && (chunkOverride < 16 || (chunkOverride & (chunkOverride - 1)))) {
@@ -119,16 +124,14 @@ int main(int argc, char **argv) {
                      chunkOverride);
         return 2;
       }
-    }
-    else if (a == "--precision") {
+    } else if (a == "--precision") {
       auto p = mamba2::parseMatmulPrecision(next());
       if (!p) {
         std::fprintf(stderr, "tile-bench: error: --precision must be native or tf32\n");
         return 2;
       }
       precision = *p;
-    }
-    else {
+    } else {
       std::fprintf(stderr, "tile-bench: error: unknown option %s\n", a.c_str());
       return 2;
     }
@@ -174,7 +177,7 @@ int main(int argc, char **argv) {
     return 77;
   }
   jit::BackendOptions backendOptions;
-  backendOptions.choice = jit::BackendOptions::Choice::Gpu;  // timing the interpreter means nothing here
+  backendOptions.choice = jit::BackendOptions::Choice::Gpu; // timing the interpreter means nothing here
   jit::Backend backend(backendOptions);
   std::printf("tile-bench ssd on %s, median of %d after %d warm-up calls\n", backend.description().c_str(), iters,
               warmup);
@@ -224,16 +227,24 @@ int main(int argc, char **argv) {
       double mb = s.compulsoryMB > 0 ? s.compulsoryMB
                                      : (b * T * H * P * 2.0 * 2 + b * T * G * N * 2.0 * 2 + b * T * H * 4.0) / 1e6;
       int64_t nc = (T + chunk - 1) / chunk;
-      double gflop = s.gflop > 0 ? s.gflop
-                                 : b * nc * (2.0 * G * chunk * chunk * N + H * (2.0 * chunk * chunk * P + 4.0 * chunk * N * P)) / 1e9;
-      double floorMs = std::max(mb / 1e3 / 4.8, gflop / 790.0);  // 4.8 TB/s, 790 TFLOP/s
+      double gflop =
+          s.gflop > 0
+              ? s.gflop
+              : b * nc * (2.0 * G * chunk * chunk * N + H * (2.0 * chunk * chunk * P + 4.0 * chunk * N * P)) / 1e9;
+      double floorMs = std::max(mb / 1e3 / 4.8, gflop / 790.0); // 4.8 TB/s, 790 TFLOP/s
       std::printf("%-24s %5lld %8.3f %8.3f %8.3f %8.3f %9.3f %8.0f %7.1f%% %7.2fx\n", s.name.c_str(), (long long)chunk,
                   median(cumsum), median(bmm), median(state), median(out), ms, mb / ms, 100.0 * floorMs / ms,
                   s.peerTotalMs > 0 ? ms / s.peerTotalMs : 0.0);
-      results.push_back({{"shape", s.name}, {"chunk", chunk}, {"precision", mamba2::matmulPrecisionName(precision)},
-                         {"chunk_cumsum_ms", median(cumsum)}, {"chunk_bmm_ms", median(bmm)},
-                         {"fwd_pass_state_ms", median(state)}, {"compute_out_ms", median(out)},
-                         {"total_ms", ms}, {"floor_ms", floorMs}, {"peer_total_ms", s.peerTotalMs}});
+      results.push_back({{"shape", s.name},
+                         {"chunk", chunk},
+                         {"precision", mamba2::matmulPrecisionName(precision)},
+                         {"chunk_cumsum_ms", median(cumsum)},
+                         {"chunk_bmm_ms", median(bmm)},
+                         {"fwd_pass_state_ms", median(state)},
+                         {"compute_out_ms", median(out)},
+                         {"total_ms", ms},
+                         {"floor_ms", floorMs},
+                         {"peer_total_ms", s.peerTotalMs}});
     } catch (const rt::Error &e) {
       std::printf("%-24s failed: %s\n", s.name.c_str(), e.what());
       ++failed;

@@ -46,8 +46,8 @@ cl::OptionCategory category("tile-cc options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel source (.py or .tile)>"), cl::Required,
                                cl::cat(category));
 cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to compile"), cl::value_desc("NAME"), cl::cat(category));
-cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter"),
-                                cl::value_desc("NAME=VALUE"), cl::cat(category));
+cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter"), cl::value_desc("NAME=VALUE"),
+                                cl::cat(category));
 cl::list<std::string> argTypes("arg", cl::desc("Type of an argument (rank 0 for a scalar), e.g. x=bf16:3"),
                                cl::value_desc("NAME=DTYPE:RANK"), cl::cat(category));
 cl::opt<std::string> configIndex("config", cl::desc("Which @ct.autotune configuration to compile (default 0)"),
@@ -61,10 +61,9 @@ cl::opt<EmitKind> emit("emit", cl::desc("Stop after this stage and write its out
                                   clEnumValN(EmitKind::PTX, "ptx", "PTX assembly"),
                                   clEnumValN(EmitKind::Cubin, "cubin", "a cubin")),
                        cl::cat(category));
-cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("FILE"),
-                                cl::init("-"), cl::cat(category));
-cl::opt<bool> listKernels("list-kernels", cl::desc("List the file's kernels and their parameters"),
-                          cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("FILE"), cl::init("-"),
+                                cl::cat(category));
+cl::opt<bool> listKernels("list-kernels", cl::desc("List the file's kernels and their parameters"), cl::cat(category));
 enum OptLevel { O0, O1, O2, O3 };
 cl::opt<OptLevel> optLevel(cl::desc("Optimization level"), cl::init(O2),
                            cl::values(clEnumVal(O0, "no optimization"), clEnumVal(O1, "optimize"),
@@ -74,16 +73,17 @@ cl::opt<bool> printIRAfterAll("print-ir-after-all", cl::desc("Print the IR after
                               cl::cat(category));
 cl::list<std::string> printIRAfter("print-ir-after", cl::desc("Print the IR after the named pass (to stderr)"),
                                    cl::value_desc("PASS"), cl::cat(category));
-cl::opt<bool> timing("timing", cl::desc("Report the time each stage and pass takes (to stderr)"),
-                     cl::cat(category));
+cl::opt<bool> timing("timing", cl::desc("Report the time each stage and pass takes (to stderr)"), cl::cat(category));
 cl::opt<std::string> arch("arch", cl::desc("Target GPU (sm_70 ... sm_90, sm_90a)"), cl::init("sm_90a"),
                           cl::cat(category));
 cl::opt<std::string> numThreadsText("num-threads", cl::desc("Threads per block (power of two, 32-1024; default 128)"),
                                     cl::value_desc("N"), cl::init("128"), cl::cat(category));
-cl::opt<bool> ptxasVerbose("resource-usage", cl::desc("Print ptxas's resource report (registers, shared memory, spills)"),
+cl::opt<bool> ptxasVerbose("resource-usage",
+                           cl::desc("Print ptxas's resource report (registers, shared memory, spills)"),
                            cl::cat(category));
-cl::opt<std::string> metadataFile("metadata", cl::desc("Where --emit=cubin writes the launch metadata (default: output with .json)"),
-                                  cl::value_desc("FILE"), cl::cat(category));
+cl::opt<std::string>
+    metadataFile("metadata", cl::desc("Where --emit=cubin writes the launch metadata (default: output with .json)"),
+                 cl::value_desc("FILE"), cl::cat(category));
 cl::opt<std::string> errorLimitText("error-limit", cl::desc("Stop after this many errors (0: no limit; default 20)"),
                                     cl::value_desc("N"), cl::init("20"), cl::cat(category));
 
@@ -201,7 +201,7 @@ int finish(const DiagnosticEngine &diags) {
   return diags.hasErrors() ? 1 : 0;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -211,8 +211,7 @@ int main(int argc, char **argv) {
   tile::codegen::registerDebugOptions(); // -debug-only=tile-assign-layouts,... (hidden)
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter([](raw_ostream &os) { os << "tile-cc 0.1.0 (MLIR/LLVM 22)\n"; });
-  if (!cl::ParseCommandLineOptions(argc, argv, "tile-cc: compiles tile kernels (cuTile syntax)\n",
-                                   &llvm::errs()))
+  if (!cl::ParseCommandLineOptions(argc, argv, "tile-cc: compiles tile kernels (cuTile syntax)\n", &llvm::errs()))
     return 2;
 
   // Numbers are parsed strictly (llvm::cl would take "-1" as the int -1 and 0x10 as 16).
@@ -223,8 +222,8 @@ int main(int argc, char **argv) {
   const int64_t numThreads = *numThreadsValue;
   if (numThreads & (numThreads - 1))
     return usage("--num-threads " + std::to_string(numThreads) + " must be a power of two from 32 to 1024");
-  auto errorLimit = tile::tools::parseInt(errorLimitText, 0, std::numeric_limits<int32_t>::max(), "--error-limit",
-                                          optionError);
+  auto errorLimit =
+      tile::tools::parseInt(errorLimitText, 0, std::numeric_limits<int32_t>::max(), "--error-limit", optionError);
   if (!errorLimit)
     return usage(optionError);
   std::optional<unsigned> config;
@@ -272,7 +271,8 @@ int main(int argc, char **argv) {
     metaPath = metadataFile;
     if (metaPath.empty() && outputFile != "-")
       metaPath = (StringRef(outputFile).ends_with(".cubin") ? StringRef(outputFile).drop_back(6).str()
-                                                             : outputFile.getValue()) + ".json";
+                                                            : outputFile.getValue()) +
+                 ".json";
   }
   if (outputFile != "-" && samePath(outputFile, inputFile))
     return usage("-o '" + outputFile + "' is the input file; refusing to overwrite it");
@@ -311,8 +311,8 @@ int main(int argc, char **argv) {
     std::string names;
     for (const FunctionDefStmt *fn : module->functions())
       names += (names.empty() ? "" : ", ") + fn->name;
-    errs() << "tile-cc: error: no kernel selected; pass --kernel NAME" << (names.empty() ? "" : " (functions: " + names + ")")
-           << "\n";
+    errs() << "tile-cc: error: no kernel selected; pass --kernel NAME"
+           << (names.empty() ? "" : " (functions: " + names + ")") << "\n";
     return 2;
   }
   Specialization spec;
@@ -354,12 +354,12 @@ int main(int argc, char **argv) {
     if (printIRAfterAll || !printIRAfter.empty()) {
       std::vector<std::string> names(printIRAfter.begin(), printIRAfter.end());
       context.disableMultithreading();
-      pm.enableIRPrinting(
-          [](mlir::Pass *, mlir::Operation *) { return false; },
-          [names](mlir::Pass *pass, mlir::Operation *) {
-            return names.empty() || std::find(names.begin(), names.end(), pass->getArgument().str()) != names.end();
-          },
-          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+      pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
+                          [names](mlir::Pass *pass, mlir::Operation *) {
+                            return names.empty() ||
+                                   std::find(names.begin(), names.end(), pass->getArgument().str()) != names.end();
+                          },
+                          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
     }
     // Diagnostics from the passes (e.g. an op code generation does not handle yet) carry
     // kernel source locations; print them like the front end's.

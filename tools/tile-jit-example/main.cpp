@@ -29,9 +29,12 @@ int main(int argc, char **argv) {
   jit::BackendOptions options;
   for (int i = 1; i < argc; ++i) {
     const char *choice = std::strcmp(argv[i], "--backend") == 0 && i + 1 < argc ? argv[++i] : "";
-    if (!std::strcmp(choice, "auto")) options.choice = jit::BackendOptions::Choice::Auto;
-    else if (!std::strcmp(choice, "gpu")) options.choice = jit::BackendOptions::Choice::Gpu;
-    else if (!std::strcmp(choice, "interpreter")) options.choice = jit::BackendOptions::Choice::Interpreter;
+    if (!std::strcmp(choice, "auto"))
+      options.choice = jit::BackendOptions::Choice::Auto;
+    else if (!std::strcmp(choice, "gpu"))
+      options.choice = jit::BackendOptions::Choice::Gpu;
+    else if (!std::strcmp(choice, "interpreter"))
+      options.choice = jit::BackendOptions::Choice::Interpreter;
     else {
       std::fprintf(stderr, "usage: tile-jit-example [--backend auto|gpu|interpreter]\n");
       return 2;
@@ -57,7 +60,7 @@ int main(int argc, char **argv) {
     else
       std::printf("saxpy ready in %.1f ms (tile IR for the interpreter)\n", ms);
 
-    const int64_t n = (1 << 20) + 100;  // a ragged last block
+    const int64_t n = (1 << 20) + 100; // a ragged last block
     std::vector<float> x(n), y(n);
     for (int64_t i = 0; i < n; ++i) {
       x[i] = float(i % 1000);

@@ -40,12 +40,11 @@ int main(int argc, char **argv) {
   tile::pipeline::registerPipelines();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect, mlir::math::MathDialect,
-                  mlir::scf::SCFDialect, mlir::func::FuncDialect, mlir::tensor::TensorDialect,
-                  mlir::memref::MemRefDialect, mlir::vector::VectorDialect, mlir::gpu::GPUDialect,
-                  mlir::nvgpu::NVGPUDialect, mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect>();
-  auto [inputFile, outputFile] =
-      mlir::registerAndParseCLIOptions(argc, argv, "tile-cc optimizer driver\n", registry);
+  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::func::FuncDialect, mlir::tensor::TensorDialect, mlir::memref::MemRefDialect,
+                  mlir::vector::VectorDialect, mlir::gpu::GPUDialect, mlir::nvgpu::NVGPUDialect,
+                  mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect>();
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(argc, argv, "tile-cc optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
 
   // MlirOptMain's own steps, with the input's nesting checked before MLIR parses it and the
@@ -60,8 +59,7 @@ int main(int argc, char **argv) {
     }
     llvm::SourceMgr sourceMgr;
     unsigned id = sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(), /*RequiresNullTerminator=*/false),
-        llvm::SMLoc());
+        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(), /*RequiresNullTerminator=*/false), llvm::SMLoc());
     if (!tile::support::checkMlirNesting(sourceMgr, id))
       return 1;
   } else {

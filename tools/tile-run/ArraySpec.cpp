@@ -27,7 +27,7 @@ double hashUniform(uint64_t seed, uint64_t k) {
   return static_cast<double>(z >> 11) * 0x1.0p-53;
 }
 
-}  // namespace
+} // namespace
 
 // NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]
 bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
@@ -74,8 +74,8 @@ bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
   double fullValue = 0;
   // random's optional SEED comes before the LAYOUT: a field that is not a layout is a seed.
   if (fill == "random" && fields.size() > next && fields[next] != "rowmajor" && fields[next] != "colmajor") {
-    auto v = tools::parseInt(fields[next], 0, std::numeric_limits<int64_t>::max(), "--array " + a.name + " seed",
-                             error);
+    auto v =
+        tools::parseInt(fields[next], 0, std::numeric_limits<int64_t>::max(), "--array " + a.name + " seed", error);
     if (!v)
       return false;
     seed = static_cast<uint64_t>(*v);
@@ -167,8 +167,12 @@ bool parseScalarArg(const std::string &text, std::string &name, LaunchArg &arg, 
     else {
       // The dtype's range (bool: 0 or 1): a value that does not fit would silently wrap.
       const unsigned bits = intWidth(*dtype);
-      const int64_t max = bits == 1 ? 1 : bits >= 64 ? std::numeric_limits<int64_t>::max() : (int64_t(1) << (bits - 1)) - 1;
-      const int64_t min = bits == 1 ? 0 : bits >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (bits - 1));
+      const int64_t max = bits == 1    ? 1
+                          : bits >= 64 ? std::numeric_limits<int64_t>::max()
+                                       : (int64_t(1) << (bits - 1)) - 1;
+      const int64_t min = bits == 1    ? 0
+                          : bits >= 64 ? std::numeric_limits<int64_t>::min()
+                                       : -(int64_t(1) << (bits - 1));
       auto parsed = tools::parseInt(value, min, max, "--scalar " + name + " (" + dtypeName(*dtype) + ")", error);
       if (!parsed)
         return false;
@@ -212,4 +216,4 @@ void printArray(const ArrayArg &a, int precision, raw_ostream &os) {
   os << "\n";
 }
 
-}  // namespace tile::run
+} // namespace tile::run

@@ -17,7 +17,7 @@ struct ArrayArg {
   interp::DType dtype = interp::DType::Float32;
   std::vector<int64_t> shape;
   std::vector<char> bytes;
-  interp::HostArray view;  // over `bytes`; row-major, or column-major with LAYOUT colmajor
+  interp::HostArray view; // over `bytes`; row-major, or column-major with LAYOUT colmajor
 };
 
 /// FILL: zeros (default), ones, iota (element k holds k, in row-major order), random[:SEED]
@@ -28,4 +28,4 @@ bool parseScalarArg(const std::string &text, std::string &name, interp::LaunchAr
 /// "name: dtype (shape)" and the elements as nested rows, one innermost row per line.
 void printArray(const ArrayArg &array, int precision, llvm::raw_ostream &os);
 
-}  // namespace tile::run
+} // namespace tile::run

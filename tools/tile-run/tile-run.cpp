@@ -51,17 +51,20 @@ cl::OptionCategory category("tile-run options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel (.py or .mlir)>"), cl::Required, cl::cat(category));
 cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run (default: the only one)"), cl::value_desc("NAME"),
                                 cl::cat(category));
-cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter (.py)"), cl::value_desc("NAME=VALUE"),
-                                cl::cat(category));
+cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter (.py)"),
+                                cl::value_desc("NAME=VALUE"), cl::cat(category));
 cl::opt<std::string> configIndex("config", cl::desc("@ct.autotune configuration (.py, default 0)"), cl::value_desc("N"),
                                  cl::cat(category));
-cl::opt<std::string> gridSpec("grid", cl::desc("Grid extents"), cl::value_desc("X[,Y[,Z]]"), cl::init("1"), cl::cat(category));
+cl::opt<std::string> gridSpec("grid", cl::desc("Grid extents"), cl::value_desc("X[,Y[,Z]]"), cl::init("1"),
+                              cl::cat(category));
 cl::list<std::string> arrays("array", cl::desc("An array argument"), cl::value_desc("NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]"),
                              cl::cat(category));
-cl::list<std::string> scalars("scalar", cl::desc("A scalar argument"), cl::value_desc("NAME=DTYPE:VALUE"), cl::cat(category));
+cl::list<std::string> scalars("scalar", cl::desc("A scalar argument"), cl::value_desc("NAME=DTYPE:VALUE"),
+                              cl::cat(category));
 cl::list<std::string> printNames("print", cl::desc("Print this array after the run (default: every array)"),
                                  cl::value_desc("NAME"), cl::cat(category));
-cl::opt<std::string> blockSpec("block", cl::desc("Run only this block"), cl::value_desc("X[,Y[,Z]]"), cl::cat(category));
+cl::opt<std::string> blockSpec("block", cl::desc("Run only this block"), cl::value_desc("X[,Y[,Z]]"),
+                               cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("Run the tile-opt pipeline first (0: the IR as emitted)"), cl::init(0),
                            cl::Prefix, cl::cat(category));
 cl::opt<bool> zeroUndetermined("undetermined-zero", cl::desc("Pad `undetermined` loads with zero instead of NaN"),
@@ -97,7 +100,7 @@ std::string dim3String(const Dim3 &d) {
   return std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
@@ -135,7 +138,7 @@ int main(int argc, char **argv) {
 
   std::map<std::string, ArrayArg> arrayArgs;
   std::map<std::string, LaunchArg> scalarArgs;
-  std::vector<std::string> order;  // as given, for printing
+  std::vector<std::string> order; // as given, for printing
   // A name given twice would silently take the last value: refuse it, naming both options.
   std::map<std::string, std::string> givenWith;
   auto claim = [&](const std::string &name, const std::string &option) -> bool {
@@ -176,7 +179,7 @@ int main(int argc, char **argv) {
   if (StringRef(inputFile).ends_with(".mlir")) {
     llvm::SourceMgr sourceMgr;
     mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    module = support::parseMlirFile(inputFile, sourceMgr, context);  // nesting-checked, large stack
+    module = support::parseMlirFile(inputFile, sourceMgr, context); // nesting-checked, large stack
     if (!module)
       return 1;
   } else {
@@ -241,8 +244,8 @@ int main(int argc, char **argv) {
       return usage("the module has several kernels (" + names + "...); pass --kernel NAME");
   }
   if (!kernel) {
-    errs() << "tile-run: error: no kernel " << (kernelName.empty() ? "" : "'" + kernelName + "' ") << "in "
-           << inputFile << (names.empty() ? "" : " (kernels: " + names + ")") << "\n";
+    errs() << "tile-run: error: no kernel " << (kernelName.empty() ? "" : "'" + kernelName + "' ") << "in " << inputFile
+           << (names.empty() ? "" : " (kernels: " + names + ")") << "\n";
     return 1;
   }
   // Parameters in kernel-argument order.

@@ -29,9 +29,9 @@ mamba2::SsdInputs Inputs::reference() const {
   auto opt = [&](SsdTensor t) {
     return tensors[unsigned(t)] ? std::optional<mamba2::TensorView>(get(t)) : std::nullopt;
   };
-  return {get(SsdTensor::X),  get(SsdTensor::Dt), get(SsdTensor::A),      get(SsdTensor::B),
-          get(SsdTensor::C),  opt(SsdTensor::D),  opt(SsdTensor::Z),      opt(SsdTensor::DtBias),
-          opt(SsdTensor::InitialStates)};
+  return {get(SsdTensor::X), get(SsdTensor::Dt),     get(SsdTensor::A),
+          get(SsdTensor::B), get(SsdTensor::C),      opt(SsdTensor::D),
+          opt(SsdTensor::Z), opt(SsdTensor::DtBias), opt(SsdTensor::InitialStates)};
 }
 
 Inputs loadInputs(const std::string &dir) {
@@ -75,12 +75,15 @@ Inputs demoInputs(const DemoShape &s) {
   auto random = [&](mamba2::Shape shape, double lo, double hi) {
     std::uniform_real_distribution<double> d(lo, hi);
     mamba2::Tensor t(std::move(shape));
-    for (double &e : t.data) e = d(rng);
+    for (double &e : t.data)
+      e = d(rng);
     return t;
   };
   const rt::DType bf = rt::DType::BFloat16, f = rt::DType::Float32;
   Inputs in;
-  auto set = [&](SsdTensor t, rt::DType dtype, mamba2::Tensor v) { in.tensors[unsigned(t)].emplace(dtype, std::move(v)); };
+  auto set = [&](SsdTensor t, rt::DType dtype, mamba2::Tensor v) {
+    in.tensors[unsigned(t)].emplace(dtype, std::move(v));
+  };
   set(SsdTensor::X, bf, random({s.b, s.T, s.H, s.P}, -1, 1));
   set(SsdTensor::Dt, f, random({s.b, s.T, s.H}, -4, 0));
   set(SsdTensor::A, f, random({s.H}, -2, -0.5));
@@ -90,4 +93,4 @@ Inputs demoInputs(const DemoShape &s) {
   return in;
 }
 
-}  // namespace tile::ssd
+} // namespace tile::ssd

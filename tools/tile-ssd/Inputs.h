@@ -16,7 +16,7 @@ namespace tile::ssd {
 
 struct HostTensor {
   rt::DType dtype = rt::DType::Float32;
-  std::vector<unsigned char> bytes;  // row-major
+  std::vector<unsigned char> bytes; // row-major
   mamba2::Tensor values;
 
   /// `values` rounded into `dtype` (bfloat16, float16 or float32).
@@ -46,4 +46,4 @@ struct DemoShape {
 };
 Inputs demoInputs(const DemoShape &shape);
 
-}  // namespace tile::ssd
+} // namespace tile::ssd

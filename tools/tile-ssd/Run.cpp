@@ -20,8 +20,8 @@ RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::Forward
   using T = mamba2::SsdTensor;
   auto get = [&](T t) { return *arrays[unsigned(t)]; };
   auto opt = [&](T t) { return arrays[unsigned(t)]; };
-  mamba2::SsdArrayInputs in{get(T::X), get(T::Dt), get(T::A), get(T::B), get(T::C),
-                            opt(T::D), opt(T::Z),  opt(T::DtBias), opt(T::InitialStates)};
+  mamba2::SsdArrayInputs in{get(T::X),      get(T::Dt),           get(T::A), get(T::B), get(T::C), opt(T::D), opt(T::Z),
+                            opt(T::DtBias), opt(T::InitialStates)};
 
   RunResult r;
   auto start = std::chrono::steady_clock::now();
@@ -38,4 +38,4 @@ RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::Forward
   return r;
 }
 
-}  // namespace tile::ssd
+} // namespace tile::ssd

@@ -12,7 +12,7 @@ namespace tile::ssd {
 struct RunResult {
   mamba2::Tensor y, finalStates;
   rt::DType yDType = rt::DType::Float32;
-  mamba2::SsdTimings timings;  // GPU events, or host wall-clock time when interpreted
+  mamba2::SsdTimings timings; // GPU events, or host wall-clock time when interpreted
   // The first call (compiling or loading the kernels, then running), and on the GPU where the
   // kernels came from.
   double firstCallMs = 0;
@@ -24,4 +24,4 @@ struct RunResult {
 /// them already: compiling is never inside them).
 RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::ForwardOptions &options);
 
-}  // namespace tile::ssd
+} // namespace tile::ssd

@@ -43,9 +43,10 @@ using namespace tile::mamba2;
 namespace {
 
 int usage(const std::string &message) {
-  std::fprintf(stderr, "tile-ssd: error: %s\nusage: tile-ssd [--inputs DIR] [--out DIR] [--chunk-size N] [--dt-softplus] "
-                       "[--dt-limit MIN,MAX] [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] "
-                       "[--interpret]\n",
+  std::fprintf(stderr,
+               "tile-ssd: error: %s\nusage: tile-ssd [--inputs DIR] [--out DIR] [--chunk-size N] [--dt-softplus] "
+               "[--dt-limit MIN,MAX] [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] "
+               "[--interpret]\n",
                message.c_str());
   return 2;
 }
@@ -55,7 +56,7 @@ int ioError(const std::string &message) {
   return 3;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
   // A file size limit (ulimit -f) then fails the write with EFBIG, which is reported and leaves
@@ -70,25 +71,39 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (a == "--inputs") { const char *v = value(); if (!v || !*v) return usage("--inputs needs a directory"); inputDir = v; }
-    else if (a == "--out") { const char *v = value(); if (!v || !*v) return usage("--out needs a directory"); outDir = v; }
-    else if (a == "--chunk-size") {
+    if (a == "--inputs") {
       const char *v = value();
-      if (!v) return usage("--chunk-size needs a value");
+      if (!v || !*v)
+        return usage("--inputs needs a directory");
+      inputDir = v;
+    } else if (a == "--out") {
+      const char *v = value();
+      if (!v || !*v)
+        return usage("--out needs a directory");
+      outDir = v;
+    } else if (a == "--chunk-size") {
+      const char *v = value();
+      if (!v)
+        return usage("--chunk-size needs a value");
       auto q = tools::parseInt(v, 16, 256, "--chunk-size", error);
-      if (!q) return usage(error);
-      if (*q & (*q - 1)) return usage("--chunk-size: " + std::to_string(*q) + " is not a power of two (16, 32, 64, 128 or 256)");
+      if (!q)
+        return usage(error);
+      if (*q & (*q - 1))
+        return usage("--chunk-size: " + std::to_string(*q) + " is not a power of two (16, 32, 64, 128 or 256)");
       options.chunkSize = static_cast<int>(*q);
-    } else if (a == "--dt-softplus") options.dt.dtSoftplus = true;
+    } else if (a == "--dt-softplus")
+      options.dt.dtSoftplus = true;
     else if (a == "--dt-limit") {
       const char *v = value();
-      if (!v) return usage("--dt-limit needs MIN,MAX");
+      if (!v)
+        return usage("--dt-limit needs MIN,MAX");
       // A step size is non-negative; MAX may be inf (no upper clamp, the default).
       tools::DoubleRange range;
       range.min = 0;
       range.allowInfinity = true;
       auto limits = tools::parseDoubleList(v, ',', 2, 2, "--dt-limit", error, range);
-      if (!limits) return usage(error);
+      if (!limits)
+        return usage(error);
       if ((*limits)[0] > (*limits)[1])
         return usage("--dt-limit: MIN must not exceed MAX, got '" + std::string(v) + "'");
       options.dt.dtMin = (*limits)[0];
@@ -96,18 +111,26 @@ int main(int argc, char **argv) {
     } else if (a == "--output-dtype") {
       const char *v = value();
       std::string s = v ? v : "";
-      if (s == "float32") outputDType = rt::DType::Float32;
-      else if (s == "float16") outputDType = rt::DType::Float16;
-      else if (s == "bfloat16") outputDType = rt::DType::BFloat16;
-      else return usage("--output-dtype must be float32, float16 or bfloat16, got '" + s + "'");
+      if (s == "float32")
+        outputDType = rt::DType::Float32;
+      else if (s == "float16")
+        outputDType = rt::DType::Float16;
+      else if (s == "bfloat16")
+        outputDType = rt::DType::BFloat16;
+      else
+        return usage("--output-dtype must be float32, float16 or bfloat16, got '" + s + "'");
     } else if (a == "--precision") {
       const char *v = value();
       auto p = parseMatmulPrecision(v ? v : "");
-      if (!p) return usage("--precision must be native (the data's bf16/fp16) or tf32");
+      if (!p)
+        return usage("--precision must be native (the data's bf16/fp16) or tf32");
       options.precision = *p;
-    } else if (a == "--check") check = true;
-    else if (a == "--interpret") backendOptions.choice = jit::BackendOptions::Choice::Interpreter;
-    else return usage("unknown option " + a);
+    } else if (a == "--check")
+      check = true;
+    else if (a == "--interpret")
+      backendOptions.choice = jit::BackendOptions::Choice::Interpreter;
+    else
+      return usage("unknown option " + a);
   }
 
   // Everything about the files is checked before the (possibly long) run.
@@ -135,7 +158,7 @@ int main(int argc, char **argv) {
     const bool interpret = !backend.onGpu();
     std::printf("tile-ssd: running the kernels on %s\n",
                 backendOptions.choice == jit::BackendOptions::Choice::Interpreter ? "the interpreter (--interpret)"
-                                                                                   : backend.description().c_str());
+                                                                                  : backend.description().c_str());
     ssd::Inputs inputs;
     if (inputDir.empty()) {
       // The demo: a small 2.7B-like layer (ragged seqlen), bf16.
@@ -179,7 +202,8 @@ int main(int argc, char **argv) {
       const auto &x = inputs.tensors[unsigned(SsdTensor::X)];
       const bool bf16Products = x && x->dtype == rt::DType::BFloat16 && options.precision == MatmulPrecision::Native;
       const double yAtol = bf16Products ? 5e-2 * compare(expected.y, expected.y, 0, 0).refRms : 3e-3;
-      const double sAtol = bf16Products ? 2e-2 * compare(expected.finalStates, expected.finalStates, 0, 0).refRms : 3e-3;
+      const double sAtol =
+          bf16Products ? 2e-2 * compare(expected.finalStates, expected.finalStates, 0, 0).refRms : 3e-3;
       ErrorStats ys = compare(r.y, expected.y, yAtol, 1e-2);
       ErrorStats ss = compare(r.finalStates, expected.finalStates, sAtol, 1e-2);
       std::printf("tile-ssd: y            %s\n", ys.str(r.y.shape).c_str());

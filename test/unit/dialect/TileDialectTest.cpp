@@ -61,8 +61,8 @@ TEST_CASE_METHOD(DialectFixture, "array type accessors and printing", "[dialect]
 }
 
 TEST_CASE_METHOD(DialectFixture, "array type verification rejects bad element types", "[dialect]") {
-  auto bad = tile::ArrayType::getChecked([&] { return emitError(loc); }, &context,
-                                         ArrayRef<int64_t>{4}, Type(IndexType::get(&context)));
+  auto bad = tile::ArrayType::getChecked([&] { return emitError(loc); }, &context, ArrayRef<int64_t>{4},
+                                         Type(IndexType::get(&context)));
   CHECK_FALSE(bad);
   CHECK_THAT(diagnostics, Catch::Contains("unsupported array element type 'index'"));
 }
@@ -75,8 +75,8 @@ TEST_CASE_METHOD(DialectFixture, "a built kernel verifies and prints", "[dialect
   Value x = kernel.getArgument(0);
   Value i = tile::BlockIdOp::create(builder, loc, builder.getI32Type(), 0);
   auto tileType = RankedTensorType::get({64, 32}, f32);
-  auto load = tile::LoadOp::create(builder, loc, tileType, x, ValueRange{i, i},
-                                   tile::PaddingMode::zero, nullptr, nullptr, nullptr);
+  auto load = tile::LoadOp::create(builder, loc, tileType, x, ValueRange{i, i}, tile::PaddingMode::zero, nullptr,
+                                   nullptr, nullptr);
   auto sumType = RankedTensorType::get({64}, f32);
   auto sum = tile::ReduceOp::create(builder, loc, sumType, tile::ReduceKind::sum, load, 1, false);
   (void)sum;

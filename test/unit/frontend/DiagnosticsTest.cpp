@@ -19,12 +19,12 @@ TEST_CASE("source: line and column of offsets", "[frontend][source]") {
   };
   CHECK(lc(0) == "1:1");
   CHECK(lc(1) == "1:2");
-  CHECK(lc(2) == "1:3");  // the newline itself
+  CHECK(lc(2) == "1:3"); // the newline itself
   CHECK(lc(3) == "2:1");
-  CHECK(lc(5) == "2:3");  // "\r\n" is one terminator
+  CHECK(lc(5) == "2:3"); // "\r\n" is one terminator
   CHECK(lc(7) == "3:1");
   CHECK(lc(10) == "4:1");
-  CHECK(lc(11) == "4:2");  // end of file
+  CHECK(lc(11) == "4:2"); // end of file
   CHECK_FALSE(f->lineColumnOfOffset(12).isValid());
   CHECK(f->lineText(1) == "ab");
   CHECK(f->lineText(2) == "cd");
@@ -72,13 +72,12 @@ struct Fixture {
   }
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("diagnostics: clang-style rendering", "[frontend][diagnostics]") {
   Fixture f("def f(x):\n    y = x + 1\n    return y\n");
   // `x + 1` is bytes 18..23 of the file.
-  f.diags.error(f.range(18, 23), "unsupported operand types")
-      .note(f.range(6, 7), "'x' declared here");
+  f.diags.error(f.range(18, 23), "unsupported operand types").note(f.range(6, 7), "'x' declared here");
   f.diags.warning(SourceRange(f.file->locForOffset(35)), "value unused");
   CHECK(f.diags.str() == "k.py:2:9: error: unsupported operand types\n"
                          "    y = x + 1\n"
@@ -94,8 +93,7 @@ TEST_CASE("diagnostics: clang-style rendering", "[frontend][diagnostics]") {
   CHECK(f.diags.summary() == "1 warning and 1 error generated.");
 }
 
-TEST_CASE("diagnostics: ranges across lines, at end of line and end of file",
-          "[frontend][diagnostics]") {
+TEST_CASE("diagnostics: ranges across lines, at end of line and end of file", "[frontend][diagnostics]") {
   Fixture f("abc(\n  d)\nxyz");
   f.diags.error(f.range(3, 9), "spans two lines");
   f.diags.error(SourceRange(f.file->locForOffset(4)), "at the newline");

@@ -40,8 +40,7 @@ struct Parsed {
     for (const Diagnostic &d : diags.diagnostics()) {
       FullLoc loc = sources.decompose(d.range.begin);
       if (loc.isValid())
-        result += loc.file->name() + ":" + std::to_string(loc.line) + ":" +
-                  std::to_string(loc.column) + ": ";
+        result += loc.file->name() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) + ": ";
       result += std::string(severityName(d.severity)) + ": " + d.message + "\n";
     }
     return result;
@@ -97,4 +96,4 @@ struct Lexed {
   }
 };
 
-}  // namespace tile::frontend::test
+} // namespace tile::frontend::test

@@ -49,7 +49,7 @@ Specialization scaleSpec(int64_t block) {
   return spec;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("a kernel compiles to verified tile IR for its specialization", "[frontend][irgen]") {
   Compiled c(kScale, scaleSpec(256));
@@ -74,11 +74,10 @@ TEST_CASE("errors come back as located diagnostics, not IR", "[frontend][irgen]"
   Compiled c(kScale, scaleSpec(96));
   CHECK_FALSE(c.module);
   REQUIRE(c.diags.numErrors() == 1);
-  CHECK(c.diags.str() ==
-        "k.py:5:34: error: the tile shape has dimension 96, which is not a power of two (tile "
-        "dimensions must be powers of two)\n"
-        "    t = ct.load(x, (ct.bid(0),), (B,), padding_mode=ct.PaddingMode.ZERO)\n"
-        "                                 ^~~~\n");
+  CHECK(c.diags.str() == "k.py:5:34: error: the tile shape has dimension 96, which is not a power of two (tile "
+                         "dimensions must be powers of two)\n"
+                         "    t = ct.load(x, (ct.bid(0),), (B,), padding_mode=ct.PaddingMode.ZERO)\n"
+                         "                                 ^~~~\n");
 }
 
 TEST_CASE("kernel signatures and autotune configs can be inspected", "[frontend][irgen]") {

@@ -92,7 +92,7 @@ TEST_CASE("lexer: integer literals", "[frontend][lexer]") {
 
   Lexed big("18446744073709551616");
   CHECK(big.tokens[0].intOverflow);
-  CHECK_FALSE(big.diags.hasErrors());  // the parser reports it where the value is used
+  CHECK_FALSE(big.diags.hasErrors()); // the parser reports it where the value is used
 }
 
 TEST_CASE("lexer: float literals", "[frontend][lexer]") {
@@ -163,8 +163,7 @@ TEST_CASE("lexer: indentation produces INDENT and DEDENT", "[frontend][lexer]") 
   CHECK(tokenKinds("if a:\n if b:\n  x\ny") ==
         "kw_if Identifier Colon Newline Indent kw_if Identifier Colon Newline Indent "
         "Identifier Newline Dedent Dedent Identifier Newline");
-  CHECK(tokenKinds("if a:\n  x") ==
-        "kw_if Identifier Colon Newline Indent Identifier Newline Dedent");
+  CHECK(tokenKinds("if a:\n  x") == "kw_if Identifier Colon Newline Indent Identifier Newline Dedent");
   // Tabs count to the next multiple of 8, consistently used.
   CHECK(tokenKinds("if a:\n\tx\n\ty\n") ==
         "kw_if Identifier Colon Newline Indent Identifier Newline Identifier Newline Dedent");
@@ -189,13 +188,10 @@ TEST_CASE("lexer: line continuation", "[frontend][lexer]") {
   CHECK(tokenKinds("f(a,\n      b,  # comment\n\n  c)\nx\n") ==
         "Identifier LParen Identifier Comma Identifier Comma Identifier RParen Newline "
         "Identifier Newline");
-  CHECK(tokenKinds("x = [\n1,\n]\n") ==
-        "Identifier Equal LSquare Integer Comma RSquare Newline");
-  CHECK(tokenKinds("d = {\n  'a': 1}\n") ==
-        "Identifier Equal LBrace String Colon Integer RBrace Newline");
+  CHECK(tokenKinds("x = [\n1,\n]\n") == "Identifier Equal LSquare Integer Comma RSquare Newline");
+  CHECK(tokenKinds("d = {\n  'a': 1}\n") == "Identifier Equal LBrace String Colon Integer RBrace Newline");
   // Explicit with a backslash.
-  CHECK(tokenKinds("x = 1 + \\\n        2\ny\n") ==
-        "Identifier Equal Integer Plus Integer Newline Identifier Newline");
+  CHECK(tokenKinds("x = 1 + \\\n        2\ny\n") == "Identifier Equal Integer Plus Integer Newline Identifier Newline");
   CHECK(tokenKinds("x = 1 + \\\r\n  2\r\n") == "Identifier Equal Integer Plus Integer Newline");
 }
 
@@ -223,16 +219,14 @@ TEST_CASE("lexer: errors have locations and lexing continues", "[frontend][lexer
   // One error for a run of invalid characters, and none from the parser right after it.
   CHECK(errorsOf("x = 1 ?? 2\n") == "t.py:1:7: error: invalid character '?' (U+003F)\n");
   CHECK(errorsOf("x = a ! b\n") == "t.py:1:7: error: invalid character '!' (U+0021)\n");
-  CHECK(errorsOf("x = $\ny = 1 +\n") ==
-        "t.py:1:5: error: invalid character '$' (U+0024)\n"
-        "t.py:2:8: error: expected expression after '+', found end of line\n");
+  CHECK(errorsOf("x = $\ny = 1 +\n") == "t.py:1:5: error: invalid character '$' (U+0024)\n"
+                                        "t.py:2:8: error: expected expression after '+', found end of line\n");
   CHECK(errorsOf("x = \xE2\x82\xAC\n") == "t.py:1:5: error: invalid character '\xE2\x82\xAC' "
-                                           "(U+20AC)\n");
+                                          "(U+20AC)\n");
   CHECK(errorsOf("x = 1\x01\n") == "t.py:1:6: error: invalid non-printable character U+0001\n");
   CHECK(errorsOf("x = 1\xFF\n") == "t.py:1:6: error: invalid UTF-8 byte 0xFF in source\n");
   CHECK(errorsOf("s = 'abc\nt = 1\n") == "t.py:1:5: error: unterminated string literal\n");
-  CHECK(errorsOf("s = '''abc\nt = 1\n") ==
-        "t.py:1:5: error: unterminated triple-quoted string literal\n");
+  CHECK(errorsOf("s = '''abc\nt = 1\n") == "t.py:1:5: error: unterminated triple-quoted string literal\n");
   CHECK(errorsOf("x = 0123\n") ==
         "t.py:1:5: error: leading zeros in decimal integer literals are not permitted; use an "
         "0o prefix for octal integers\n");
@@ -244,33 +238,26 @@ TEST_CASE("lexer: errors have locations and lexing continues", "[frontend][lexer
   CHECK(errorsOf("x = 1_\n") == "t.py:1:5: error: invalid decimal literal\n");
   CHECK(errorsOf("x = 2j\n") == "t.py:1:5: error: complex literals are not supported\n");
   CHECK(errorsOf("x = 1e999\n") == "t.py:1:5: error: floating-point literal is out of range\n");
-  CHECK(errorsOf("x = '\\x4'\n") ==
-        "t.py:1:6: error: invalid '\\x' escape: expected 2 hex digits\n");
+  CHECK(errorsOf("x = '\\x4'\n") == "t.py:1:6: error: invalid '\\x' escape: expected 2 hex digits\n");
   CHECK(errorsOf("x = '\\N{DASH}'\n") == "t.py:1:6: error: '\\N{...}' escapes are not supported\n");
   CHECK(errorsOf("x = '\\q'\n") == "t.py:1:6: warning: invalid escape sequence '\\q'\n");
-  CHECK(errorsOf("x = 1 + \\ 2\n") ==
-        "t.py:1:9: error: unexpected character after line continuation character\n");
+  CHECK(errorsOf("x = 1 + \\ 2\n") == "t.py:1:9: error: unexpected character after line continuation character\n");
   CHECK(errorsOf("x = 1)\n") == "t.py:1:6: error: unmatched ')'\n");
-  CHECK(errorsOf("x = f(a]\n") ==
-        "t.py:1:8: error: closing parenthesis ']' does not match opening parenthesis '('\n");
+  CHECK(errorsOf("x = f(a]\n") == "t.py:1:8: error: closing parenthesis ']' does not match opening parenthesis '('\n");
   CHECK(errorsOf("x = f(a,\n") == "t.py:1:6: error: '(' was never closed\n");
 }
 
 TEST_CASE("lexer: indentation errors", "[frontend][lexer]") {
   Parsed dedent("if a:\n    x = 1\n  y = 2\n");
-  CHECK(dedent.headlines() ==
-        "t.py:3:3: error: unindent does not match any outer indentation level\n");
+  CHECK(dedent.headlines() == "t.py:3:3: error: unindent does not match any outer indentation level\n");
   // Python's rule: a tab and eight spaces are ambiguous when compared with one space.
   Parsed tabs("if a:\n        x = 1\n\ty = 2\n");
-  CHECK(tabs.headlines() ==
-        "t.py:3:1: error: inconsistent use of tabs and spaces in indentation\n");
+  CHECK(tabs.headlines() == "t.py:3:1: error: inconsistent use of tabs and spaces in indentation\n");
   Parsed tabs2("if a:\n        if b:\n\t x = 1\n");
-  CHECK(tabs2.headlines() ==
-        "t.py:3:1: error: inconsistent use of tabs and spaces in indentation\n");
+  CHECK(tabs2.headlines() == "t.py:3:1: error: inconsistent use of tabs and spaces in indentation\n");
 }
 
-TEST_CASE("lexer: an unclosed bracket is reported before the next definition",
-          "[frontend][lexer]") {
+TEST_CASE("lexer: an unclosed bracket is reported before the next definition", "[frontend][lexer]") {
   Parsed p("def f(x):\n"
            "    return g(x\n"
            "def h(y):\n"

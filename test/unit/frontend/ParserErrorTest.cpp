@@ -38,38 +38,26 @@ const ErrorCase kErrorCases[] = {
     {"f(**kw)\n", "t.py:1:3: error: keyword argument unpacking (`**`) is not supported"},
     {"a, *b = c\n", "t.py:1:4: error: starred expressions are not supported"},
     {"if (n := 10) > 5:\n    pass\n", "t.py:1:7: error: walrus operator `:=` is not supported"},
-    {"for i in r:\n    pass\nelse:\n    pass\n",
-     "t.py:3:1: error: `else` clauses on `for` loops are not supported"},
+    {"for i in r:\n    pass\nelse:\n    pass\n", "t.py:3:1: error: `else` clauses on `for` loops are not supported"},
     {"async def f():\n    pass\n", "t.py:1:1: error: `async` functions are not supported"},
     {"x = await y\n", "t.py:1:5: error: `await` expressions are not supported"},
-    {"from m import *\n",
-     "t.py:1:15: error: wildcard imports (`from ... import *`) are not supported"},
-    {"def f(*args):\n  pass\n",
-     "t.py:1:7: error: variadic parameters (`*args`) are not supported"},
-    {"def f(**kw):\n  pass\n",
-     "t.py:1:7: error: variadic keyword parameters (`**kwargs`) are not supported"},
-    {"def f(a, /):\n  pass\n",
-     "t.py:1:10: error: positional-only parameter marker `/` is not supported"},
+    {"from m import *\n", "t.py:1:15: error: wildcard imports (`from ... import *`) are not supported"},
+    {"def f(*args):\n  pass\n", "t.py:1:7: error: variadic parameters (`*args`) are not supported"},
+    {"def f(**kw):\n  pass\n", "t.py:1:7: error: variadic keyword parameters (`**kwargs`) are not supported"},
+    {"def f(a, /):\n  pass\n", "t.py:1:10: error: positional-only parameter marker `/` is not supported"},
 
     // Syntax errors name what was expected and what was found.
-    {"def f(x)\n    return x\n",
-     "t.py:1:9: error: expected ':' after function parameters, found end of line"},
-    {"def f(x) -> int\n    return x\n",
-     "t.py:1:16: error: expected ':' after return annotation, found end of line"},
+    {"def f(x)\n    return x\n", "t.py:1:9: error: expected ':' after function parameters, found end of line"},
+    {"def f(x) -> int\n    return x\n", "t.py:1:16: error: expected ':' after return annotation, found end of line"},
     {"if x\n    pass\n", "t.py:1:5: error: expected ':' after 'if' condition, found end of line"},
-    {"if x = 1:\n    pass\n",
-     "t.py:1:6: error: expected ':' after 'if' condition, found '='; use '==' to compare"},
-    {"if x:\n    pass\nelif y\n    pass\n",
-     "t.py:3:7: error: expected ':' after 'elif' condition, found end of line"},
-    {"for i in range(3)\n    pass\n",
-     "t.py:1:18: error: expected ':' after 'for' loop header, found end of line"},
-    {"for x y:\n  pass\n",
-     "t.py:1:7: error: expected 'in' after 'for' loop variable, found identifier 'y'"},
+    {"if x = 1:\n    pass\n", "t.py:1:6: error: expected ':' after 'if' condition, found '='; use '==' to compare"},
+    {"if x:\n    pass\nelif y\n    pass\n", "t.py:3:7: error: expected ':' after 'elif' condition, found end of line"},
+    {"for i in range(3)\n    pass\n", "t.py:1:18: error: expected ':' after 'for' loop header, found end of line"},
+    {"for x y:\n  pass\n", "t.py:1:7: error: expected 'in' after 'for' loop variable, found identifier 'y'"},
     {"x = 1 +\n", "t.py:1:8: error: expected expression after '+', found end of line"},
     {"x =\n", "t.py:1:4: error: expected expression after '=', found end of line"},
-    {"x = y if z\n",
-     "t.py:1:11: error: expected 'else' after condition in conditional expression, found end "
-     "of line"},
+    {"x = y if z\n", "t.py:1:11: error: expected 'else' after condition in conditional expression, found end "
+                     "of line"},
     {"x = 1 if y else\n", "t.py:1:16: error: expected expression after 'else', found end of line"},
     {"x = a.\n", "t.py:1:7: error: expected attribute name after '.', found end of line"},
     {"x = t[]\n", "t.py:1:7: error: expected index expression, found ']'"},
@@ -77,33 +65,26 @@ const ErrorCase kErrorCases[] = {
     {"print 'hi'\n", "t.py:1:7: error: expected end of line, found string literal"},
     {"x = 1 2\n", "t.py:1:7: error: expected end of line, found integer literal '2'"},
     {"@ct.kernel\nx = 1\n", "t.py:2:1: error: expected 'def' after decorator, found identifier 'x'"},
-    {"@ct.kernel x\ndef f(): pass\n",
-     "t.py:1:12: error: expected end of line after decorator, found identifier 'x'"},
+    {"@ct.kernel x\ndef f(): pass\n", "t.py:1:12: error: expected end of line after decorator, found identifier 'x'"},
     {"def (x):\n  pass\n", "t.py:1:5: error: expected function name after 'def', found '('"},
-    {"def f x:\n  pass\n",
-     "t.py:1:7: error: expected '(' after function name, found identifier 'x'"},
-    {"def f(1):\n  pass\n",
-     "t.py:1:7: error: expected parameter name, found integer literal '1'"},
+    {"def f x:\n  pass\n", "t.py:1:7: error: expected '(' after function name, found identifier 'x'"},
+    {"def f(1):\n  pass\n", "t.py:1:7: error: expected parameter name, found integer literal '1'"},
     {"import\n", "t.py:1:7: error: expected module name after 'import', found end of line"},
-    {"from x improt y\n",
-     "t.py:1:8: error: expected 'import' after module name, found identifier 'improt'"},
+    {"from x improt y\n", "t.py:1:8: error: expected 'import' after module name, found identifier 'improt'"},
     {"x = {'a' 1}\n", "t.py:1:10: error: expected ':' after dict key, found integer literal '1'"},
     {"elif x:\n  pass\n", "t.py:1:1: error: 'elif' without a matching 'if'"},
     {"else:\n  pass\n", "t.py:1:1: error: 'else' without a matching 'if' or 'for'"},
     {"except:\n  pass\n", "t.py:1:1: error: 'except' without a matching 'try'"},
 
     // Layout.
-    {"for i in range(3):\nx = 1\n",
-     "t.py:2:1: error: expected an indented block after 'for' statement on line 1"},
+    {"for i in range(3):\nx = 1\n", "t.py:2:1: error: expected an indented block after 'for' statement on line 1"},
     {"def f():\n\n# comment\n", "t.py:4:1: error: expected an indented block after function "
                                 "definition on line 1"},
-    {"if x:\n  pass\nelse:\ny = 1\n",
-     "t.py:4:1: error: expected an indented block after 'else' statement on line 3"},
+    {"if x:\n  pass\nelse:\ny = 1\n", "t.py:4:1: error: expected an indented block after 'else' statement on line 3"},
     {"x = 1\n    y = 2\n", "t.py:2:5: error: unexpected indent"},
 
     // Checks that need the parsed expression.
-    {"def f(a=1, b):\n    pass\n",
-     "t.py:1:12: error: parameter without a default follows parameter with a default"},
+    {"def f(a=1, b):\n    pass\n", "t.py:1:12: error: parameter without a default follows parameter with a default"},
     {"def f(a, a):\n    pass\n", "t.py:1:10: error: duplicate parameter 'a' in function definition"},
     {"f(a=1, b)\n", "t.py:1:8: error: positional argument follows keyword argument"},
     {"f(a=1, a=2)\n", "t.py:1:8: error: keyword argument repeated: 'a'"},
@@ -113,15 +94,12 @@ const ErrorCase kErrorCases[] = {
     {"a + b = c\n", "t.py:1:1: error: cannot assign to expression"},
     {"for 1 in x:\n  pass\n", "t.py:1:5: error: cannot assign to literal"},
     {"a, b += 1\n", "t.py:1:1: error: 'tuple' is an illegal expression for augmented assignment"},
-    {"f() += 1\n",
-     "t.py:1:1: error: 'function call' is an illegal expression for augmented assignment"},
-    {"a, b: int = 1, 2\n",
-     "t.py:1:1: error: only a single target (not a tuple) can be annotated"},
-    {"x = 99999999999999999999\n",
-     "t.py:1:5: error: integer literal is too large for a 64-bit signed integer"},
+    {"f() += 1\n", "t.py:1:1: error: 'function call' is an illegal expression for augmented assignment"},
+    {"a, b: int = 1, 2\n", "t.py:1:1: error: only a single target (not a tuple) can be annotated"},
+    {"x = 99999999999999999999\n", "t.py:1:5: error: integer literal is too large for a 64-bit signed integer"},
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("parser errors: exact first message and location", "[frontend][parser][errors]") {
   for (const ErrorCase &c : kErrorCases) {
@@ -160,8 +138,7 @@ TEST_CASE("parser errors: full clang-style rendering with a note", "[frontend][p
                       "           ^\n");
 }
 
-TEST_CASE("parser errors: recovery reports several errors in one run",
-          "[frontend][parser][errors]") {
+TEST_CASE("parser errors: recovery reports several errors in one run", "[frontend][parser][errors]") {
   Parsed p("import cuda.tile as ct\n"
            "\n"
            "@ct.kernel\n"
@@ -182,14 +159,13 @@ TEST_CASE("parser errors: recovery reports several errors in one run",
            "\n"
            "def h(y):\n"
            "    return y\n");
-  CHECK(p.headlines() ==
-        "t.py:4:31: error: expected ':' after function parameters, found end of line\n"
-        "t.py:10:19: error: invalid character '$' (U+0024)\n"
-        "t.py:11:5: error: `while` loops are not supported in kernels\n"
-        "t.py:12:13: error: expected expression after '+=', found end of line\n"
-        "t.py:14:16: error: list comprehensions are not supported\n"
-        "t.py:15:5: error: `else` clauses on `for` loops are not supported\n"
-        "t.py:17:16: error: expected expression after '**', found end of line\n");
+  CHECK(p.headlines() == "t.py:4:31: error: expected ':' after function parameters, found end of line\n"
+                         "t.py:10:19: error: invalid character '$' (U+0024)\n"
+                         "t.py:11:5: error: `while` loops are not supported in kernels\n"
+                         "t.py:12:13: error: expected expression after '+=', found end of line\n"
+                         "t.py:14:16: error: list comprehensions are not supported\n"
+                         "t.py:15:5: error: `else` clauses on `for` loops are not supported\n"
+                         "t.py:17:16: error: expected expression after '**', found end of line\n");
   // Everything that could be parsed is in the module.
   REQUIRE(p.module->functions().size() == 2);
   CHECK(p.module->functions()[0]->name == "g");
@@ -206,8 +182,7 @@ TEST_CASE("parser errors: a try statement is reported once", "[frontend][parser]
   CHECK(p.module->body[0]->isa<AssignStmt>());
 }
 
-TEST_CASE("parser errors: errors inside unsupported loops are still found",
-          "[frontend][parser][errors]") {
+TEST_CASE("parser errors: errors inside unsupported loops are still found", "[frontend][parser][errors]") {
   Parsed p("while x:\n    y = (1 +)\n");
   CHECK(p.headlines() == "t.py:1:1: error: `while` loops are not supported in kernels\n"
                          "t.py:2:13: error: expected expression after '+', found ')'\n");
@@ -220,8 +195,7 @@ TEST_CASE("parser errors: the error limit stops the parser", "[frontend][parser]
   Parsed p(source, 5);
   CHECK(p.diags.numErrors() == 5);
   CHECK(p.diags.stopped());
-  CHECK(p.headlines().substr(p.headlines().rfind("fatal")) ==
-        "fatal error: too many errors emitted, stopping now\n");
+  CHECK(p.headlines().substr(p.headlines().rfind("fatal")) == "fatal error: too many errors emitted, stopping now\n");
 }
 
 TEST_CASE("parser errors: nesting limits", "[frontend][parser][errors]") {

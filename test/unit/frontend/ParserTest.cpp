@@ -30,7 +30,7 @@ const char *kAutotune = R"(import cuda.tile as ct
 def f(x, y, N: int, BLOCK_N: ct.Constant[int]): ...
 )";
 
-}  // namespace
+} // namespace
 
 TEST_CASE("parser: operator precedence", "[frontend][parser]") {
   CHECK(sexpr("1 + 2 * 3") == "(+ 1 (* 2 3))");
@@ -379,8 +379,7 @@ TEST_CASE("parser: an autotune declaration", "[frontend][parser]") {
   CHECK(toSExpr(*autotune.findKeyword("key")->value) == "(list \"N\" \"x.dtype\")");
   REQUIRE(fn->body.size() == 1);
   CHECK(fn->body[0]->as<ExprStmt>().value->isa<EllipsisExpr>());
-  CHECK(p.ast(true).find("  FunctionDef 'f' <6:1>\n    decorator: Call <3:2>\n") !=
-        std::string::npos);
+  CHECK(p.ast(true).find("  FunctionDef 'f' <6:1>\n    decorator: Call <3:2>\n") != std::string::npos);
 }
 
 TEST_CASE("parser: expression ranges", "[frontend][parser]") {
@@ -388,12 +387,11 @@ TEST_CASE("parser: expression ranges", "[frontend][parser]") {
   REQUIRE(p.errors().empty());
   const auto &mul = p.module->body[0]->as<AssignStmt>().value->as<BinOpExpr>();
   auto cols = [&](SourceRange r) {
-    return std::to_string(p.file->lineColumn(r.begin).column) + "-" +
-           std::to_string(p.file->lineColumn(r.end).column);
+    return std::to_string(p.file->lineColumn(r.begin).column) + "-" + std::to_string(p.file->lineColumn(r.end).column);
   };
   CHECK(cols(mul.range) == "5-21");
   CHECK(cols(mul.opRange) == "13-14");
-  CHECK(cols(mul.lhs->range) == "5-12");  // includes the parentheses
+  CHECK(cols(mul.lhs->range) == "5-12"); // includes the parentheses
   CHECK(cols(mul.lhs->as<BinOpExpr>().lhs->range) == "6-7");
   const auto &sub = mul.rhs->as<SubscriptExpr>();
   CHECK(cols(sub.range) == "15-21");
@@ -403,8 +401,7 @@ TEST_CASE("parser: expression ranges", "[frontend][parser]") {
 
 TEST_CASE("parser: parseExpression reports trailing tokens", "[frontend][parser]") {
   CHECK(sexpr("x.dtype") == "(. x dtype)");
-  CHECK(sexpr("x y") ==
-        "ERROR: e.py:1:3: error: expected end of expression, found identifier 'y'\nx y\n  ^\n");
+  CHECK(sexpr("x y") == "ERROR: e.py:1:3: error: expected end of expression, found identifier 'y'\nx y\n  ^\n");
   CHECK(sexpr("") == "ERROR: e.py:1:1: error: expected expression, found end of file\n\n^\n");
 }
 
@@ -453,8 +450,7 @@ TEST_CASE("ast: visitors and walking", "[frontend][ast]") {
   CHECK(value.isa<IfExpExpr>());
   CHECK(value.dynCast<CallExpr>() == nullptr);
   CHECK(IfExpExpr::classof(&value));
-  const auto &sub = value.as<IfExpExpr>().body->as<BinOpExpr>().lhs->as<UnaryOpExpr>()
-                        .operand->as<SubscriptExpr>();
+  const auto &sub = value.as<IfExpExpr>().body->as<BinOpExpr>().lhs->as<UnaryOpExpr>().operand->as<SubscriptExpr>();
   REQUIRE(sub.indices().size() == 1);
   CHECK(sub.indices()[0]->isa<SliceExpr>());
 }

@@ -55,12 +55,10 @@ bool parseAndRender(const std::string &text, unsigned errorLimit = 20) {
 
 struct Timer {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("robustness: the reference kernel parses cleanly", "[frontend][robustness]") {
   Parsed p(kKernel);
@@ -87,7 +85,8 @@ TEST_CASE("robustness: kernels with one byte changed or removed", "[frontend][ro
   Timer timer;
   const std::string kernel = kKernel;
   std::mt19937 rng(1234);
-  const char replacements[] = "()[]{}:,.=+-*/\\'\"#@ \t\n\x01\xff" "0aZ_";
+  const char replacements[] = "()[]{}:,.=+-*/\\'\"#@ \t\n\x01\xff"
+                              "0aZ_";
   for (size_t i = 0; i < kernel.size(); i += 3) {
     std::string removed = kernel;
     removed.erase(i, 1);
@@ -116,13 +115,14 @@ TEST_CASE("robustness: random bytes", "[frontend][robustness]") {
 
 TEST_CASE("robustness: random token soup", "[frontend][robustness]") {
   Timer timer;
-  static const char *const pieces[] = {
-      "(", ")", "[", "]", "{", "}", ":", ",", ".", "...", "=", "==", "+", "-", "*", "**",
-      "/", "//", "@", "->", ":=", "+=", "<", "not", "in", "is", "and", "or", "if", "else",
-      "elif", "for", "while", "def", "return", "lambda", "class", "import", "from", "as",
-      "yield", "await", "async", "try", "with", "pass", "None", "True", "x", "ct", "1",
-      "0x1", "1.5", "1e", "'s'", "f'x'", "'''", "\"", "#c", "\\", "\n", "\n    ", "\n  ",
-      "\n\t", " ", ";", "*", "$", "\r\n"};
+  static const char *const pieces[] = {"(",     ")",      "[",    "]",    "{",     "}",     ":",     ",",      ".",
+                                       "...",   "=",      "==",   "+",    "-",     "*",     "**",    "/",      "//",
+                                       "@",     "->",     ":=",   "+=",   "<",     "not",   "in",    "is",     "and",
+                                       "or",    "if",     "else", "elif", "for",   "while", "def",   "return", "lambda",
+                                       "class", "import", "from", "as",   "yield", "await", "async", "try",    "with",
+                                       "pass",  "None",   "True", "x",    "ct",    "1",     "0x1",   "1.5",    "1e",
+                                       "'s'",   "f'x'",   "'''",  "\"",   "#c",    "\\",    "\n",    "\n    ", "\n  ",
+                                       "\n\t",  " ",      ";",    "*",    "$",     "\r\n"};
   std::mt19937 rng(7);
   for (int i = 0; i < 3000; ++i) {
     std::string text;
@@ -138,8 +138,7 @@ TEST_CASE("robustness: random token soup", "[frontend][robustness]") {
   CHECK(timer.seconds() < 60);
 }
 
-TEST_CASE("robustness: pathological nesting is diagnosed, not crashed on",
-          "[frontend][robustness]") {
+TEST_CASE("robustness: pathological nesting is diagnosed, not crashed on", "[frontend][robustness]") {
   Timer timer;
   auto rep = [](const std::string &s, size_t n) {
     std::string out;
@@ -173,12 +172,12 @@ TEST_CASE("robustness: pathological nesting is diagnosed, not crashed on",
       {"x = a" + rep("()", n) + "\n", "expression nested too deeply"},
       {"x = " + rep("(1, ", n) + "\n", "expression nested too deeply"},
       {rep("@", n) + "\n", "expected decorator expression after '@', found '@'"},
-      {"x = " + rep("1 < ", n) + "1\n", nullptr},     // a flat chain: fine
-      {"x = " + rep("1, ", n) + "1\n", nullptr},      // a flat tuple: fine
-      {"x = " + rep("'s' ", n) + "\n", nullptr},      // string concatenation: fine
-      {"x = " + rep("a and ", n) + "b\n", nullptr},   // a flat BoolOp: fine
-      {rep("x = 1\n", n), nullptr},                   // many statements: fine
-      {"if a:\n  pass\n" + rep("elif b:\n  pass\n", n / 10), nullptr},  // elif chains stay flat
+      {"x = " + rep("1 < ", n) + "1\n", nullptr},                      // a flat chain: fine
+      {"x = " + rep("1, ", n) + "1\n", nullptr},                       // a flat tuple: fine
+      {"x = " + rep("'s' ", n) + "\n", nullptr},                       // string concatenation: fine
+      {"x = " + rep("a and ", n) + "b\n", nullptr},                    // a flat BoolOp: fine
+      {rep("x = 1\n", n), nullptr},                                    // many statements: fine
+      {"if a:\n  pass\n" + rep("elif b:\n  pass\n", n / 10), nullptr}, // elif chains stay flat
   };
   for (const Case &c : cases) {
     INFO("case starting " << c.text.substr(0, 40));

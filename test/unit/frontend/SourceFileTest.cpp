@@ -20,7 +20,7 @@ std::string tempDir() {
   return name;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("source: addFile refuses directories, devices and FIFOs", "[frontend][source]") {
   SourceManager sm;

@@ -20,7 +20,7 @@ Backend make(BackendOptions::Choice choice) {
   return Backend(options);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gpu: the same launches on the GPU and the interpreter agree", "[gpu][jit][backend]") {
   TILE_REQUIRE_GPU(device);

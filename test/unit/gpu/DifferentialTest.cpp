@@ -24,10 +24,10 @@ struct ArraySpec {
   std::string name;
   interp::DType dtype;
   std::vector<int64_t> shape;
-  bool columnMajor = false;  // a strided (transposed-storage) view
+  bool columnMajor = false; // a strided (transposed-storage) view
   bool output = false;
-  std::vector<int64_t> strides = {};  // explicit strides in elements (padded rows, gaps)
-  int64_t offset = 0;                 // the view's first element in its allocation (1: misaligned)
+  std::vector<int64_t> strides = {}; // explicit strides in elements (padded rows, gaps)
+  int64_t offset = 0;                // the view's first element in its allocation (1: misaligned)
 };
 
 struct Scalar {
@@ -76,7 +76,7 @@ HostData makeArray(const ArraySpec &spec, std::mt19937 &rng) {
   for (int64_t i = 0; i < n; ++i) {
     void *p = h.bytes.data() + i * size;
     if (spec.output)
-      continue;  // outputs start zeroed on both sides
+      continue; // outputs start zeroed on both sides
     if (interp::isFloat(spec.dtype))
       interp::writeFloat(p, spec.dtype, real(rng));
     else
@@ -136,7 +136,8 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
                                                                          ch.bytes.data() + ch.bytes.size())));
       continue;
     }
-    const Scalar &s = *std::find_if(c.scalars.begin(), c.scalars.end(), [&](const Scalar &x) { return x.name == name; });
+    const Scalar &s =
+        *std::find_if(c.scalars.begin(), c.scalars.end(), [&](const Scalar &x) { return x.name == name; });
     if (s.dtype == interp::DType::Float32) {
       gpuArgs.push_back(static_cast<float>(s.value));
       cpuArgs.push_back(interp::LaunchArg::floating(s.dtype, s.value));
@@ -186,7 +187,7 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
       }
       inView[position(g, idx)] = true;
       double gv = element(g, idx), rv = element(r, idx);
-      double err = gv == rv ? 0.0 : std::fabs(gv - rv);  // equal infinities match too
+      double err = gv == rv ? 0.0 : std::fabs(gv - rv); // equal infinities match too
       maxErr = std::max(maxErr, err);
       if (gv != rv && !(err <= c.atol + c.rtol * std::fabs(rv)) && !(std::isnan(gv) && std::isnan(rv)))
         ++bad;
@@ -211,7 +212,9 @@ std::vector<Case> cases() {
   using D = interp::DType;
   std::vector<Case> out;
   // Loads/stores on ragged edges with a column-major input view; element-wise and casts.
-  out.push_back({"scale_rows", std::string(kHeader) + R"py(
+  out.push_back(
+      {"scale_rows",
+       std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     i = ct.bid(0)
@@ -219,20 +222,36 @@ def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
     t = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
     k = ct.load(s, index=(i,), shape=(TM,))
     ct.store(out, index=(i, j), tile=(t * k[:, None] + 1.5).astype(out.dtype))
-)py", "k", {{"TM", int64_t(64)}, {"TN", int64_t(32)}},
-      {{"x", D::Float32, {100, 70}, true}, {"s", D::Float32, {100}}, {"out", D::BFloat16, {100, 70}, false, true}},
-      {}, {"x", "s", "out"}, rt::Grid(2, 3), 1e-2, 1e-2});
+)py",
+       "k",
+       {{"TM", int64_t(64)}, {"TN", int64_t(32)}},
+       {{"x", D::Float32, {100, 70}, true}, {"s", D::Float32, {100}}, {"out", D::BFloat16, {100, 70}, false, true}},
+       {},
+       {"x", "s", "out"},
+       rt::Grid(2, 3),
+       1e-2,
+       1e-2});
   // Transcendentals (PTX approximations against libm: a few ulp).
-  out.push_back({"math", std::string(kHeader) + R"py(
+  out.push_back({"math",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, y):
     t = ct.load(x, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
     r = ct.exp(t) + ct.exp2(t) + ct.log(ct.abs(t) + 1.0) + ct.sin(t) + ct.cos(t)
     r = r + ct.tanh(t) + ct.sigmoid(t) + ct.sqrt(ct.abs(t)) + ct.rsqrt(ct.abs(t) + 0.5)
     ct.store(y, (ct.bid(0),), r + ct.floor(t) * ct.ceil(t) + ct.maximum(t, 0.0))
-)py", "k", {}, {{"x", D::Float32, {1000}}, {"y", D::Float32, {1000}, false, true}}, {}, {"x", "y"}, rt::Grid(4), 2e-3, 2e-3});
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {1000}}, {"y", D::Float32, {1000}, false, true}},
+                 {},
+                 {"x", "y"},
+                 rt::Grid(4),
+                 2e-3,
+                 2e-3});
   // Reductions and scans along each axis.
-  out.push_back({"reduce_scan", std::string(kHeader) + R"py(
+  out.push_back({"reduce_scan",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, sums, maxes, args, scans):
     t = ct.load(x, (ct.bid(0), 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
@@ -240,12 +259,22 @@ def k(x, sums, maxes, args, scans):
     ct.store(maxes, (0,), ct.max(t, axis=0))
     ct.store(args, (ct.bid(0),), ct.argmax(t, axis=1) + ct.argmin(t, axis=1) * 100)
     ct.store(scans, (ct.bid(0), 0), ct.cumsum(t, axis=1) + ct.cumsum(t, axis=0, reverse=True))
-)py", "k", {},
-      {{"x", D::Float32, {32, 64}}, {"sums", D::Float32, {32}, false, true}, {"maxes", D::Float32, {64}, false, true},
-       {"args", D::Int32, {32}, false, true}, {"scans", D::Float32, {32, 64}, false, true}},
-      {}, {"x", "sums", "maxes", "args", "scans"}, rt::Grid(1), 1e-4, 1e-4});
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {32, 64}},
+                  {"sums", D::Float32, {32}, false, true},
+                  {"maxes", D::Float32, {64}, false, true},
+                  {"args", D::Int32, {32}, false, true},
+                  {"scans", D::Float32, {32, 64}, false, true}},
+                 {},
+                 {"x", "sums", "maxes", "args", "scans"},
+                 rt::Grid(1),
+                 1e-4,
+                 1e-4});
   // Shape ops through shared memory.
-  out.push_back({"shapes", std::string(kHeader) + R"py(
+  out.push_back({"shapes",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, y):
     t = ct.load(x, (0, 0), (16, 32), padding_mode=ct.PaddingMode.ZERO)
@@ -255,9 +284,18 @@ def k(x, y):
     b = ct.broadcast_to(ct.sum(e, axis=0, keepdims=True), (16, 32))
     r = ct.reshape(e + b, (32, 16))
     ct.store(y, (0, 0), r + ct.arange(16).astype(ct.float32)[None, :])
-)py", "k", {}, {{"x", D::Float32, {16, 30}}, {"y", D::Float32, {32, 16}, false, true}}, {}, {"x", "y"}, rt::Grid(1), 1e-5, 1e-4});
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {16, 30}}, {"y", D::Float32, {32, 16}, false, true}},
+                 {},
+                 {"x", "y"},
+                 rt::Grid(1),
+                 1e-5,
+                 1e-4});
   // Matrix products: bf16 inputs, f32 accumulation, a ragged K loop.
-  out.push_back({"mma", std::string(kHeader) + R"py(
+  out.push_back({"mma",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
     acc = ct.zeros((BM, BN), dtype=ct.float32)
@@ -266,19 +304,32 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
         tb = ct.load(b, (kk, ct.bid(1)), (BK, BN), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta, tb, acc)
     ct.store(c, (ct.bid(0), ct.bid(1)), acc)
-)py", "k", {{"BM", int64_t(32)}, {"BN", int64_t(32)}, {"BK", int64_t(16)}},
-      {{"a", D::BFloat16, {70, 50}}, {"b", D::BFloat16, {50, 40}}, {"c", D::Float32, {70, 40}, false, true}},
-      {}, {"a", "b", "c"}, rt::Grid(3, 2), 1e-4, 1e-4});
+)py",
+                 "k",
+                 {{"BM", int64_t(32)}, {"BN", int64_t(32)}, {"BK", int64_t(16)}},
+                 {{"a", D::BFloat16, {70, 50}}, {"b", D::BFloat16, {50, 40}}, {"c", D::Float32, {70, 40}, false, true}},
+                 {},
+                 {"a", "b", "c"},
+                 rt::Grid(3, 2),
+                 1e-4,
+                 1e-4});
   // Tensor Core shapes (mma.sync.m16n8k16 with ldmatrix): f16 and bf16, one n-tile per warp
   // (ldmatrix.x2), wide tiles with several n-tiles per warp, batched 3-D products, and an f32
   // product that takes the FMA path; ragged edges throughout.
-  struct MmaShape { const char *dtype; D d; int64_t bm, bn, bk, m, n, k; };
-  for (MmaShape s : {MmaShape{"f16", D::Float16, 16, 8, 16, 37, 21, 40}, MmaShape{"bf16", D::BFloat16, 64, 64, 32, 100, 130, 90},
-                     MmaShape{"f16", D::Float16, 128, 128, 64, 130, 129, 200}, MmaShape{"bf16", D::BFloat16, 16, 64, 16, 20, 70, 33},
-                     MmaShape{"tf32", D::TFloat32, 64, 64, 32, 100, 70, 90}, MmaShape{"tf32", D::TFloat32, 16, 8, 8, 20, 9, 12},
-                     MmaShape{"f32", D::Float32, 32, 32, 16, 50, 45, 40}}) {
-    std::string name = std::string("mma_") + s.dtype + "_" + std::to_string(s.bm) + "x" + std::to_string(s.bn) + "x" + std::to_string(s.bk);
-    out.push_back({name, std::string(kHeader) + R"py(
+  struct MmaShape {
+    const char *dtype;
+    D d;
+    int64_t bm, bn, bk, m, n, k;
+  };
+  for (MmaShape s :
+       {MmaShape{"f16", D::Float16, 16, 8, 16, 37, 21, 40}, MmaShape{"bf16", D::BFloat16, 64, 64, 32, 100, 130, 90},
+        MmaShape{"f16", D::Float16, 128, 128, 64, 130, 129, 200}, MmaShape{"bf16", D::BFloat16, 16, 64, 16, 20, 70, 33},
+        MmaShape{"tf32", D::TFloat32, 64, 64, 32, 100, 70, 90}, MmaShape{"tf32", D::TFloat32, 16, 8, 8, 20, 9, 12},
+        MmaShape{"f32", D::Float32, 32, 32, 16, 50, 45, 40}}) {
+    std::string name = std::string("mma_") + s.dtype + "_" + std::to_string(s.bm) + "x" + std::to_string(s.bn) + "x" +
+                       std::to_string(s.bk);
+    out.push_back({name,
+                   std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
     acc = ct.full((BM, BN), 0.5, dtype=ct.float32)
@@ -287,21 +338,38 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
         tb = ct.load(b, (kk, ct.bid(1)), (BK, BN), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta, tb, acc)
     ct.store(c, (ct.bid(0), ct.bid(1)), acc)
-)py", "k", {{"BM", s.bm}, {"BN", s.bn}, {"BK", s.bk}},
-        {{"a", s.d, {s.m, s.k}}, {"b", s.d, {s.k, s.n}, true}, {"c", D::Float32, {s.m, s.n}, false, true}},
-        {}, {"a", "b", "c"}, rt::Grid((s.m + s.bm - 1) / s.bm, (s.n + s.bn - 1) / s.bn), 1e-4, 1e-4});
+)py",
+                   "k",
+                   {{"BM", s.bm}, {"BN", s.bn}, {"BK", s.bk}},
+                   {{"a", s.d, {s.m, s.k}}, {"b", s.d, {s.k, s.n}, true}, {"c", D::Float32, {s.m, s.n}, false, true}},
+                   {},
+                   {"a", "b", "c"},
+                   rt::Grid((s.m + s.bm - 1) / s.bm, (s.n + s.bn - 1) / s.bn),
+                   1e-4,
+                   1e-4});
   }
-  out.push_back({"mma_batched", std::string(kHeader) + R"py(
+  out.push_back(
+      {"mma_batched",
+       std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, c):
     ta = ct.load(a, (0, 0, 0), (4, 32, 16), padding_mode=ct.PaddingMode.ZERO)
     tb = ct.load(b, (0, 0, 0), (4, 16, 16), padding_mode=ct.PaddingMode.ZERO)
     ct.store(c, (0, 0, 0), ct.mma(ta, tb, ct.zeros((4, 32, 16), dtype=ct.float32)))
-)py", "k", {}, {{"a", D::BFloat16, {3, 30, 16}}, {"b", D::BFloat16, {3, 16, 13}}, {"c", D::Float32, {3, 30, 13}, false, true}},
-      {}, {"a", "b", "c"}, rt::Grid(1), 1e-4, 1e-4});
+)py",
+       "k",
+       {},
+       {{"a", D::BFloat16, {3, 30, 16}}, {"b", D::BFloat16, {3, 16, 13}}, {"c", D::Float32, {3, 30, 13}, false, true}},
+       {},
+       {"a", "b", "c"},
+       rt::Grid(1),
+       1e-4,
+       1e-4});
   // The accumulator rescaled every iteration (the Mamba-2 state update): the loop carries it
   // in mma.sync registers and the rescale runs in that layout.
-  out.push_back({"mma_rescale", std::string(kHeader) + R"py(
+  out.push_back(
+      {"mma_rescale",
+       std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, c, decay):
     acc = ct.full((64, 64), 1.0, dtype=ct.float32)
@@ -310,11 +378,19 @@ def k(a, b, c, decay):
         tb = ct.load(b, (kk, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta, tb, acc * decay)
     ct.store(c, (ct.bid(0), 0), acc + 1.0)
-)py", "k", {}, {{"a", D::BFloat16, {100, 75}}, {"b", D::BFloat16, {75, 64}}, {"c", D::Float32, {100, 64}, false, true}},
-      {{"decay", D::Float32, 0.5}}, {"a", "b", "c", "decay"}, rt::Grid(2), 1e-4, 1e-4});
+)py",
+       "k",
+       {},
+       {{"a", D::BFloat16, {100, 75}}, {"b", D::BFloat16, {75, 64}}, {"c", D::Float32, {100, 64}, false, true}},
+       {{"decay", D::Float32, 0.5}},
+       {"a", "b", "c", "decay"},
+       rt::Grid(2),
+       1e-4,
+       1e-4});
   // The Mamba-2 state loop: the running state stored every iteration (a conversion back from
   // the mma layout) and rescaled by a one-element tile reduced from data.
-  out.push_back({"mma_state_loop", std::string(kHeader) + R"py(
+  out.push_back({"mma_state_loop",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, w, states):
     S = ct.zeros((64, 64), dtype=ct.float32)
@@ -325,14 +401,25 @@ def k(a, b, w, states):
         decay = ct.exp(ct.sum(ct.load(w, (i,), (16,), padding_mode=ct.PaddingMode.ZERO)) * 0.1)
         S = ct.mma(ta, tb, S * decay)
     ct.store(states, (3, 0, 0), ct.reshape(S, (1, 64, 64)))
-)py", "k", {}, {{"a", D::BFloat16, {64, 96}}, {"b", D::BFloat16, {96, 64}}, {"w", D::Float32, {48}},
-                {"states", D::Float32, {4, 64, 64}, false, true}}, {}, {"a", "b", "w", "states"}, rt::Grid(1), 1e-3, 1e-3});
+)py",
+                 "k",
+                 {},
+                 {{"a", D::BFloat16, {64, 96}},
+                  {"b", D::BFloat16, {96, 64}},
+                  {"w", D::Float32, {48}},
+                  {"states", D::Float32, {4, 64, 64}, false, true}},
+                 {},
+                 {"a", "b", "w", "states"},
+                 rt::Grid(1),
+                 1e-3,
+                 1e-3});
   // fwd_pass_state's shape at chunk 256 with initial states: a loaded state stored every
   // iteration and updated by an fp32 product over 256-row tiles (the FMA path), 4-d/5-d views
   // indexed from the block id. It spills heavily; with only .maxntid, ptxas (CUDA 13.0) built it
   // at 32 registers and loaded each thread's last 4-element run of init from the start of its
   // row, so states[:, 0] (a copy of init) came out wrong in 1024 places (.minnctapersm 1 now).
-  out.push_back({"state_loop_q256_init", std::string(kHeader) + R"py(
+  out.push_back({"state_loop_q256_init",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, bm, w, init, states, nheads, n):
     bi = ct.bid(2) // nheads
@@ -344,13 +431,23 @@ def k(x, bm, w, init, states, nheads, n):
         bc = ct.reshape(ct.load(bm, (bi, c, 0, ct.bid(1)), (1, 256, 1, 64), padding_mode=ct.PaddingMode.ZERO), (256, 64))
         wv = ct.reshape(ct.load(w, (bi, h, c, 0), (1, 1, 1, 256)), (256,))
         S = ct.mma(ct.transpose(xc), bc * wv[:, None], S * 0.5)
-)py", "k", {}, {{"x", D::Float32, {1, 300, 2, 64}}, {"bm", D::Float32, {1, 300, 1, 64}}, {"w", D::Float32, {1, 2, 2, 256}},
-                {"init", D::Float32, {1, 2, 64, 64}}, {"states", D::Float32, {1, 2, 2, 64, 64}, false, true}},
-      {{"nheads", D::Int32, 2}, {"n", D::Int32, 2}}, {"x", "bm", "w", "init", "states", "nheads", "n"}, rt::Grid(1, 1, 2),
-      1e-3, 1e-3});
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {1, 300, 2, 64}},
+                  {"bm", D::Float32, {1, 300, 1, 64}},
+                  {"w", D::Float32, {1, 2, 2, 256}},
+                  {"init", D::Float32, {1, 2, 64, 64}},
+                  {"states", D::Float32, {1, 2, 2, 64, 64}, false, true}},
+                 {{"nheads", D::Int32, 2}, {"n", D::Int32, 2}},
+                 {"x", "bm", "w", "init", "states", "nheads", "n"},
+                 rt::Grid(1, 1, 2),
+                 1e-3,
+                 1e-3});
   // tf32 from f32 data: rounding on conversion, arithmetic rounded to tf32, transcendentals,
   // and a tf32 product on Tensor Cores (m16n8k8).
-  out.push_back({"tf32", std::string(kHeader) + R"py(
+  out.push_back({"tf32",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, c, d):
     ta = ct.load(a, (ct.bid(0), 0), (64, 32), padding_mode=ct.PaddingMode.ZERO).astype(ct.tfloat32)
@@ -358,20 +455,42 @@ def k(a, b, c, d):
     e = ct.exp(ta * 0.5) + ta
     ct.store(d, (ct.bid(0), 0), e.astype(ct.float32))
     ct.store(c, (ct.bid(0), 0), ct.mma(e, tb, ct.zeros((64, 64), dtype=ct.float32)))
-)py", "k", {}, {{"a", D::Float32, {100, 32}}, {"b", D::Float32, {32, 64}}, {"c", D::Float32, {100, 64}, false, true},
-                {"d", D::Float32, {100, 32}, false, true}}, {}, {"a", "b", "c", "d"}, rt::Grid(2), 2e-3, 2e-3});
+)py",
+                 "k",
+                 {},
+                 {{"a", D::Float32, {100, 32}},
+                  {"b", D::Float32, {32, 64}},
+                  {"c", D::Float32, {100, 64}, false, true},
+                  {"d", D::Float32, {100, 32}, false, true}},
+                 {},
+                 {"a", "b", "c", "d"},
+                 rt::Grid(2),
+                 2e-3,
+                 2e-3});
   // Element-wise gathers, scatters and atomics, with masks.
-  out.push_back({"gather", std::string(kHeader) + R"py(
+  out.push_back({"gather",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, idx, y, hist):
     i = ct.load(idx, (0,), (128,), padding_mode=ct.PaddingMode.ZERO)
     g = ct.gather(x, i, mask=i >= 0, padding_value=-7.0)
     ct.scatter(y, ct.arange(128), g * 2.0)
     old = ct.atomic_add(hist, (i % 8 + 8) % 8, ct.full((128,), 1.0, dtype=ct.float32))
-)py", "k", {}, {{"x", D::Float32, {60}}, {"idx", D::Int32, {128}}, {"y", D::Float32, {128}, false, true},
-                {"hist", D::Float32, {8}, false, true}}, {}, {"x", "idx", "y", "hist"}, rt::Grid(1), 1e-6, 1e-6});
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {60}},
+                  {"idx", D::Int32, {128}},
+                  {"y", D::Float32, {128}, false, true},
+                  {"hist", D::Float32, {8}, false, true}},
+                 {},
+                 {"x", "idx", "y", "hist"},
+                 rt::Grid(1),
+                 1e-6,
+                 1e-6});
   // Control flow with carried tiles and a run-time condition; integer arithmetic.
-  out.push_back({"control", std::string(kHeader) + R"py(
+  out.push_back({"control",
+                 std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, y, n, flag):
     acc = ct.zeros((64,), dtype=ct.int32)
@@ -383,35 +502,66 @@ def k(x, y, n, flag):
     else:
         acc = -acc
     ct.store(y, (0,), acc)
-)py", "k", {}, {{"x", D::Int32, {300}}, {"y", D::Int32, {64}, false, true}},
-      {{"n", D::Int32, 5}, {"flag", D::Int32, 1}}, {"x", "y", "n", "flag"}, rt::Grid(1), 0, 0});
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Int32, {300}}, {"y", D::Int32, {64}, false, true}},
+                 {{"n", D::Int32, 5}, {"flag", D::Int32, 1}},
+                 {"x", "y", "n", "flag"},
+                 rt::Grid(1),
+                 0,
+                 0});
   // Long tiles along the first axis (the chunk_cumsum shapes at chunk 256): transposes, scans
   // and masks over several runs of registers per thread.
   for (int64_t q : {128, 256}) {
     std::string n = std::to_string(q);
-    out.push_back({"transpose" + n, std::string(kHeader) + R"py(
+    out.push_back({"transpose" + n,
+                   std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, y, Q: ct.Constant[int]):
     t = ct.reshape(ct.load(x, (0, 0, 0), (1, Q, 4), padding_mode=ct.PaddingMode.ZERO), (Q, 4))
     ct.store(y, (0, 0, 0, 0), ct.reshape(ct.transpose(t), (1, 4, 1, Q)))
-)py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {1, 4, 1, q}, false, true}}, {}, {"x", "y"},
-                   rt::Grid(1), 0, 0});
-    out.push_back({"scan" + n, std::string(kHeader) + R"py(
+)py",
+                   "k",
+                   {{"Q", q}},
+                   {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {1, 4, 1, q}, false, true}},
+                   {},
+                   {"x", "y"},
+                   rt::Grid(1),
+                   0,
+                   0});
+    out.push_back({"scan" + n,
+                   std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, y, Q: ct.Constant[int]):
     t = ct.reshape(ct.load(x, (0, 0, 0), (1, Q, 4), padding_mode=ct.PaddingMode.ZERO), (Q, 4))
     ct.store(y, (0, 0), ct.cumsum(t, axis=0))
-)py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}}, {}, {"x", "y"},
-                   rt::Grid(1), 1e-5, 1e-5});
-    out.push_back({"mask" + n, std::string(kHeader) + R"py(
+)py",
+                   "k",
+                   {{"Q", q}},
+                   {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}},
+                   {},
+                   {"x", "y"},
+                   rt::Grid(1),
+                   1e-5,
+                   1e-5});
+    out.push_back({"mask" + n,
+                   std::string(kHeader) + R"py(
 @ct.kernel
 def k(x, y, n, Q: ct.Constant[int]):
     t = ct.reshape(ct.load(x, (0, 0, 0), (1, Q, 4), padding_mode=ct.PaddingMode.ZERO), (Q, 4))
     valid = (ct.bid(0) * Q + ct.arange(Q)) < n
     t = ct.minimum(ct.maximum(ct.where(t > 1.0, t, ct.log(1.0 + ct.exp(t))), 0.0), 3.0e38)
     ct.store(y, (0, 0), ct.where(valid[:, None], t, 0.0))
-)py", "k", {{"Q", q}}, {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}},
-                   {{"n", D::Int32, 190}}, {"x", "y", "n"}, rt::Grid(1), 2e-3, 2e-3});
+)py",
+                   "k",
+                   {{"Q", q}},
+                   {{"x", D::Float32, {1, 190, 4}}, {"y", D::Float32, {q, 4}, false, true}},
+                   {{"n", D::Int32, 190}},
+                   {"x", "y", "n"},
+                   rt::Grid(1),
+                   2e-3,
+                   2e-3});
   }
   // Vectorised loads and stores: runs of 8 elements move in 16-byte accesses (f32: two, i8:
   // one of 8 bytes) when the view allows it, else element by element. Each dtype goes through
@@ -425,9 +575,11 @@ def k(x, y, n, Q: ct.Constant[int]):
     int64_t offset;
     int64_t cols;
   };
-  const std::vector<View> views = {{"padded", {256, 1}, 0, 197},  {"contig", {}, 0, 200},
-                                    {"offset1", {256, 1}, 1, 197}, {"pitch198", {198, 1}, 0, 197},
-                                    {"stride2", {512, 2}, 0, 197}};
+  const std::vector<View> views = {{"padded", {256, 1}, 0, 197},
+                                   {"contig", {}, 0, 200},
+                                   {"offset1", {256, 1}, 1, 197},
+                                   {"pitch198", {198, 1}, 0, 197},
+                                   {"stride2", {512, 2}, 0, 197}};
   const std::vector<std::pair<D, const char *>> dtypes = {
       {D::Float32, "f32"}, {D::BFloat16, "bf16"}, {D::Float16, "f16"}, {D::Int8, "i8"}, {D::Int32, "i32"}};
   auto copySource = [](const char *padding, const char *order) {
@@ -436,40 +588,60 @@ def k(x, y, n, Q: ct.Constant[int]):
 def k(x, y, z, TM: ct.Constant[int], TN: ct.Constant[int]):
     i = ct.bid(0)
     j = ct.bid(1)
-    t = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.)py" + padding + order + R"py()
-    ct.store(y, (i, j), t)py" + order + R"py()
+    t = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.)py" +
+           padding + order + R"py()
+    ct.store(y, (i, j), t)py" +
+           order + R"py()
     ct.store(z, (i, j), t)
 )py";
   };
   for (auto [dtype, tag] : dtypes) {
     const char *padding = interp::isFloat(dtype) ? "NAN" : "ZERO";
     for (const View &v : views)
-      out.push_back({std::string("vec_") + tag + "_" + v.name, copySource(padding, ""), "k",
+      out.push_back({std::string("vec_") + tag + "_" + v.name,
+                     copySource(padding, ""),
+                     "k",
                      {{"TM", int64_t(32)}, {"TN", int64_t(64)}},
                      {{"x", dtype, {70, v.cols}, false, false, v.strides, v.offset},
                       {"y", dtype, {70, v.cols}, false, true, v.strides, v.offset},
                       {"z", dtype, {96, 256}, false, true}},
-                     {}, {"x", "y", "z"}, rt::Grid(3, 4), 0, 0});
+                     {},
+                     {"x", "y", "z"},
+                     rt::Grid(3, 4),
+                     0,
+                     0});
   }
   // Shorter runs: 8-byte (bf16, 4 per run) and 2-byte (i8, 2 per run) vectors.
   for (auto [dtype, tm] : {std::pair{D::BFloat16, int64_t(8)}, std::pair{D::Int8, int64_t(4)}})
     out.push_back({std::string("vec_") + interp::dtypeName(dtype) + "_tm" + std::to_string(tm),
-                   copySource(interp::isFloat(dtype) ? "NAN" : "ZERO", ""), "k", {{"TM", tm}, {"TN", int64_t(64)}},
+                   copySource(interp::isFloat(dtype) ? "NAN" : "ZERO", ""),
+                   "k",
+                   {{"TM", tm}, {"TN", int64_t(64)}},
                    {{"x", dtype, {70, 197}, false, false, {256, 1}},
                     {"y", dtype, {70, 197}, false, true, {256, 1}},
                     {"z", dtype, {(70 + tm - 1) / tm * tm, 256}, false, true}},
-                   {}, {"x", "y", "z"}, rt::Grid((70 + tm - 1) / tm, 4), 0, 0});
+                   {},
+                   {"x", "y", "z"},
+                   rt::Grid((70 + tm - 1) / tm, 4),
+                   0,
+                   0});
   // order = (1, 0): the tile's rows run down the columns of column-major storage, vectorised
   // when the columns are padded to a multiple of the vector, scalar when they are not.
   for (auto [dtype, tag] : {dtypes[0], dtypes[1]}) {
     for (bool padded : {true, false}) {
       std::vector<int64_t> strides = padded ? std::vector<int64_t>{1, 200} : std::vector<int64_t>{};
       out.push_back({std::string("vec_") + tag + (padded ? "_order_padded" : "_order_colmajor"),
-                     copySource("NAN", ", order=(1, 0)"), "k", {{"TM", int64_t(32)}, {"TN", int64_t(64)}},
+                     copySource("NAN", ", order=(1, 0)"),
+                     "k",
+                     {{"TM", int64_t(32)}, {"TN", int64_t(64)}},
                      {{"x", dtype, {197, 70}, !padded, false, strides},
                       {"y", dtype, {197, 70}, !padded, true, strides},
                       {"z", dtype, {96, 256}, false, true}},
-                     {}, {"x", "y", "z"}, rt::Grid(3, 4), 0, 0});
+                     {},
+                     {"x", "y", "z"},
+                     rt::Grid(3, 4),
+                     0,
+                     0});
     }
   }
   return out;
@@ -508,10 +680,9 @@ const std::vector<std::string> kExtremes = {"max", "min", "argmax", "argmin"};
 
 // Reduces one tile per block with each of `kinds` along `axis` (-1: axis=None on a 1-D tile)
 // and stores every result. Float products reduce t * 0.1 + 1 to stay in range.
-Case reduceCase(const std::string &name, const std::vector<int64_t> &tile, int axis, bool keepdims,
-                interp::DType dtype, const std::vector<std::string> &kinds, double rtol, double atol,
-                std::vector<int64_t> xShape = {}, int64_t blocks = 1, const std::string &padding = "ZERO",
-                const std::string &prep = "") {
+Case reduceCase(const std::string &name, const std::vector<int64_t> &tile, int axis, bool keepdims, interp::DType dtype,
+                const std::vector<std::string> &kinds, double rtol, double atol, std::vector<int64_t> xShape = {},
+                int64_t blocks = 1, const std::string &padding = "ZERO", const std::string &prep = "") {
   bool isFloat = interp::isFloat(dtype);
   std::vector<int64_t> result = {1};
   if (axis >= 0) {
@@ -558,11 +729,11 @@ Case scanCase(const std::string &name, const std::vector<int64_t> &tile, int axi
   std::string idx = blockIndex(tile.size()), ax = std::to_string(axis);
   std::string p = interp::isFloat(dtype) ? "t * 0.05 + 1.0" : "t";
   std::string source = std::string(kHeader) + "@ct.kernel\ndef k(x, fwd, rev, pfwd, prev):\n    t = ct.load(x, " + idx +
-                       ", " + pyShape(tile) + ", padding_mode=ct.PaddingMode.ZERO)\n" +
-                       "    ct.store(fwd, " + idx + ", ct.cumsum(t, axis=" + ax + "))\n" +
-                       "    ct.store(rev, " + idx + ", ct.cumsum(t, axis=" + ax + ", reverse=True))\n" +
-                       "    ct.store(pfwd, " + idx + ", ct.cumprod(" + p + ", axis=" + ax + "))\n" +
-                       "    ct.store(prev, " + idx + ", ct.cumprod(" + p + ", axis=" + ax + ", reverse=True))\n";
+                       ", " + pyShape(tile) + ", padding_mode=ct.PaddingMode.ZERO)\n" + "    ct.store(fwd, " + idx +
+                       ", ct.cumsum(t, axis=" + ax + "))\n" + "    ct.store(rev, " + idx + ", ct.cumsum(t, axis=" + ax +
+                       ", reverse=True))\n" + "    ct.store(pfwd, " + idx + ", ct.cumprod(" + p + ", axis=" + ax +
+                       "))\n" + "    ct.store(prev, " + idx + ", ct.cumprod(" + p + ", axis=" + ax +
+                       ", reverse=True))\n";
   Case c{name, source, "k", {}, {{"x", dtype, xShape}}, {}, {"x"}, rt::Grid(blocks), rtol, atol};
   for (const char *out : {"fwd", "rev", "pfwd", "prev"}) {
     c.arrays.push_back({out, dtype, outShape, false, true});
@@ -583,8 +754,8 @@ std::vector<Case> reduceScanCases() {
   for (int axis : {0, 1, 2}) {
     std::string a = "_a" + std::to_string(axis);
     out.push_back(reduceCase("reduce4x8x16" + a, {4, 8, 16}, axis, false, D::Float32, kAllReductions, 1e-5, 1e-5));
-    out.push_back(reduceCase("reduce8x16x32" + a, {8, 16, 32}, axis, true, D::Float32, kAllReductions, 1e-5, 1e-5,
-                             {8, 16, 30}));
+    out.push_back(
+        reduceCase("reduce8x16x32" + a, {8, 16, 32}, axis, true, D::Float32, kAllReductions, 1e-5, 1e-5, {8, 16, 30}));
     out.push_back(reduceCase("reduce2x4x8" + a, {2, 4, 8}, axis, false, D::Int32, kAllReductions, 0, 0));
   }
   // Small tiles (fewer elements than threads: replicated), long and thin ones.
@@ -592,10 +763,17 @@ std::vector<Case> reduceScanCases() {
     int64_t m, n;
     int axis;
   };
-  for (Shape2 s : std::vector<Shape2>{{4, 8, 0}, {4, 8, 1}, {2, 16, 0}, {16, 2, 1}, {32, 1, 0}, {8, 128, 0},
-                                      {128, 8, 1}, {128, 8, 0}, {512, 2, 0}, {2, 512, 1}})
-    out.push_back(reduceCase("reduce" + std::to_string(s.m) + "x" + std::to_string(s.n) + "_a" +
-                                 std::to_string(s.axis),
+  for (Shape2 s : std::vector<Shape2>{{4, 8, 0},
+                                      {4, 8, 1},
+                                      {2, 16, 0},
+                                      {16, 2, 1},
+                                      {32, 1, 0},
+                                      {8, 128, 0},
+                                      {128, 8, 1},
+                                      {128, 8, 0},
+                                      {512, 2, 0},
+                                      {2, 512, 1}})
+    out.push_back(reduceCase("reduce" + std::to_string(s.m) + "x" + std::to_string(s.n) + "_a" + std::to_string(s.axis),
                              {s.m, s.n}, s.axis, false, D::Float32, kAllReductions, 1e-5, 1e-5));
   // 1-D tiles, ragged over two blocks, and axis=None.
   for (int64_t n : {16, 128, 1024})
@@ -607,34 +785,31 @@ std::vector<Case> reduceScanCases() {
     std::string a = "_a" + std::to_string(axis);
     out.push_back(reduceCase("reduce_i32" + a, {16, 64}, axis, false, D::Int32, kAllReductions, 0, 0, {13, 60}));
     out.push_back(reduceCase("reduce_bf16" + a, {16, 64}, axis, false, D::BFloat16, kExtremes, 0, 0, {13, 60}));
-    out.push_back(reduceCase("reduce_bf16_sum" + a, {16, 64}, axis, false, D::BFloat16, {"sum", "prod"}, 3e-2, 0.5,
-                             {13, 60}));
+    out.push_back(
+        reduceCase("reduce_bf16_sum" + a, {16, 64}, axis, false, D::BFloat16, {"sum", "prod"}, 3e-2, 0.5, {13, 60}));
   }
   out.push_back(reduceCase("reduce_f16", {16, 64}, 1, true, D::Float16, kExtremes, 0, 0, {13, 60}));
   out.push_back(reduceCase("reduce_f16_sum", {16, 64}, 0, true, D::Float16, {"sum", "prod"}, 1e-2, 0.1, {13, 60}));
   out.push_back(reduceCase("reduce_f64", {16, 64}, 0, false, D::Float64, kAllReductions, 1e-12, 1e-12, {13, 60}));
   out.push_back(reduceCase("reduce_i64", {64, 16}, 1, false, D::Int64, kAllReductions, 0, 0, {60, 13}));
   // -inf padding: extremes over padded rows and columns (argmin ties among the -inf).
-  out.push_back(reduceCase("reduce_neginf_a1", {32, 64}, 1, false, D::Float32, kExtremes, 0, 0, {30, 50}, 1,
-                           "NEG_INF"));
-  out.push_back(reduceCase("reduce_neginf_a0", {32, 64}, 0, true, D::Float32, kExtremes, 0, 0, {30, 50}, 1,
-                           "NEG_INF"));
+  out.push_back(
+      reduceCase("reduce_neginf_a1", {32, 64}, 1, false, D::Float32, kExtremes, 0, 0, {30, 50}, 1, "NEG_INF"));
+  out.push_back(reduceCase("reduce_neginf_a0", {32, 64}, 0, true, D::Float32, kExtremes, 0, 0, {30, 50}, 1, "NEG_INF"));
   // Ties: the first position wins, whatever the combining order.
   std::string floorTies = "    t = ct.floor(t * 2.0)\n", intTies = "    t = t // 16\n";
-  out.push_back(reduceCase("reduce_ties_a1", {32, 64}, 1, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO",
-                           floorTies));
-  out.push_back(reduceCase("reduce_ties_a0", {32, 64}, 0, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO",
-                           floorTies));
+  out.push_back(
+      reduceCase("reduce_ties_a1", {32, 64}, 1, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO", floorTies));
+  out.push_back(
+      reduceCase("reduce_ties_a0", {32, 64}, 0, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO", floorTies));
   out.push_back(reduceCase("reduce_ties_i32", {64, 32}, 0, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO", intTies));
-  out.push_back(reduceCase("reduce_ties_3d", {4, 32, 8}, 1, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO",
-                           intTies));
-  out.push_back(reduceCase("reduce_ties_small", {8, 8}, 0, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO",
-                           intTies));
+  out.push_back(reduceCase("reduce_ties_3d", {4, 32, 8}, 1, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO", intTies));
+  out.push_back(reduceCase("reduce_ties_small", {8, 8}, 0, false, D::Int32, kExtremes, 0, 0, {}, 1, "ZERO", intTies));
   // NaN: max/min propagate it, argmax/argmin return the first NaN.
   std::string nans = "    t = ct.where(t > 1.8, ct.log(t - 3.0), t)\n";
   for (int axis : {0, 1})
-    out.push_back(reduceCase("reduce_nan_a" + std::to_string(axis), {32, 64}, axis, false, D::Float32, kExtremes, 0,
-                             0, {}, 1, "ZERO", nans));
+    out.push_back(reduceCase("reduce_nan_a" + std::to_string(axis), {32, 64}, axis, false, D::Float32, kExtremes, 0, 0,
+                             {}, 1, "ZERO", nans));
   out.push_back(reduceCase("reduce_nan_small", {8, 8}, 1, false, D::Float32, kExtremes, 0, 0, {}, 1, "ZERO",
                            "    t = ct.where(t > 1.5, ct.log(t - 3.0), t)\n"));
 
@@ -647,8 +822,8 @@ std::vector<Case> reduceScanCases() {
     out.push_back(scanCase("scan8x16x32" + a, {8, 16, 32}, axis, D::Float32, 1e-5, 1e-5, {8, 16, 30}));
     out.push_back(scanCase("scan2x4x8" + a, {2, 4, 8}, axis, D::Int32, 0, 0));
   }
-  for (Shape2 s : std::vector<Shape2>{{4, 8, 0}, {4, 8, 1}, {16, 2, 1}, {128, 8, 0}, {128, 8, 1}, {512, 2, 0},
-                                      {2, 512, 1}})
+  for (Shape2 s :
+       std::vector<Shape2>{{4, 8, 0}, {4, 8, 1}, {16, 2, 1}, {128, 8, 0}, {128, 8, 1}, {512, 2, 0}, {2, 512, 1}})
     out.push_back(scanCase("scan" + std::to_string(s.m) + "x" + std::to_string(s.n) + "_a" + std::to_string(s.axis),
                            {s.m, s.n}, s.axis, D::Float32, 1e-5, 1e-5));
   for (int64_t n : {16, 128, 1024, 4096})
@@ -665,7 +840,7 @@ std::vector<Case> reduceScanCases() {
   return out;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gpu: generated code matches the interpreter for every op family", "[gpu][codegen]") {
   TILE_REQUIRE_GPU(device);

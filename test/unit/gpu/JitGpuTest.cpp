@@ -40,7 +40,8 @@ void checkScale(rt::Device &device, const rt::Kernel &kernel) {
     x[i] = 0.5f * i;
   auto dx = rt::DeviceBuffer::fromHost(device, x);
   rt::DeviceBuffer dy(device, n * sizeof(float));
-  rt::launch(kernel, rt::Grid((n + 255) / 256), {dx.array(rt::DType::Float32, {n}), dy.array(rt::DType::Float32, {n}), 3.0f});
+  rt::launch(kernel, rt::Grid((n + 255) / 256),
+             {dx.array(rt::DType::Float32, {n}), dy.array(rt::DType::Float32, {n}), 3.0f});
   device.synchronize();
   std::vector<float> y = dy.toHost<float>();
   for (int i = 0; i < n; ++i)
@@ -53,7 +54,7 @@ std::string tempDir() {
   return dir;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gpu: the JIT compiles, caches in memory and on disk, and rebuilds corrupt entries", "[gpu][jit]") {
   TILE_REQUIRE_GPU(device);
@@ -76,9 +77,9 @@ TEST_CASE("gpu: the JIT compiles, caches in memory and on disk, and rebuilds cor
     CHECK(second.stats().compiles == 0);
   }
   {
-    std::string path = jit::DiskCache(dir).pathFor(jit::cacheKey(scaleRequest(), {}, jit::archForComputeCapability(
-                                                                                      device.computeCapabilityMajor(),
-                                                                                      device.computeCapabilityMinor())));
+    std::string path = jit::DiskCache(dir).pathFor(
+        jit::cacheKey(scaleRequest(), {},
+                      jit::archForComputeCapability(device.computeCapabilityMajor(), device.computeCapabilityMinor())));
     std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
     REQUIRE(f);
     f.seekp(100);
@@ -113,7 +114,7 @@ TEST_CASE("gpu: compile errors come back with source locations", "[gpu][jit]") {
 
 TEST_CASE("gpu: arrays of more than 2^31 elements address correctly", "[gpu][jit]") {
   TILE_REQUIRE_GPU(device);
-  const int64_t n = (int64_t(1) << 31) + 3000;  // int8: ~2 GiB
+  const int64_t n = (int64_t(1) << 31) + 3000; // int8: ~2 GiB
   jit::Jit jit(device, {}, jit::DiskCache(""));
   jit::KernelRequest r;
   r.source = R"py(import cuda.tile as ct

@@ -28,7 +28,8 @@ struct Both {
     const unsigned size = interp::dtypeSize(dtype);
     std::uniform_real_distribution<double> dist(lo, hi);
     std::vector<unsigned char> bytes(size_t(numElements(shape)) * size);
-    for (size_t i = 0; i < bytes.size() / size; ++i) interp::writeFloat(bytes.data() + i * size, dtype, dist(rng));
+    for (size_t i = 0; i < bytes.size() / size; ++i)
+      interp::writeFloat(bytes.data() + i * size, dtype, dist(rng));
     gpuBuffer = gpuBackend.upload(bytes);
     cpuBuffer = cpuBackend.upload(bytes);
     gpu = gpuBuffer.array(dtype, shape);
@@ -93,7 +94,7 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gpu: ssd_forward's kernels agree with the interpreter output by output", "[gpu][mamba2]") {
   TILE_REQUIRE_GPU(device);
@@ -106,11 +107,11 @@ TEST_CASE("gpu: ssd_forward's kernels agree with the interpreter output by outpu
   options.choice = jit::BackendOptions::Choice::Interpreter;
   jit::Backend cpu(options);
   const rt::DType bf16 = rt::DType::BFloat16, f32 = rt::DType::Float32;
-  for (const Config &c : {Config{"chunk64 groups2 bf16", 1, 150, 4, 32, 2, 32, 64, bf16},
-                          Config{"chunk128 fp32", 2, 200, 2, 64, 1, 64, 128, f32},
-                          Config{"chunk256 fp32", 1, 300, 2, 64, 1, 64, 256, f32},
-                          Config{"chunk256 bf16 P128 N128", 1, 300, 2, 128, 1, 128, 256, bf16},
-                          Config{"chunk128 bf16 tf32 products", 1, 300, 2, 64, 1, 64, 128, bf16,
-                                 MatmulPrecision::TF32}})
+  for (const Config &c :
+       {Config{"chunk64 groups2 bf16", 1, 150, 4, 32, 2, 32, 64, bf16},
+        Config{"chunk128 fp32", 2, 200, 2, 64, 1, 64, 128, f32},
+        Config{"chunk256 fp32", 1, 300, 2, 64, 1, 64, 256, f32},
+        Config{"chunk256 bf16 P128 N128", 1, 300, 2, 128, 1, 128, 256, bf16},
+        Config{"chunk128 bf16 tf32 products", 1, 300, 2, 64, 1, 64, 128, bf16, MatmulPrecision::TF32}})
     runConfig(gpu, cpu, c);
 }

@@ -31,7 +31,7 @@ struct Config {
 struct Input {
   jit::Buffer buffer;
   rt::ArrayArg view;
-  Tensor host;  // logical shape, contiguous
+  Tensor host; // logical shape, contiguous
 };
 
 Input makeInput(jit::Backend &backend, Shape shape, rt::DType dtype, std::mt19937 &rng, double lo, double hi,
@@ -79,17 +79,25 @@ void runConfig(jit::Backend &backend, const Config &c) {
   Input B = makeInput(backend, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
   Input C = makeInput(backend, {c.b, c.T, c.G, c.N}, c.dtype, rng, -1, 1, c.strided);
   std::optional<Input> D, z, bias, init;
-  if (c.D) D = makeInput(backend, c.dPerChannel ? Shape{c.H, c.P} : Shape{c.H}, f32, rng, 0, 1);
-  if (c.z) z = makeInput(backend, {c.b, c.T, c.H, c.P}, c.dtype, rng, -2, 2);
-  if (c.bias) bias = makeInput(backend, {c.H}, f32, rng, -0.5, 0.5);
-  if (c.init) init = makeInput(backend, {c.b, c.H, c.P, c.N}, f32, rng, -1, 1);
+  if (c.D)
+    D = makeInput(backend, c.dPerChannel ? Shape{c.H, c.P} : Shape{c.H}, f32, rng, 0, 1);
+  if (c.z)
+    z = makeInput(backend, {c.b, c.T, c.H, c.P}, c.dtype, rng, -2, 2);
+  if (c.bias)
+    bias = makeInput(backend, {c.H}, f32, rng, -0.5, 0.5);
+  if (c.init)
+    init = makeInput(backend, {c.b, c.H, c.P, c.N}, f32, rng, -1, 1);
 
   SsdArrayInputs in{x.view, dt.view, A.view, B.view, C.view, {}, {}, {}, {}};
   SsdInputs ref{x.host, dt.host, A.host, B.host, C.host, {}, {}, {}, {}};
-  if (D) in.D = D->view, ref.D = D->host.view();
-  if (z) in.z = z->view, ref.z = z->host.view();
-  if (bias) in.dtBias = bias->view, ref.dtBias = bias->host.view();
-  if (init) in.initialStates = init->view, ref.initialStates = init->host.view();
+  if (D)
+    in.D = D->view, ref.D = D->host.view();
+  if (z)
+    in.z = z->view, ref.z = z->host.view();
+  if (bias)
+    in.dtBias = bias->view, ref.dtBias = bias->host.view();
+  if (init)
+    in.initialStates = init->view, ref.initialStates = init->host.view();
   ForwardOptions options;
   options.chunkSize = c.chunk;
   options.dt = {c.softplus, c.dtMin, c.dtMax};
@@ -112,7 +120,7 @@ void runConfig(jit::Backend &backend, const Config &c) {
   CHECK(es.relToRms < (c.dtype == rt::DType::Float32 ? 1e-4 : c.dtype == rt::DType::BFloat16 ? 2e-2 : 1e-2));
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gpu: ssd_forward matches the float64 reference", "[gpu][mamba2]") {
   TILE_REQUIRE_GPU(device);

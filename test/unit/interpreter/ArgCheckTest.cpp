@@ -29,7 +29,7 @@ InterpreterOptions named() {
   return o;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("argument count, kind, dtype and rank errors name the parameter", "[interpreter][args][errors]") {
   Program p(Program::Python{}, kScaleRows, scaleSpec());

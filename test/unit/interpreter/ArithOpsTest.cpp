@@ -65,11 +65,11 @@ uint64_t unsignedRef(int64_t v, unsigned bits) {
 // Pairs (a, b) including the width's extremes; b is never zero.
 std::vector<std::pair<int64_t, int64_t>> intPairs(unsigned bits) {
   int64_t mn = bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)), mx = -(mn + 1);
-  return {{7, 2}, {-7, 2}, {7, -2}, {-7, -2}, {0, 5}, {mn, -1}, {mx, 1}, {mx, mx}, {mn, mn}, {-1, 3},
-          {100, 7}, {mn, 2}, {-1, -1}, {6, 3}, {-6, 3}, {mx, -3}};
+  return {{7, 2},   {-7, 2}, {7, -2},  {-7, -2}, {0, 5},   {mn, -1}, {mx, 1}, {mx, mx},
+          {mn, mn}, {-1, 3}, {100, 7}, {mn, 2},  {-1, -1}, {6, 3},   {-6, 3}, {mx, -3}};
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("integer arithmetic wraps to the width and divides like LLVM (floor/ceil variants like Python)",
           "[interpreter][arith]") {
@@ -103,10 +103,10 @@ TEST_CASE("integer arithmetic wraps to the width and divides like LLVM (floor/ce
       {"arith.xori", [](int64_t a, int64_t b, unsigned) { return __int128(a ^ b); }},
       {"arith.maxsi", [](int64_t a, int64_t b, unsigned) { return __int128(std::max(a, b)); }},
       {"arith.minsi", [](int64_t a, int64_t b, unsigned) { return __int128(std::min(a, b)); }},
-      {"arith.maxui",
-       [](int64_t a, int64_t b, unsigned w) { return unsignedRef(a, w) > unsignedRef(b, w) ? __int128(a) : __int128(b); }},
-      {"arith.minui",
-       [](int64_t a, int64_t b, unsigned w) { return unsignedRef(a, w) < unsignedRef(b, w) ? __int128(a) : __int128(b); }},
+      {"arith.maxui", [](int64_t a, int64_t b,
+                         unsigned w) { return unsignedRef(a, w) > unsignedRef(b, w) ? __int128(a) : __int128(b); }},
+      {"arith.minui", [](int64_t a, int64_t b,
+                         unsigned w) { return unsignedRef(a, w) < unsignedRef(b, w) ? __int128(a) : __int128(b); }},
   };
   for (const IntType &t : kInts) {
     auto pairs = intPairs(t.bits);
@@ -213,8 +213,7 @@ TEST_CASE("float arithmetic rounds into the element type after every op", "[inte
   CHECK(o.get(0) == 1.0);
 }
 
-TEST_CASE("maximumf/minimumf propagate NaN, maxnumf/minnumf ignore it; negf flips the sign",
-          "[interpreter][arith]") {
+TEST_CASE("maximumf/minimumf propagate NaN, maxnumf/minnumf ignore it; negf flips the sign", "[interpreter][arith]") {
   double nan = std::nan("");
   const double xs[16] = {1, nan, 2, -0.0, 0.0, -3, nan, 5, 1, 1, -1, 4, 0, 0, 7, -7};
   const double ys[16] = {2, 1, nan, 0.0, -0.0, -4, nan, 5, -1, 1, -1, 3, 0, 0, -7, 7};
@@ -233,7 +232,7 @@ TEST_CASE("maximumf/minimumf propagate NaN, maxnumf/minnumf ignore it; negf flip
         REQUIRE(std::isnan(v));
       else if (std::isnan(x) || std::isnan(y))
         REQUIRE((propagates ? std::isnan(v) : v == (std::isnan(x) ? y : x)));
-      else if (x == 0 && y == 0)  // -0 < +0
+      else if (x == 0 && y == 0) // -0 < +0
         REQUIRE(std::signbit(v) == (isMax ? std::signbit(x) && std::signbit(y) : std::signbit(x) || std::signbit(y)));
       else
         REQUIRE(v == (isMax ? std::max(x, y) : std::min(x, y)));
@@ -241,26 +240,31 @@ TEST_CASE("maximumf/minimumf propagate NaN, maxnumf/minnumf ignore it; negf flip
   }
 }
 
-TEST_CASE("cmpf predicates treat NaN as unordered; cmpi distinguishes signed and unsigned",
-          "[interpreter][arith]") {
+TEST_CASE("cmpf predicates treat NaN as unordered; cmpi distinguishes signed and unsigned", "[interpreter][arith]") {
   double nan = std::nan("");
   const double xs[16] = {1, 2, 2, nan, 1, nan, -0.0, 3, 1, 2, 2, nan, 1, nan, 0.0, -3};
   const double ys[16] = {2, 1, 2, 1, nan, nan, 0.0, 3, 2, 1, 2, 1, nan, nan, -0.0, 3};
   const std::pair<const char *, std::function<bool(double, double)>> fpreds[] = {
-      {"false", [](double, double) { return false; }}, {"oeq", [](double a, double b) { return a == b; }},
-      {"ogt", [](double a, double b) { return a > b; }}, {"oge", [](double a, double b) { return a >= b; }},
-      {"olt", [](double a, double b) { return a < b; }}, {"ole", [](double a, double b) { return a <= b; }},
+      {"false", [](double, double) { return false; }},
+      {"oeq", [](double a, double b) { return a == b; }},
+      {"ogt", [](double a, double b) { return a > b; }},
+      {"oge", [](double a, double b) { return a >= b; }},
+      {"olt", [](double a, double b) { return a < b; }},
+      {"ole", [](double a, double b) { return a <= b; }},
       {"one", [](double a, double b) { return a < b || a > b; }},
       {"ord", [](double a, double b) { return !std::isnan(a) && !std::isnan(b); }},
       {"ueq", [](double a, double b) { return !(a < b || a > b); }},
-      {"ugt", [](double a, double b) { return !(a <= b); }}, {"uge", [](double a, double b) { return !(a < b); }},
-      {"ult", [](double a, double b) { return !(a >= b); }}, {"ule", [](double a, double b) { return !(a > b); }},
+      {"ugt", [](double a, double b) { return !(a <= b); }},
+      {"uge", [](double a, double b) { return !(a < b); }},
+      {"ult", [](double a, double b) { return !(a >= b); }},
+      {"ule", [](double a, double b) { return !(a > b); }},
       {"une", [](double a, double b) { return a != b; }},
       {"uno", [](double a, double b) { return std::isnan(a) || std::isnan(b); }},
       {"true", [](double, double) { return true; }}};
   for (auto &[pred, ref] : fpreds) {
     INFO(pred);
-    Program p(Program::Mlir{}, subst(kBinary, {{"OP", std::string("arith.cmpf ") + pred + ","}, {"T", "f16"}, {"R", "i1"}}));
+    Program p(Program::Mlir{},
+              subst(kBinary, {{"OP", std::string("arith.cmpf ") + pred + ","}, {"T", "f16"}, {"R", "i1"}}));
     Buffer a(DType::Float16, {16}, [&](int64_t k) { return xs[k]; });
     Buffer b(DType::Float16, {16}, [&](int64_t k) { return ys[k]; });
     Buffer o(DType::Bool, {16});
@@ -271,16 +275,20 @@ TEST_CASE("cmpf predicates treat NaN as unordered; cmpi distinguishes signed and
   const int64_t is[16] = {1, -1, 5, -128, 127, 0, -2, 3, 3, -1, 0, 127, -128, 2, -5, 5};
   const int64_t js[16] = {2, 1, 5, 127, -128, 0, -1, 3, -3, -1, -1, 127, 1, 2, 5, -5};
   const std::pair<const char *, std::function<bool(int64_t, int64_t)>> ipreds[] = {
-      {"eq", [](int64_t a, int64_t b) { return a == b; }}, {"ne", [](int64_t a, int64_t b) { return a != b; }},
-      {"slt", [](int64_t a, int64_t b) { return a < b; }}, {"sle", [](int64_t a, int64_t b) { return a <= b; }},
-      {"sgt", [](int64_t a, int64_t b) { return a > b; }}, {"sge", [](int64_t a, int64_t b) { return a >= b; }},
+      {"eq", [](int64_t a, int64_t b) { return a == b; }},
+      {"ne", [](int64_t a, int64_t b) { return a != b; }},
+      {"slt", [](int64_t a, int64_t b) { return a < b; }},
+      {"sle", [](int64_t a, int64_t b) { return a <= b; }},
+      {"sgt", [](int64_t a, int64_t b) { return a > b; }},
+      {"sge", [](int64_t a, int64_t b) { return a >= b; }},
       {"ult", [](int64_t a, int64_t b) { return uint8_t(a) < uint8_t(b); }},
       {"ule", [](int64_t a, int64_t b) { return uint8_t(a) <= uint8_t(b); }},
       {"ugt", [](int64_t a, int64_t b) { return uint8_t(a) > uint8_t(b); }},
       {"uge", [](int64_t a, int64_t b) { return uint8_t(a) >= uint8_t(b); }}};
   for (auto &[pred, ref] : ipreds) {
     INFO(pred);
-    Program p(Program::Mlir{}, subst(kBinary, {{"OP", std::string("arith.cmpi ") + pred + ","}, {"T", "i8"}, {"R", "i1"}}));
+    Program p(Program::Mlir{},
+              subst(kBinary, {{"OP", std::string("arith.cmpi ") + pred + ","}, {"T", "i8"}, {"R", "i1"}}));
     Buffer a(DType::Int8, {16}, [&](int64_t k) { return is[k]; });
     Buffer b(DType::Int8, {16}, [&](int64_t k) { return js[k]; });
     Buffer o(DType::Bool, {16});
@@ -328,7 +336,7 @@ TEST_CASE("casts: float widths, integer widths, int<->float with saturation, bit
   auto cast = [](const char *op, const char *t, DType dt, const char *r, DType dr,
                  const std::function<double(int64_t)> &init) {
     std::string name = op, mode;
-    if (name.find(' ') != std::string::npos) {  // "arith.truncf toward_zero": the mode follows %x
+    if (name.find(' ') != std::string::npos) { // "arith.truncf toward_zero": the mode follows %x
       mode = name.substr(name.find(' ') + 1) + " ";
       name = name.substr(0, name.find(' '));
     }
@@ -345,9 +353,10 @@ TEST_CASE("casts: float widths, integer widths, int<->float with saturation, bit
       REQUIRE(o.get(k) == rounded(a.get(k), DType::BFloat16));
   }
   {
-    auto [a, o] = cast("arith.truncf", "f64", DType::Float64, "f8E4M3FN", DType::Float8E4M3FN,
-                       [&](int64_t k) { return k == 0 ? 500.0 : k == 1 ? inf : noise(96, k) * 300; });
-    CHECK(std::isnan(o.get(0)));  // beyond 448 + half an ulp: NaN (no infinity in e4m3fn)
+    auto [a, o] = cast("arith.truncf", "f64", DType::Float64, "f8E4M3FN", DType::Float8E4M3FN, [&](int64_t k) {
+      return k == 0 ? 500.0 : k == 1 ? inf : noise(96, k) * 300;
+    });
+    CHECK(std::isnan(o.get(0))); // beyond 448 + half an ulp: NaN (no infinity in e4m3fn)
     CHECK(std::isnan(o.get(1)));
     for (int k = 2; k < 16; ++k)
       REQUIRE(o.get(k) == rounded(a.get(k), DType::Float8E4M3FN));
@@ -359,15 +368,16 @@ TEST_CASE("casts: float widths, integer widths, int<->float with saturation, bit
       REQUIRE(o.get(k) == std::ldexp(std::floor(std::ldexp(a.get(k), 7)), -7));
   }
   {
-    auto [a, o] = cast("arith.extf", "bf16", DType::BFloat16, "f32", DType::Float32,
-                       [](int64_t k) { return noise(97, k); });
+    auto [a, o] =
+        cast("arith.extf", "bf16", DType::BFloat16, "f32", DType::Float32, [](int64_t k) { return noise(97, k); });
     for (int k = 0; k < 16; ++k)
       REQUIRE(o.get(k) == a.get(k));
   }
   {
     auto [a, o] = cast("arith.extsi", "i8", DType::Int8, "i32", DType::Int32, [](int64_t k) { return k * 17 - 128; });
     auto [b, u] = cast("arith.extui", "i8", DType::Int8, "i32", DType::Int32, [](int64_t k) { return k * 17 - 128; });
-    auto [c, t] = cast("arith.trunci", "i32", DType::Int32, "i8", DType::Int8, [](int64_t k) { return k * 1000 - 5000; });
+    auto [c, t] =
+        cast("arith.trunci", "i32", DType::Int32, "i8", DType::Int8, [](int64_t k) { return k * 1000 - 5000; });
     for (int k = 0; k < 16; ++k) {
       REQUIRE(o.get(k) == k * 17 - 128);
       REQUIRE(u.get(k) == static_cast<uint8_t>(k * 17 - 128));
@@ -391,15 +401,18 @@ TEST_CASE("casts: float widths, integer widths, int<->float with saturation, bit
       REQUIRE(static_cast<uint8_t>(u.get(k)) == want2[k]);
   }
   {
-    auto [a, o] = cast("arith.sitofp", "i32", DType::Int32, "bf16", DType::BFloat16, [](int64_t k) { return k * 999 - 7000; });
-    auto [b, u] = cast("arith.uitofp", "i8", DType::Int8, "f16", DType::Float16, [](int64_t k) { return k * 16 - 128; });
+    auto [a, o] =
+        cast("arith.sitofp", "i32", DType::Int32, "bf16", DType::BFloat16, [](int64_t k) { return k * 999 - 7000; });
+    auto [b, u] =
+        cast("arith.uitofp", "i8", DType::Int8, "f16", DType::Float16, [](int64_t k) { return k * 16 - 128; });
     for (int k = 0; k < 16; ++k) {
       REQUIRE(o.get(k) == rounded(k * 999 - 7000, DType::BFloat16));
       REQUIRE(u.get(k) == static_cast<uint8_t>(k * 16 - 128));
     }
   }
   {
-    auto [a, o] = cast("arith.bitcast", "f32", DType::Float32, "i32", DType::Int32, [](int64_t k) { return noise(98, k); });
+    auto [a, o] =
+        cast("arith.bitcast", "f32", DType::Float32, "i32", DType::Int32, [](int64_t k) { return noise(98, k); });
     for (int k = 0; k < 16; ++k) {
       float f = static_cast<float>(a.get(k));
       int32_t bits;

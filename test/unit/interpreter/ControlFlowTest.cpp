@@ -84,7 +84,7 @@ def loops(x, out, n):
         float t = i * 16 + e < 100 ? static_cast<float>(x.get(i * 16 + e)) : 0.0f;
         acc = i % 2 == 0 ? acc + t : acc - t * 0.5f;
       }
-      REQUIRE(out.get(e) == acc + static_cast<float>(k) + 22.0f);  // 10 + 7 + 4 + 1
+      REQUIRE(out.get(e) == acc + static_cast<float>(k) + 22.0f); // 10 + 7 + 4 + 1
     }
   }
 }
@@ -105,13 +105,12 @@ tile.kernel @p(%s: f32, %n: i64) {
 }
 )mlir");
   REQUIRE(p.run({2, 1, 1}, {LaunchArg::f32(3.14159f), LaunchArg::i64(255)}) == "");
-  CHECK(p.printed ==
-        "block 0 of 2:  3.14 ff 100%\n"
-        "[000, 001, 002, 003]|[[0.0e+00, 1.0e+00], [2.0e+00, 3.0e+00]]|[1, 0]\n"
-        "plain\n"
-        "block 1 of 2:  3.14 ff 100%\n"
-        "[000, 001, 002, 003]|[[0.0e+00, 1.0e+00], [2.0e+00, 3.0e+00]]|[1, 0]\n"
-        "plain\n");
+  CHECK(p.printed == "block 0 of 2:  3.14 ff 100%\n"
+                     "[000, 001, 002, 003]|[[0.0e+00, 1.0e+00], [2.0e+00, 3.0e+00]]|[1, 0]\n"
+                     "plain\n"
+                     "block 1 of 2:  3.14 ff 100%\n"
+                     "[000, 001, 002, 003]|[[0.0e+00, 1.0e+00], [2.0e+00, 3.0e+00]]|[1, 0]\n"
+                     "plain\n");
 }
 
 TEST_CASE("a failing assert names its message, location and block", "[interpreter][assert][errors]") {
@@ -131,8 +130,8 @@ def checked(x, eps):
   CHECK_THAT(p.run({2, 1, 1}, {x.arg(), LaunchArg::f32(1.0f)}),
              Contains("k.py:7:5: error: assertion failed: values stay small (element (2,) is false) "
                       "(block (1, 0, 0))"));
-  CHECK(x.get(0) == 1);   // block 0 ran to the end
-  CHECK(x.get(8) == 8);   // block 1 stopped before its store
+  CHECK(x.get(0) == 1); // block 0 ran to the end
+  CHECK(x.get(8) == 8); // block 1 stopped before its store
 }
 
 TEST_CASE("unsupported ops and types are refused before anything runs", "[interpreter][errors]") {
@@ -148,7 +147,7 @@ tile.kernel @k(%x: !tile.array<?xi32>, %a: i32) {
   Buffer x(DType::Int32, {4});
   CHECK(p.run({1, 1, 1}, {x.arg(), LaunchArg::i32(3)}) ==
         "k.mlir:6:14: error: the interpreter does not support 'arith.mulsi_extended'");
-  CHECK(x.get(0) == 0);  // the store before it did not run
+  CHECK(x.get(0) == 0); // the store before it did not run
 
   Program q(Program::Mlir{}, R"mlir(
 tile.kernel @k() {

@@ -13,8 +13,7 @@ using llvm::APFloat;
 
 namespace {
 
-const DType kSmallFloats[] = {DType::Float16, DType::BFloat16, DType::TFloat32, DType::Float8E4M3FN,
-                              DType::Float8E5M2};
+const DType kSmallFloats[] = {DType::Float16, DType::BFloat16, DType::TFloat32, DType::Float8E4M3FN, DType::Float8E5M2};
 
 bool sameValue(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
@@ -25,9 +24,15 @@ bool sameValue(double a, double b) {
 // Values that exercise every rounding path of `dtype`: random magnitudes over its whole
 // exponent range and beyond, exact midpoints between neighbours, and the special values.
 std::vector<double> probeValues(DType dtype) {
-  std::vector<double> values = {0.0, -0.0, 1.0, -1.0, std::numeric_limits<double>::infinity(),
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                -1.0,
+                                std::numeric_limits<double>::infinity(),
                                 -std::numeric_limits<double>::infinity(),
-                                std::numeric_limits<double>::quiet_NaN(), 1e-300, 1e300};
+                                std::numeric_limits<double>::quiet_NaN(),
+                                1e-300,
+                                1e300};
   for (int e = -160; e <= 160; e += 3)
     for (int k = 0; k < 12; ++k)
       values.push_back(std::ldexp(noise(e + 1000, k), e));
@@ -51,7 +56,7 @@ std::vector<double> probeValues(DType dtype) {
   return values;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("rounding into each float dtype matches APFloat, ties to even", "[interpreter][dtype]") {
   for (DType dtype : kSmallFloats) {
@@ -65,11 +70,10 @@ TEST_CASE("rounding into each float dtype matches APFloat, ties to even", "[inte
 }
 
 TEST_CASE("directed rounding modes of truncf match APFloat", "[interpreter][dtype]") {
-  const std::pair<Rounding, APFloat::roundingMode> modes[] = {
-      {Rounding::Downward, APFloat::rmTowardNegative},
-      {Rounding::Upward, APFloat::rmTowardPositive},
-      {Rounding::TowardZero, APFloat::rmTowardZero},
-      {Rounding::NearestAway, APFloat::rmNearestTiesToAway}};
+  const std::pair<Rounding, APFloat::roundingMode> modes[] = {{Rounding::Downward, APFloat::rmTowardNegative},
+                                                              {Rounding::Upward, APFloat::rmTowardPositive},
+                                                              {Rounding::TowardZero, APFloat::rmTowardZero},
+                                                              {Rounding::NearestAway, APFloat::rmNearestTiesToAway}};
   for (DType dtype : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float8E5M2}) {
     for (auto [mode, apMode] : modes) {
       for (double v : probeValues(dtype)) {
@@ -84,8 +88,7 @@ TEST_CASE("directed rounding modes of truncf match APFloat", "[interpreter][dtyp
   }
 }
 
-TEST_CASE("every bit pattern of 8- and 16-bit floats decodes and encodes like APFloat",
-          "[interpreter][dtype]") {
+TEST_CASE("every bit pattern of 8- and 16-bit floats decodes and encodes like APFloat", "[interpreter][dtype]") {
   for (DType dtype : {DType::Float16, DType::BFloat16, DType::Float8E4M3FN, DType::Float8E5M2}) {
     unsigned bits = dtypeSize(dtype) * 8;
     int mismatches = 0;
@@ -103,7 +106,7 @@ TEST_CASE("every bit pattern of 8- and 16-bit floats decodes and encodes like AP
     CHECK(mismatches == 0);
   }
   // tf32 lives in a 32-bit float container; reading rounds away the low 13 bits.
-  float full = 1.0f + std::ldexp(1.0f, -12);  // below tf32's precision: rounds to even (1.0)
+  float full = 1.0f + std::ldexp(1.0f, -12); // below tf32's precision: rounds to even (1.0)
   float tie = 1.0f + std::ldexp(1.0f, -11) + std::ldexp(1.0f, -23);
   CHECK(readFloat(&full, DType::TFloat32) == 1.0);
   CHECK(readFloat(&tie, DType::TFloat32) == 1.0 + std::ldexp(1.0, -10));

@@ -6,8 +6,7 @@ using namespace tile::interp;
 using namespace tile::interp::test;
 using Catch::Matchers::Contains;
 
-TEST_CASE("gather reads per-element indices; masked-off and out-of-bounds take the padding",
-          "[interpreter][gather]") {
+TEST_CASE("gather reads per-element indices; masked-off and out-of-bounds take the padding", "[interpreter][gather]") {
   Program p(Program::Mlir{}, R"mlir(
 tile.kernel @g(%x: !tile.array<?xf32>, %idx: !tile.array<?xi32>, %o: !tile.array<?xf32>, %o2: !tile.array<?xf32>, %pad: f32) {
   %c0 = arith.constant 0 : i32
@@ -29,7 +28,7 @@ tile.kernel @g(%x: !tile.array<?xf32>, %idx: !tile.array<?xi32>, %o: !tile.array
     bool inBounds = indices[k] >= 0 && indices[k] < 10;
     INFO(k);
     CHECK(o.get(k) == (k % 2 == 0 && inBounds ? 100 + indices[k] : -2.5));
-    CHECK(o2.get(k) == (inBounds ? 100 + indices[k] : 0.0));  // default padding zero
+    CHECK(o2.get(k) == (inBounds ? 100 + indices[k] : 0.0)); // default padding zero
   }
 }
 
@@ -88,7 +87,7 @@ tile.kernel @s(%x: !tile.array<?xbf16>, %idx: !tile.array<?xi8>, %m: !tile.array
   CHECK(x.get(2) == 3);
   CHECK(x.get(3) == -1);
   CHECK(x.get(4) == 6);
-  CHECK(x.get(5) == -1);  // masked off
+  CHECK(x.get(5) == -1); // masked off
 }
 
 TEST_CASE("atomic_add returns the old values, zero where masked or out of bounds", "[interpreter][atomic]") {
@@ -109,7 +108,7 @@ tile.kernel @a(%x: !tile.array<?xDT>, %idx: !tile.array<?xi32>, %v: !tile.array<
       s.replace(pos, 2, dt);
     return s;
   };
-  const int indices[8] = {1, 1, 1, 7, -1, 3, 6, 8};  // 7 is masked off (>= 7), -1 and 8 out of bounds
+  const int indices[8] = {1, 1, 1, 7, -1, 3, 6, 8}; // 7 is masked off (>= 7), -1 and 8 out of bounds
   Buffer idx(DType::Int32, {8}, [&](int64_t k) { return indices[k]; });
 
   // bf16: each add rounds into bf16, in element order.
@@ -124,11 +123,11 @@ tile.kernel @a(%x: !tile.array<?xDT>, %idx: !tile.array<?xi32>, %v: !tile.array<
   CHECK(old.get(2) == 256);
   CHECK(x.get(1) == rounded(rounded(rounded(256 + 1.0, DType::BFloat16) + 1, DType::BFloat16) + 3, DType::BFloat16));
   CHECK(x.get(1) == 260);
-  CHECK(old.get(3) == 0);  // masked off
-  CHECK(old.get(4) == 0);  // out of bounds
+  CHECK(old.get(3) == 0); // masked off
+  CHECK(old.get(4) == 0); // out of bounds
   CHECK(old.get(7) == 0);
   CHECK(old.get(5) == 256);
-  CHECK(x.get(3) == 260);  // 256 + 3 -> 259 -> 260
+  CHECK(x.get(3) == 260); // 256 + 3 -> 259 -> 260
   CHECK(x.get(6) == 260);
 
   // i32 wraps; several blocks add in turn.
@@ -137,7 +136,7 @@ tile.kernel @a(%x: !tile.array<?xDT>, %idx: !tile.array<?xi32>, %v: !tile.array<
   Buffer vi(DType::Int32, {8}, [](int64_t) { return 1; });
   Buffer oldi(DType::Int32, {8});
   REQUIRE(i.run({2, 1, 1}, {xi.arg(), idx.arg(), vi.arg(), oldi.arg()}) == "");
-  CHECK(xi.get(1) == static_cast<double>(INT32_MIN + 4));  // +6 in all, wrapping past INT32_MAX
-  CHECK(oldi.get(2) == static_cast<double>(INT32_MIN + 3));  // the second block's third add
+  CHECK(xi.get(1) == static_cast<double>(INT32_MIN + 4));   // +6 in all, wrapping past INT32_MAX
+  CHECK(oldi.get(2) == static_cast<double>(INT32_MIN + 3)); // the second block's third add
   CHECK(xi.get(0) == INT32_MAX - 1);
 }

@@ -22,7 +22,7 @@ std::string readKernelFile(const std::string &relative) {
   return s.str();
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("scale_rows (the language example) on ragged shapes matches a bf16 reference", "[interpreter][kernels]") {
   std::string source = readKernelFile("kernels/examples/scale_rows.py");
@@ -39,8 +39,8 @@ TEST_CASE("scale_rows (the language example) on ragged shapes matches a bf16 ref
     REQUIRE(p.run(grid, {x.arg(), s.arg(), out.arg()}) == "");
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j)
-        REQUIRE(out.at(i, j) == rounded(static_cast<float>(x.at(i, j)) * static_cast<float>(s.get(i)),
-                                        DType::BFloat16));
+        REQUIRE(out.at(i, j) ==
+                rounded(static_cast<float>(x.at(i, j)) * static_cast<float>(s.get(i)), DType::BFloat16));
   }
 }
 
@@ -77,7 +77,7 @@ def matmul(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[
       REQUIRE(c.at(i, j) == s);
       worst = std::max(worst, std::fabs(c.at(i, j) - exact));
     }
-  CHECK(worst < 1e-5);  // and close to the float64 product
+  CHECK(worst < 1e-5); // and close to the float64 product
 }
 
 TEST_CASE("a row softmax with a masked ragged edge matches a float64 reference", "[interpreter][kernels]") {

@@ -92,8 +92,7 @@ public:
   std::string printed;
 };
 
-inline frontend::Specialization spec(const std::string &kernel,
-                                     std::map<std::string, frontend::ArgType> args,
+inline frontend::Specialization spec(const std::string &kernel, std::map<std::string, frontend::ArgType> args,
                                      std::map<std::string, frontend::ConstantValue> constants = {}) {
   frontend::Specialization s;
   s.kernel = kernel;
@@ -105,13 +104,20 @@ inline frontend::Specialization spec(const std::string &kernel,
 /// LLVM's semantics of a float dtype: the tests' independent reference for rounding.
 inline const llvm::fltSemantics &semanticsOf(DType dtype) {
   switch (dtype) {
-  case DType::Float16: return llvm::APFloat::IEEEhalf();
-  case DType::BFloat16: return llvm::APFloat::BFloat();
-  case DType::Float32: return llvm::APFloat::IEEEsingle();
-  case DType::TFloat32: return llvm::APFloat::FloatTF32();
-  case DType::Float8E4M3FN: return llvm::APFloat::Float8E4M3FN();
-  case DType::Float8E5M2: return llvm::APFloat::Float8E5M2();
-  default: return llvm::APFloat::IEEEdouble();
+  case DType::Float16:
+    return llvm::APFloat::IEEEhalf();
+  case DType::BFloat16:
+    return llvm::APFloat::BFloat();
+  case DType::Float32:
+    return llvm::APFloat::IEEEsingle();
+  case DType::TFloat32:
+    return llvm::APFloat::FloatTF32();
+  case DType::Float8E4M3FN:
+    return llvm::APFloat::Float8E4M3FN();
+  case DType::Float8E5M2:
+    return llvm::APFloat::Float8E5M2();
+  default:
+    return llvm::APFloat::IEEEdouble();
   }
 }
 
@@ -133,4 +139,4 @@ inline double noise(uint64_t seed, int64_t k) {
   return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
 }
 
-}  // namespace tile::interp::test
+} // namespace tile::interp::test

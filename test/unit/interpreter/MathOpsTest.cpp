@@ -46,7 +46,7 @@ Buffer runUnary(const std::string &op, const char *t, DType dt, const std::funct
   return o;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("each float math op is the libm value rounded once into the element type", "[interpreter][math]") {
   const std::pair<const char *, double (*)(double)> ops[] = {
@@ -75,8 +75,8 @@ TEST_CASE("each float math op is the libm value rounded once into the element ty
   // log/sqrt get |x| so that every value is in their domain.
   bool needsAbs = false;
   for (auto &[op, f] : ops)
-    for (auto [t, dt] : {std::pair{"f32", DType::Float32}, std::pair{"bf16", DType::BFloat16},
-                         std::pair{"f16", DType::Float16}}) {
+    for (auto [t, dt] :
+         {std::pair{"f32", DType::Float32}, std::pair{"bf16", DType::BFloat16}, std::pair{"f16", DType::Float16}}) {
       std::string name = op;
       needsAbs = name.find("log") != std::string::npos || name.find("sqrt") != std::string::npos;
       INFO(op << " " << t);
@@ -169,8 +169,8 @@ TEST_CASE("powf, atan2, copysign, fpowi and fma", "[interpreter][math]") {
       REQUIRE(o.get(k) == std::copysign(a.get(k), b.get(k)));
   }
   {
-    auto [a, b, o] = run2("math.fpowi", "f32", DType::Float32, "i32", DType::Int32, "tensor<16xf32>, tensor<16xi32>", any,
-                          [](int64_t k) { return k - 8; });
+    auto [a, b, o] = run2("math.fpowi", "f32", DType::Float32, "i32", DType::Int32, "tensor<16xf32>, tensor<16xi32>",
+                          any, [](int64_t k) { return k - 8; });
     for (int k = 0; k < 16; ++k)
       REQUIRE(o.get(k) == rounded(std::pow(a.get(k), k - 8.0), DType::Float32));
   }
@@ -200,7 +200,8 @@ tile.kernel @fma(%a: !tile.array<?xf32>, %o: !tile.array<?xf32>) {
 
 TEST_CASE("integer math: ipowi wraps and follows the folder for negative powers; absi, ctlz, cttz, ctpop",
           "[interpreter][math]") {
-  Program p(Program::Mlir{}, subst(kBinary, {{"OP", "math.ipowi"}, {"$SIG", "tensor<16xi32>"}, {"T", "i32"}, {"U", "i32"}}));
+  Program p(Program::Mlir{},
+            subst(kBinary, {{"OP", "math.ipowi"}, {"$SIG", "tensor<16xi32>"}, {"T", "i32"}, {"U", "i32"}}));
   const int64_t bases[16] = {2, 3, -2, 0, 1, -1, -1, 5, 7, 2, 10, -3, 0, 1, 2, 65536};
   const int64_t exps[16] = {10, 4, 3, 0, -5, -3, -4, -1, 0, 31, 9, 5, 3, 100, 32, 2};
   Buffer a(DType::Int32, {16}, [&](int64_t k) { return bases[k]; });
@@ -222,7 +223,8 @@ TEST_CASE("integer math: ipowi wraps and follows the folder for negative powers;
   }
   // 0 ** -1 divides by zero.
   Buffer z(DType::Int32, {16}), m(DType::Int32, {16}, [](int64_t) { return -1; });
-  CHECK_THAT(p.run({1, 1, 1}, {z.arg(), m.arg(), o.arg()}), Catch::Matchers::Contains("division by zero in 'math.ipowi'"));
+  CHECK_THAT(p.run({1, 1, 1}, {z.arg(), m.arg(), o.arg()}),
+             Catch::Matchers::Contains("division by zero in 'math.ipowi'"));
 
   const int64_t vs[16] = {0, 1, -1, 127, -128, 8, 16, 96, -96, 3, 64, 2, 4, -2, 100, -100};
   auto init = [&](int64_t k) { return vs[k]; };
@@ -240,7 +242,7 @@ TEST_CASE("integer math: ipowi wraps and follows the folder for negative powers;
     for (int bit = 0; bit < 8; ++bit)
       ones += (u >> bit) & 1;
     INFO(vs[k]);
-    REQUIRE(abs.get(k) == static_cast<int8_t>(vs[k] < 0 ? -vs[k] : vs[k]));  // abs(-128) wraps to -128
+    REQUIRE(abs.get(k) == static_cast<int8_t>(vs[k] < 0 ? -vs[k] : vs[k])); // abs(-128) wraps to -128
     REQUIRE(clz.get(k) == lead);
     REQUIRE(ctz.get(k) == trail);
     REQUIRE(pop.get(k) == ones);

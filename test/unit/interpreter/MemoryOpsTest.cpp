@@ -39,7 +39,7 @@ tile.kernel @padded(%x: !tile.array<?x?xDT>, %o: !tile.array<?x?xDT>) {
 }
 )mlir";
 
-}  // namespace
+} // namespace
 
 TEST_CASE("load/store cover a ragged 100x70 array with 64x32 tiles and write nothing outside",
           "[interpreter][memory]") {
@@ -47,8 +47,8 @@ TEST_CASE("load/store cover a ragged 100x70 array with 64x32 tiles and write not
   Buffer x(DType::Float32, {100, 70}, [](int64_t k) { return noise(1, k); });
   // y is a 100x70 window of a larger 128x96 buffer; the rest must stay untouched.
   Buffer big(DType::Float32, {128, 96}, [](int64_t) { return -7.0; });
-  HostArray y = HostArray::strided(big.bytes.data(), DType::Float32, {100, 70}, {96, 1},
-                                   big.bytes.data(), big.bytes.data() + big.bytes.size());
+  HostArray y = HostArray::strided(big.bytes.data(), DType::Float32, {100, 70}, {96, 1}, big.bytes.data(),
+                                   big.bytes.data() + big.bytes.size());
   REQUIRE(p.run({2, 3, 1}, {x.arg(), LaunchArg::of(y)}) == "");
   for (int64_t i = 0; i < 128; ++i)
     for (int64_t j = 0; j < 96; ++j)
@@ -58,7 +58,7 @@ TEST_CASE("load/store cover a ragged 100x70 array with 64x32 tiles and write not
 TEST_CASE("load padding modes fill the elements outside the array", "[interpreter][memory]") {
   struct Mode {
     const char *padding;
-    double value;  // NaN: expect NaN
+    double value; // NaN: expect NaN
     bool negZero;
     UndeterminedPadding undetermined;
   };
@@ -113,8 +113,7 @@ TEST_CASE("float8_e4m3fn has no infinity: pos_inf padding becomes NaN", "[interp
   CHECK(std::isnan(o.at(63, 31)));
 }
 
-TEST_CASE("order loads and stores a permuted view, indices counting tiles of the result",
-          "[interpreter][memory]") {
+TEST_CASE("order loads and stores a permuted view, indices counting tiles of the result", "[interpreter][memory]") {
   // Result dim d runs along array dim order[d]; index d counts tiles of result dim d.
   Program p(Program::Mlir{}, R"mlir(
 tile.kernel @t(%x: !tile.array<?x?xf32>, %y: !tile.array<?x?xf32>) {
@@ -154,13 +153,12 @@ tile.kernel @t3(%x: !tile.array<?x?x?xi32>, %y: !tile.array<?x?x?xi32>, %o: !til
       for (int64_t c = 0; c < 8; ++c)
         REQUIRE(o3.get((a * 2 + b) * 8 + c) == x3.get((b * 8 + c) * 8 + 4 + a));
   for (int64_t k = 0; k < 128; ++k) {
-    bool written = k % 8 >= 4;  // dim 2 in 4..7, all of dims 0 and 1
+    bool written = k % 8 >= 4; // dim 2 in 4..7, all of dims 0 and 1
     REQUIRE(y3.get(k) == (written ? x3.get(k) : -1));
   }
 }
 
-TEST_CASE("strided, column-major and negative-stride views load and store correctly",
-          "[interpreter][memory]") {
+TEST_CASE("strided, column-major and negative-stride views load and store correctly", "[interpreter][memory]") {
   Program p(Program::Mlir{}, kCopy);
   Buffer src(DType::Float32, {100, 70}, [](int64_t k) { return k; });
   // Column-major copy of src.
@@ -188,8 +186,7 @@ TEST_CASE("strided, column-major and negative-stride views load and store correc
       REQUIRE(out.at(i, j) == src.at(99 - i, j));
 }
 
-TEST_CASE("an access outside the array's allocation is an error, not a memory write",
-          "[interpreter][memory][errors]") {
+TEST_CASE("an access outside the array's allocation is an error, not a memory write", "[interpreter][memory][errors]") {
   Program p(Program::Mlir{}, kCopy);
   Buffer x(DType::Float32, {100, 70});
   Buffer y(DType::Float32, {100, 70}, [](int64_t) { return 5; });
@@ -203,7 +200,7 @@ TEST_CASE("an access outside the array's allocation is an error, not a memory wr
                              "(shape (100, 70), strides (-70, 1)): element offset -70 lies outside the "
                              "array's allocation (block (0, 0, 0))"));
   for (int64_t k = 0; k < y.size(); ++k)
-    REQUIRE(y.get(k) == 5);  // the store checks every address before it writes any
+    REQUIRE(y.get(k) == 5); // the store checks every address before it writes any
   // The same for loads.
   HostArray badLoad = HostArray::strided(x.bytes.data(), DType::Float32, {100, 70}, {70, 2}, x.bytes.data(),
                                          x.bytes.data() + x.bytes.size());

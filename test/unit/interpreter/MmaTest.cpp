@@ -19,13 +19,11 @@ std::string mmaKernel(const std::string &shapeA, const std::string &shapeB, cons
   std::string ta = "tensor<" + shapeA + "x" + at + ">", tb = "tensor<" + shapeB + "x" + at + ">",
               tc = "tensor<" + shapeC + "x" + ct + ">";
   return "tile.kernel @mma(%a: " + A + ", %b: " + A + ", %c: " + C + ", %d: " + C + ") {\n" +
-         "  %z = arith.constant 0 : i32\n" +
-         "  %ta = tile.load %a[" + idx + "] : " + A + "[" + idxT + "] -> " + ta + "\n" +
-         "  %tb = tile.load %b[" + idx + "] : " + A + "[" + idxT + "] -> " + tb + "\n" +
+         "  %z = arith.constant 0 : i32\n" + "  %ta = tile.load %a[" + idx + "] : " + A + "[" + idxT + "] -> " + ta +
+         "\n" + "  %tb = tile.load %b[" + idx + "] : " + A + "[" + idxT + "] -> " + tb + "\n" +
          "  %tc = tile.load %c[" + idx + "] : " + C + "[" + idxT + "] -> " + tc + "\n" +
-         "  %r = tile.mma %ta, %tb, %tc : " + ta + ", " + tb + ", " + tc + "\n" +
-         "  tile.store %r, %d[" + idx + "] : " + tc + ", " + C + "[" + idxT + "]\n" +
-         "  tile.return\n}\n";
+         "  %r = tile.mma %ta, %tb, %tc : " + ta + ", " + tb + ", " + tc + "\n" + "  tile.store %r, %d[" + idx +
+         "] : " + tc + ", " + C + "[" + idxT + "]\n" + "  tile.return\n}\n";
 }
 
 // Runs a 2-D M x K x N product with random inputs; returns (a, b, c, d) for checking.
@@ -37,15 +35,24 @@ struct Mma2D {
         c(ct, {m, n}, [&](int64_t i) { return noise(seed + 2, i) * scale; }), d(ct, {m, n}) {
     auto name = [](DType t) {
       switch (t) {
-      case DType::BFloat16: return "bf16";
-      case DType::Float16: return "f16";
-      case DType::TFloat32: return "tf32";
-      case DType::Float8E4M3FN: return "f8E4M3FN";
-      case DType::Float8E5M2: return "f8E5M2";
-      case DType::Float64: return "f64";
-      case DType::Int8: return "i8";
-      case DType::Int32: return "i32";
-      default: return "f32";
+      case DType::BFloat16:
+        return "bf16";
+      case DType::Float16:
+        return "f16";
+      case DType::TFloat32:
+        return "tf32";
+      case DType::Float8E4M3FN:
+        return "f8E4M3FN";
+      case DType::Float8E5M2:
+        return "f8E5M2";
+      case DType::Float64:
+        return "f64";
+      case DType::Int8:
+        return "i8";
+      case DType::Int32:
+        return "i32";
+      default:
+        return "f32";
       }
     };
     auto dims = [](int64_t x, int64_t y) { return std::to_string(x) + "x" + std::to_string(y); };
@@ -54,11 +61,11 @@ struct Mma2D {
   }
 };
 
-}  // namespace
+} // namespace
 
 TEST_CASE("mma with bf16, f16, tf32 and f8 inputs accumulates exactly in f32", "[interpreter][mma]") {
-  for (DType at : {DType::BFloat16, DType::Float16, DType::TFloat32, DType::Float8E4M3FN, DType::Float8E5M2,
-                   DType::Float32}) {
+  for (DType at :
+       {DType::BFloat16, DType::Float16, DType::TFloat32, DType::Float8E4M3FN, DType::Float8E5M2, DType::Float32}) {
     INFO(dtypeName(at));
     Mma2D r(at, DType::Float32, 64, 32, 16, at == DType::Float8E4M3FN || at == DType::Float8E5M2 ? 8 : 2, 10);
     for (int64_t i = 0; i < 64; ++i)
@@ -76,7 +83,7 @@ TEST_CASE("mma's bf16 inputs are the rounded values, not the f32 ones they came 
   // 1 + 2^-8 is not a bf16 value: stored into a bf16 array it rounds to 1 (ties to even).
   Buffer a(DType::BFloat16, {16, 16}, [](int64_t) { return 1 + std::ldexp(1.0, -8); });
   CHECK(a.get(0) == 1.0);
-  Buffer b(DType::BFloat16, {16, 16}, [](int64_t k) { return k % 17 == 0 ? 1.0 : 0.0; });  // identity
+  Buffer b(DType::BFloat16, {16, 16}, [](int64_t k) { return k % 17 == 0 ? 1.0 : 0.0; }); // identity
   Buffer c(DType::Float32, {16, 16}), d(DType::Float32, {16, 16});
   Program p(Program::Mlir{}, mmaKernel("16x16", "16x16", "16x16", "bf16", "f32", 2));
   REQUIRE(p.run({1, 1, 1}, {a.arg(), b.arg(), c.arg(), d.arg()}) == "");
@@ -118,15 +125,15 @@ TEST_CASE("f64 mma fuses in double; i8 mma accumulates in wrapping i32", "[inter
       int64_t s = static_cast<int64_t>(n.c.at(i, j));
       for (int64_t q = 0; q < 32; ++q)
         s += static_cast<int64_t>(n.a.at(i, q)) * static_cast<int64_t>(n.b.at(q, j));
-      REQUIRE(n.d.at(i, j) == static_cast<double>(s));  // small enough not to wrap here
+      REQUIRE(n.d.at(i, j) == static_cast<double>(s)); // small enough not to wrap here
     }
   // Wrapping: 32 products of 127 * 127 on top of INT32_MAX - 10.
   Buffer a(DType::Int8, {16, 32}, [](int64_t) { return 127; }), b(DType::Int8, {32, 16}, [](int64_t) { return 127; });
   Buffer c(DType::Int32, {16, 16}, [](int64_t) { return INT32_MAX - 10; }), d(DType::Int32, {16, 16});
   Program p(Program::Mlir{}, mmaKernel("16x32", "32x16", "16x16", "i8", "i32", 2));
   REQUIRE(p.run({1, 1, 1}, {a.arg(), b.arg(), c.arg(), d.arg()}) == "");
-  CHECK(d.get(0) == static_cast<double>(static_cast<int32_t>(
-                        static_cast<uint32_t>(INT32_MAX - 10) + static_cast<uint32_t>(32 * 127 * 127))));
+  CHECK(d.get(0) == static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(INT32_MAX - 10) +
+                                                             static_cast<uint32_t>(32 * 127 * 127))));
 }
 
 TEST_CASE("batched 3-D mma multiplies each batch", "[interpreter][mma]") {

@@ -51,28 +51,49 @@ private:
   std::string expression() {
     std::string a = var(), b = var();
     switch (pick(0, 21)) {
-    case 0: return a + " + " + b;
-    case 1: return a + " - " + b;
-    case 2: return a + " * " + b;
-    case 3: return "ct.maximum(" + a + ", " + b + ")";
-    case 4: return "ct.minimum(" + a + ", " + b + ")";
-    case 5: return "ct.where(" + a + " > " + b + ", " + a + ", " + b + " * 0.5)";
-    case 6: return "ct.exp(" + a + " * 0.125)";
-    case 7: return "ct.abs(" + a + ") + 1.0";
-    case 8: return a + " + ct.sum(" + b + ", axis=1, keepdims=True)";
-    case 9: return a + " * ct.max(" + b + ", axis=0, keepdims=True)";
-    case 10: return "ct.cumsum(" + a + ", axis=" + std::to_string(pick(0, 1)) + ")";
-    case 11: return "ct.mma(" + a + ".astype(ct.bfloat16), wt, ct.zeros((TM, TN), dtype=ct.float32))";
-    case 12: return "ct.matmul(" + a + ".astype(ct.bfloat16), wt) + " + b;
-    case 13: return "ct.transpose(ct.transpose(" + a + ")) * 1.0 + 0.0";
-    case 14: return "ct.reshape(ct.reshape(" + a + ", (TM * TN,)), (TM, TN))";
-    case 15: return a + ".astype(ct.bfloat16).astype(ct.float32)";
-    case 16: return a + " * (2.0 * 0.25) + ct.full((TM, TN), 3.0, dtype=ct.float32) - 3.0";
-    case 17: return "ct.where(ct.arange(TN)[None, :] < ct.arange(TM)[:, None], " + a + ", 0.0)";
-    case 18: return "ct.cumsum(ct.exp(" + a + " * 0.0625), axis=1) / (ct.sum(ct.exp(" + a +
-                    " * 0.0625), axis=1, keepdims=True) + 1.0)";
-    case 19: return "ct.sqrt(ct.abs(" + a + ")) - ct.min(" + b + ", axis=1, keepdims=True)";
-    case 20: return "ct.where(" + a + " > 0.0, ct.tanh(" + a + "), ct.sigmoid(" + b + "))";
+    case 0:
+      return a + " + " + b;
+    case 1:
+      return a + " - " + b;
+    case 2:
+      return a + " * " + b;
+    case 3:
+      return "ct.maximum(" + a + ", " + b + ")";
+    case 4:
+      return "ct.minimum(" + a + ", " + b + ")";
+    case 5:
+      return "ct.where(" + a + " > " + b + ", " + a + ", " + b + " * 0.5)";
+    case 6:
+      return "ct.exp(" + a + " * 0.125)";
+    case 7:
+      return "ct.abs(" + a + ") + 1.0";
+    case 8:
+      return a + " + ct.sum(" + b + ", axis=1, keepdims=True)";
+    case 9:
+      return a + " * ct.max(" + b + ", axis=0, keepdims=True)";
+    case 10:
+      return "ct.cumsum(" + a + ", axis=" + std::to_string(pick(0, 1)) + ")";
+    case 11:
+      return "ct.mma(" + a + ".astype(ct.bfloat16), wt, ct.zeros((TM, TN), dtype=ct.float32))";
+    case 12:
+      return "ct.matmul(" + a + ".astype(ct.bfloat16), wt) + " + b;
+    case 13:
+      return "ct.transpose(ct.transpose(" + a + ")) * 1.0 + 0.0";
+    case 14:
+      return "ct.reshape(ct.reshape(" + a + ", (TM * TN,)), (TM, TN))";
+    case 15:
+      return a + ".astype(ct.bfloat16).astype(ct.float32)";
+    case 16:
+      return a + " * (2.0 * 0.25) + ct.full((TM, TN), 3.0, dtype=ct.float32) - 3.0";
+    case 17:
+      return "ct.where(ct.arange(TN)[None, :] < ct.arange(TM)[:, None], " + a + ", 0.0)";
+    case 18:
+      return "ct.cumsum(ct.exp(" + a + " * 0.0625), axis=1) / (ct.sum(ct.exp(" + a +
+             " * 0.0625), axis=1, keepdims=True) + 1.0)";
+    case 19:
+      return "ct.sqrt(ct.abs(" + a + ")) - ct.min(" + b + ", axis=1, keepdims=True)";
+    case 20:
+      return "ct.where(" + a + " > 0.0, ct.tanh(" + a + "), ct.sigmoid(" + b + "))";
     default: {
       // A loop carrying an accumulator through Tensor Core products and a rescale.
       std::ostringstream s;
@@ -111,20 +132,22 @@ bool sameBits(const Buffer &a, const Buffer &b) {
   return true;
 }
 
-}  // namespace
+} // namespace
 
-TEST_CASE("tile passes preserve what random kernels compute (interpreted before and after)",
-          "[interpreter][passes]") {
+TEST_CASE("tile passes preserve what random kernels compute (interpreted before and after)", "[interpreter][passes]") {
   const std::pair<int64_t, int64_t> tiles[] = {{16, 16}, {32, 16}, {64, 32}, {16, 64}};
-  int changed = 0, mmaLayouts = 0;  // the passes must have had work to do
+  int changed = 0, mmaLayouts = 0; // the passes must have had work to do
   for (uint32_t seed = 1; seed <= 200; ++seed) {
     KernelGenerator generator(seed);
     std::string source = generator.source();
     auto [tm, tn] = tiles[seed % 4];
     INFO("seed " << seed << ", TM=" << tm << ", TN=" << tn << "\n" << source);
     auto specialization = spec("gen",
-                               {{"x", {"float32", 2}}, {"y", {"float32", 2}}, {"w", {"bfloat16", 2}},
-                                {"out", {"float32", 2}}, {"n", {"int32", 0}}},
+                               {{"x", {"float32", 2}},
+                                {"y", {"float32", 2}},
+                                {"w", {"bfloat16", 2}},
+                                {"out", {"float32", 2}},
+                                {"n", {"int32", 0}}},
                                {{"TM", tm}, {"TN", tn}});
     Program before(Program::Python{}, source, specialization);
     Program after(Program::Python{}, source, specialization);

@@ -11,10 +11,14 @@ namespace {
 
 std::string typeName(DType t) {
   switch (t) {
-  case DType::BFloat16: return "bf16";
-  case DType::Int8: return "i8";
-  case DType::Int32: return "i32";
-  default: return "f32";
+  case DType::BFloat16:
+    return "bf16";
+  case DType::Int8:
+    return "i8";
+  case DType::Int32:
+    return "i32";
+  default:
+    return "f32";
   }
 }
 
@@ -59,10 +63,9 @@ double at2(const std::function<double(int64_t)> &f, DType dtype, int64_t i, int6
   return rounded(f(i * 16 + j), dtype);
 }
 
-}  // namespace
+} // namespace
 
-TEST_CASE("reduce sum/prod/max/min/argmax/argmin along each axis, with and without keepdims",
-          "[interpreter][reduce]") {
+TEST_CASE("reduce sum/prod/max/min/argmax/argmin along each axis, with and without keepdims", "[interpreter][reduce]") {
   auto init = [](int64_t k) { return noise(60, k) * 2; };
   for (int axis : {0, 1})
     for (bool keep : {false, true})
@@ -71,17 +74,25 @@ TEST_CASE("reduce sum/prod/max/min/argmax/argmin along each axis, with and witho
         Buffer o = run2D("reduce", kind, axis, keep, DType::Float32, init);
         int64_t outer = axis == 0 ? 16 : 8, len = axis == 0 ? 8 : 16;
         for (int64_t r = 0; r < outer; ++r) {
-          auto elem = [&](int64_t j) { return axis == 0 ? at2(init, DType::Float32, j, r) : at2(init, DType::Float32, r, j); };
+          auto elem = [&](int64_t j) {
+            return axis == 0 ? at2(init, DType::Float32, j, r) : at2(init, DType::Float32, r, j);
+          };
           float acc = static_cast<float>(elem(0));
           int64_t best = 0;
           for (int64_t j = 1; j < len; ++j) {
             float v = static_cast<float>(elem(j));
-            if (kind == "sum") acc = acc + v;
-            if (kind == "prod") acc = acc * v;
-            if (kind == "max") acc = std::max(acc, v);
-            if (kind == "min") acc = std::min(acc, v);
-            if (kind == "argmax" && v > elem(best)) best = j;
-            if (kind == "argmin" && v < elem(best)) best = j;
+            if (kind == "sum")
+              acc = acc + v;
+            if (kind == "prod")
+              acc = acc * v;
+            if (kind == "max")
+              acc = std::max(acc, v);
+            if (kind == "min")
+              acc = std::min(acc, v);
+            if (kind == "argmax" && v > elem(best))
+              best = j;
+            if (kind == "argmin" && v < elem(best))
+              best = j;
           }
           double want = kind.rfind("arg", 0) == 0 ? static_cast<double>(best) : static_cast<double>(acc);
           REQUIRE(o.get(r) == want);

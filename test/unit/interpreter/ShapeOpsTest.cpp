@@ -72,7 +72,7 @@ tile.kernel @shapes(%x: !tile.array<?x?xf32>, %s: f32, %splat: !tile.array<?x?xf
     for (int j = 0; j < 8; ++j)
       REQUIRE(bc.at(i, j) == x.at(0, j) + x.at(i, 7));
   for (int k = 0; k < 32; ++k)
-    REQUIRE(rs.get(k) == k);  // row-major order is kept
+    REQUIRE(rs.get(k) == k); // row-major order is kept
   // t3[a][b][c] = 16a + 4b + c; p[d0][d1][d2] = t3[d1][d2][d0].
   for (int d0 = 0; d0 < 4; ++d0)
     for (int d1 = 0; d1 < 2; ++d1)

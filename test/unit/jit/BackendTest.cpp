@@ -61,7 +61,7 @@ std::string launchError(Backend &backend, const KernelHandle &k, const rt::Grid 
   return "(no error)";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("backend: the interpreter runs a kernel through the launch API", "[jit][backend]") {
   Backend backend = interpreter();
@@ -71,7 +71,7 @@ TEST_CASE("backend: the interpreter runs a kernel through the launch API", "[jit
   CHECK(backend.jit() == nullptr);
   CHECK(backend.device() == nullptr);
 
-  const int64_t n = 1000;  // 8 blocks, the last one ragged
+  const int64_t n = 1000; // 8 blocks, the last one ragged
   std::vector<float> out = runSaxpy(backend, n);
   REQUIRE(out.size() == size_t(n));
   for (int64_t i = 0; i < n; ++i)
@@ -98,7 +98,7 @@ TEST_CASE("backend: 2-D strided views, ragged edges and a bf16 output on the int
       float expected = (float(i * 7 + j) / 3.0f) * (0.25f * float(i + 1));
       uint32_t bits;
       std::memcpy(&bits, &expected, 4);
-      bits += 0x7fff + ((bits >> 16) & 1);  // round to nearest even (values are finite)
+      bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even (values are finite)
       INFO("element (" << i << ", " << j << ")");
       REQUIRE(out[size_t(i * n + j)] == uint16_t(bits >> 16));
     }
@@ -226,7 +226,7 @@ TEST_CASE("backend: an out-of-bounds store stops with its source location and wr
 
 TEST_CASE("backend: compile errors carry the diagnostics", "[jit][backend]") {
   Backend backend = interpreter();
-  KernelRequest r = saxpyRequest(100);  // not a power of two
+  KernelRequest r = saxpyRequest(100); // not a power of two
   try {
     backend.compile(r);
     FAIL("expected a compile error");
@@ -241,7 +241,7 @@ TEST_CASE("backend: buffers copy within bounds and report misuse", "[jit][backen
   Buffer b = backend.allocate(16);
   CHECK(b.size() == 16);
   CHECK(b.data() % HostHeap::kAlignment == 0);
-  CHECK(b.toHost<uint32_t>(1)[0] == 0xffffffffu);  // fresh memory reads as NaN
+  CHECK(b.toHost<uint32_t>(1)[0] == 0xffffffffu); // fresh memory reads as NaN
   std::vector<uint32_t> v = {1, 2, 3, 4};
   b.copyFromHost(v.data(), 8, 8);
   CHECK(b.toHost<uint32_t>() == std::vector<uint32_t>{0xffffffffu, 0xffffffffu, 1, 2});
@@ -252,7 +252,7 @@ TEST_CASE("backend: buffers copy within bounds and report misuse", "[jit][backen
   CHECK(empty.size() == 0);
   CHECK(empty.toHost<float>().empty());
   Buffer moved = std::move(b);
-  CHECK_THROWS_WITH(b.toHost<float>(1), Catch::Contains("empty Buffer"));  // NOLINT: use after move on purpose
+  CHECK_THROWS_WITH(b.toHost<float>(1), Catch::Contains("empty Buffer")); // NOLINT: use after move on purpose
 }
 
 TEST_CASE("backend: the host heap knows which allocation holds an address", "[jit][backend]") {
@@ -264,7 +264,7 @@ TEST_CASE("backend: the host heap knows which allocation holds an address", "[ji
   CHECK(heap.find(at(a, 99))->begin == a);
   CHECK(heap.find(at(a, 99))->size == 100);
   CHECK_FALSE(heap.find(at(a, 100)));
-  CHECK_FALSE(heap.find(at(b, 0)));  // an empty allocation holds no byte
+  CHECK_FALSE(heap.find(at(b, 0))); // an empty allocation holds no byte
   CHECK_FALSE(heap.find(0));
   heap.release(a);
   CHECK_FALSE(heap.find(at(a, 0)));

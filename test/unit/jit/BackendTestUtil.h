@@ -37,9 +37,9 @@ inline std::vector<float> runSaxpy(Backend &backend, int64_t n) {
     x[size_t(i)] = float(i % 1000);
   KernelHandle k = backend.compile(saxpyRequest());
   Buffer dx = backend.upload(x), dy = backend.upload(y), out = backend.allocate(size_t(n) * sizeof(float));
-  backend.launch(k, rt::Grid((n + 127) / 128),
-                 {dx.array(rt::DType::Float32, {n}), dy.array(rt::DType::Float32, {n}),
-                  out.array(rt::DType::Float32, {n}), 2.0f});
+  backend.launch(
+      k, rt::Grid((n + 127) / 128),
+      {dx.array(rt::DType::Float32, {n}), dy.array(rt::DType::Float32, {n}), out.array(rt::DType::Float32, {n}), 2.0f});
   backend.synchronize();
   return out.toHost<float>();
 }
@@ -81,4 +81,4 @@ inline std::vector<uint16_t> runScaleRows(Backend &backend, int64_t m, int64_t n
   return out.toHost<uint16_t>();
 }
 
-}  // namespace tile::jit::test
+} // namespace tile::jit::test

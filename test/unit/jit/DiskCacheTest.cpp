@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <fstream>
 
 using namespace tile::jit;
 
@@ -44,12 +44,14 @@ void writeFile(const std::string &path, const std::string &data) {
   out << data;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("cache entries round-trip and leave no temporary files", "[jit][cache]") {
-  std::string dir = tempDir() + "/nested/dir";  // created on demand
+  std::string dir = tempDir() + "/nested/dir"; // created on demand
   DiskCache cache(dir);
-  CacheEntry entry{R"({"format": "tile-kernel/1"})", std::string("\x7f" "ELF\0\1\2binary", 13)};
+  CacheEntry entry{R"({"format": "tile-kernel/1"})", std::string("\x7f"
+                                                                 "ELF\0\1\2binary",
+                                                                 13)};
   std::string error;
   REQUIRE(cache.store("abc", entry, error));
   std::vector<std::string> warnings;
@@ -134,7 +136,7 @@ TEST_CASE("cache keys change with everything that changes the code", "[jit][cach
   r.constants["B"] = int64_t(128);
   CHECK(differs(r));
   r = base;
-  r.constants["B"] = 64.0;  // a float 64 is not the int 64
+  r.constants["B"] = 64.0; // a float 64 is not the int 64
   CHECK(differs(r));
   r = base;
   r.args["x"] = {"bfloat16", 2};
@@ -167,7 +169,7 @@ std::string withChecksum(std::string body) {
   return body;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("a header with absurd sizes is corrupt, not an exception", "[jit][cache]") {
   // "-1" used to read as SIZE_MAX through istream and wrap the size check into a substr that
@@ -199,10 +201,10 @@ TEST_CASE("odd things at a cache key are reported once and never throw", "[jit][
     REQUIRE(mkdir(path.c_str(), 0755) == 0);
     CHECK_FALSE(cache.load("k", warn));
     REQUIRE(warnings.size() == 1);
-    CHECK_THAT(warnings[0], Catch::Contains("ignoring unreadable entry " + path) &&
-                                Catch::Contains("a directory") && Catch::Contains("recompiling"));
+    CHECK_THAT(warnings[0], Catch::Contains("ignoring unreadable entry " + path) && Catch::Contains("a directory") &&
+                                Catch::Contains("recompiling"));
     cache.storeOrWarn("k", {"{}", "x"}, warn);
-    CHECK(warnings.size() == 1);  // no second report for the same key
+    CHECK(warnings.size() == 1); // no second report for the same key
     CHECK(cache.enabled());
     struct stat st;
     CHECK((stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)));
@@ -220,7 +222,7 @@ TEST_CASE("odd things at a cache key are reported once and never throw", "[jit][
   SECTION("a file larger than any entry is removed unread") {
     int fd = open(path.c_str(), O_CREAT | O_WRONLY, 0644);
     REQUIRE(fd >= 0);
-    REQUIRE(ftruncate(fd, off_t(DiskCache::kMaxEntryBytes) + 1) == 0);  // sparse
+    REQUIRE(ftruncate(fd, off_t(DiskCache::kMaxEntryBytes) + 1) == 0); // sparse
     close(fd);
     CHECK_FALSE(cache.load("k", warn));
     REQUIRE(warnings.size() == 1);
@@ -253,7 +255,7 @@ TEST_CASE("odd things at a cache key are reported once and never throw", "[jit][
 
 TEST_CASE("an unwritable cache directory turns the disk cache off with one warning", "[jit][cache]") {
   DiskCache cache("/proc/no-such-dir/cache");
-  DiskCache copy = cache;  // the JIT's copy and the application's see the same state
+  DiskCache copy = cache; // the JIT's copy and the application's see the same state
   std::vector<std::string> warnings;
   auto warn = [&](const std::string &w) { warnings.push_back(w); };
   CHECK(cache.enabled());

@@ -10,13 +10,13 @@ using namespace tile::mamba2;
 
 TEST_CASE("mamba2 error metrics", "[mamba2][reference]") {
   Tensor ref({2, 2}), actual({2, 2});
-  ref.data = {3, -4, 0, 0};   // rms = sqrt(25/4) = 2.5
+  ref.data = {3, -4, 0, 0}; // rms = sqrt(25/4) = 2.5
   actual.data = {3.1, -4, 0.001, -0.5};
   ErrorStats s = compare(actual, ref, 0.01, 0.05);
   CHECK(s.maxAbsError == Approx(0.5));
   CHECK(s.refRms == Approx(2.5));
   CHECK(s.relToRms == Approx(0.2));
-  CHECK(s.outside == 1);  // 0.1 <= 0.01 + 0.05*3 passes; 0.5 > 0.01 fails
+  CHECK(s.outside == 1); // 0.1 <= 0.01 + 0.05*3 passes; 0.5 > 0.01 fails
   CHECK(s.count == 4);
   CHECK(s.worstIndex == 3);
   CHECK(s.str(ref.shape) == "max abs err 0.5, /rms 0.2 (rms 2.5), 1 of 4 outside atol 0.01 + "
@@ -39,6 +39,5 @@ TEST_CASE("mamba2 error metrics", "[mamba2][reference]") {
   CHECK(s.outside == 1);
 
   Tensor other({4});
-  CHECK_THROWS_WITH(compare(other, ref),
-                    "comparing a result of shape (4,) with a reference of shape (2, 2)");
+  CHECK_THROWS_WITH(compare(other, ref), "comparing a result of shape (4,) with a reference of shape (2, 2)");
 }

@@ -1,7 +1,7 @@
 // The float64 references of docs/mamba2.md: the sequential recurrence checked by hand on one
 // step, and the chunked algorithm (and each of its intermediates) checked against it.
-#include "kernels/mamba2/ErrorMetrics.h"
 #include "kernels/mamba2/Reference.h"
+#include "kernels/mamba2/ErrorMetrics.h"
 #include "test/unit/mamba2/Mamba2TestUtil.h"
 
 #include <catch2/catch.hpp>
@@ -21,15 +21,22 @@ void checkClose(const TensorView &actual, const TensorView &ref, const char *wha
   CHECK(s.maxAbsError <= 1e-12 * std::max(1.0, s.refRms));
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("mamba2 reference: one step by hand", "[mamba2][reference]") {
   // b = T = H = G = 1, P = N = 2, with bias, softplus, initial state, D per (h, p) and z.
   const double x[2] = {0.5, -1.5}, B[2] = {2.0, -0.25}, C[2] = {-1.0, 3.0};
   const double dt = 0.3, bias = -0.1, A = -0.7, D[2] = {0.25, -2.0}, z[2] = {0.8, -1.1};
-  const double S0[4] = {0.1, -0.2, 0.3, 0.4};  // (p, n)
-  SsdInputs in{TensorView(x, {1, 1, 1, 2}), TensorView(&dt, {1, 1, 1}), TensorView(&A, {1}),
-               TensorView(B, {1, 1, 1, 2}),  TensorView(C, {1, 1, 1, 2}), {}, {}, {}, {}};
+  const double S0[4] = {0.1, -0.2, 0.3, 0.4}; // (p, n)
+  SsdInputs in{TensorView(x, {1, 1, 1, 2}),
+               TensorView(&dt, {1, 1, 1}),
+               TensorView(&A, {1}),
+               TensorView(B, {1, 1, 1, 2}),
+               TensorView(C, {1, 1, 1, 2}),
+               {},
+               {},
+               {},
+               {}};
   in.D = TensorView(D, {1, 2});
   in.z = TensorView(z, {1, 1, 1, 2});
   in.dtBias = TensorView(&bias, {1});
@@ -41,7 +48,8 @@ TEST_CASE("mamba2 reference: one step by hand", "[mamba2][reference]") {
   const double decay = std::exp(-0.7 * u);
   double S1[4];
   for (int p = 0; p < 2; ++p)
-    for (int n = 0; n < 2; ++n) S1[p * 2 + n] = decay * S0[p * 2 + n] + u * x[p] * B[n];
+    for (int n = 0; n < 2; ++n)
+      S1[p * 2 + n] = decay * S0[p * 2 + n] + u * x[p] * B[n];
   SsdResult r = reference(in, options);
   for (int p = 0; p < 2; ++p) {
     double y = S1[p * 2] * C[0] + S1[p * 2 + 1] * C[1] + D[p] * x[p];
@@ -60,9 +68,9 @@ TEST_CASE("mamba2 reference: the step size (bias, softplus, clamp)", "[mamba2][r
   limited.dtMax = 0.1;
   CHECK(stepSize(0.25, 0.0, plain) == 0.25);
   CHECK(stepSize(0.25, 0.5, plain) == 0.75);
-  CHECK(stepSize(-0.25, 0.0, plain) == 0.0);  // the default clamp to [0, inf) is applied
+  CHECK(stepSize(-0.25, 0.0, plain) == 0.0); // the default clamp to [0, inf) is applied
   CHECK(stepSize(0.0, 0.0, soft) == Approx(std::log(2.0)).epsilon(1e-15));
-  CHECK(stepSize(25.0, 0.0, soft) == 25.0);    // softplus(v) = v above 20
+  CHECK(stepSize(25.0, 0.0, soft) == 25.0); // softplus(v) = v above 20
   CHECK(stepSize(19.0, 1.0, soft) == Approx(std::log1p(std::exp(20.0))).epsilon(1e-15));
   CHECK(stepSize(20.5, 0.0, soft) == 20.5);
   CHECK(stepSize(-10.0, 0.0, limited) == 0.01);
@@ -73,8 +81,15 @@ TEST_CASE("mamba2 reference: the step size (bias, softplus, clamp)", "[mamba2][r
 TEST_CASE("mamba2 reference: a clamped-to-zero step keeps the state", "[mamba2][reference]") {
   // dt = -1 without softplus clamps to u = 0: decay 1, no input, so y = S0·C + D x.
   const double x = 2.0, dt = -1.0, A = -1.0, B = 5.0, C = 3.0, D = 0.5, S0 = 0.25;
-  SsdInputs in{TensorView(&x, {1, 1, 1, 1}), TensorView(&dt, {1, 1, 1}), TensorView(&A, {1}),
-               TensorView(&B, {1, 1, 1, 1}), TensorView(&C, {1, 1, 1, 1}), {}, {}, {}, {}};
+  SsdInputs in{TensorView(&x, {1, 1, 1, 1}),
+               TensorView(&dt, {1, 1, 1}),
+               TensorView(&A, {1}),
+               TensorView(&B, {1, 1, 1, 1}),
+               TensorView(&C, {1, 1, 1, 1}),
+               {},
+               {},
+               {},
+               {}};
   in.D = TensorView(&D, {1});
   in.initialStates = TensorView(&S0, {1, 1, 1, 1});
   SsdResult r = reference(in);
@@ -118,10 +133,9 @@ TEST_CASE("mamba2 reference: chunked equals sequential", "[mamba2][reference]") 
             double s = 0;
             for (std::int64_t l = 0; l < Q; ++l) {
               std::int64_t t = c * Q + l;
-              double u = t < spec.T ? stepSize(problem.dt({b, t, h}),
-                                               spec.dtBias ? problem.dtBias({h}) : 0.0,
-                                               spec.options)
-                                    : 0.0;
+              double u = t < spec.T
+                             ? stepSize(problem.dt({b, t, h}), spec.dtBias ? problem.dtBias({h}) : 0.0, spec.options)
+                             : 0.0;
               s += u * problem.A({h});
               CHECK(ch.dt({b, h, c, l}) == u);
               CHECK(ch.dACumsum({b, h, c, l}) == Approx(s).epsilon(1e-14).margin(1e-15));
@@ -133,17 +147,13 @@ TEST_CASE("mamba2 reference: chunked equals sequential", "[mamba2][reference]") 
       for (std::int64_t c = 0; c < ch.numChunks; ++c) {
         SsdInputs prefix = in;
         const std::int64_t len = c * Q;
-        prefix.x = TensorView(problem.x.data.data(), {spec.b, len, spec.H, spec.P},
-                              contiguousStrides(problem.x.shape));
-        prefix.dt = TensorView(problem.dt.data.data(), {spec.b, len, spec.H},
-                               contiguousStrides(problem.dt.shape));
-        prefix.B = TensorView(problem.B.data.data(), {spec.b, len, spec.G, spec.N},
-                              contiguousStrides(problem.B.shape));
-        prefix.C = TensorView(problem.C.data.data(), {spec.b, len, spec.G, spec.N},
-                              contiguousStrides(problem.C.shape));
+        prefix.x = TensorView(problem.x.data.data(), {spec.b, len, spec.H, spec.P}, contiguousStrides(problem.x.shape));
+        prefix.dt = TensorView(problem.dt.data.data(), {spec.b, len, spec.H}, contiguousStrides(problem.dt.shape));
+        prefix.B = TensorView(problem.B.data.data(), {spec.b, len, spec.G, spec.N}, contiguousStrides(problem.B.shape));
+        prefix.C = TensorView(problem.C.data.data(), {spec.b, len, spec.G, spec.N}, contiguousStrides(problem.C.shape));
         if (spec.z)
-          prefix.z = TensorView(problem.z.data.data(), {spec.b, len, spec.H, spec.P},
-                                contiguousStrides(problem.z.shape));
+          prefix.z =
+              TensorView(problem.z.data.data(), {spec.b, len, spec.H, spec.P}, contiguousStrides(problem.z.shape));
         Tensor entry({spec.b, spec.H, spec.P, spec.N});
         for (std::int64_t b = 0; b < spec.b; ++b)
           for (std::int64_t h = 0; h < spec.H; ++h)
@@ -207,7 +217,8 @@ TEST_CASE("mamba2 reference: strided views read the same values", "[mamba2][refe
         bcBuf({b, t, 1, 0, n}) = problem.C({b, t, 0, n});
       }
   for (std::int64_t h = 0; h < 2; ++h)
-    for (std::int64_t p = 0; p < 3; ++p) dT({p, h}) = problem.D({h, p});
+    for (std::int64_t p = 0; p < 3; ++p)
+      dT({p, h}) = problem.D({h, p});
 
   SsdInputs in = problem.inputs();
   in.x = TensorView(xBuf.data.data() + 1, {2, 9, 2, 3}, {108, 12, 6, 2});

@@ -41,7 +41,8 @@ struct Stored {
 
   Stored(const Tensor &values, interp::DType dtype, bool strided) : rounded(values.shape) {
     Shape storage = values.shape;
-    if (strided) storage.back() += 3;
+    if (strided)
+      storage.back() += 3;
     const Shape strides = contiguousStrides(storage);
     const unsigned size = interp::dtypeSize(dtype);
     std::vector<unsigned char> bytes(size_t(numElements(storage)) * size, 0);
@@ -64,9 +65,9 @@ struct Case {
   const char *name;
   ProblemSpec spec;
   int chunk = 16;
-  interp::DType dtype = interp::DType::Float32;  // of x, z, B, C (dt, A, D, bias, init: fp32)
-  bool strided = false;                          // x, z, B, C as padded views
-  double yTol = 1e-5;                            // on y's max abs error / RMS
+  interp::DType dtype = interp::DType::Float32; // of x, z, B, C (dt, A, D, bias, init: fp32)
+  bool strided = false;                         // x, z, B, C as padded views
+  double yTol = 1e-5;                           // on y's max abs error / RMS
   MatmulPrecision precision = MatmulPrecision::Native;
 };
 
@@ -113,9 +114,8 @@ void run(const Case &c) {
     keep.push_back(std::make_unique<Stored>(t, dtype, strided));
     return *keep.back();
   };
-  const Stored &x = store(p.x, c.dtype, c.strided), &dt = store(p.dt, f32, false),
-               &A = store(p.A, f32, false), &B = store(p.B, c.dtype, c.strided),
-               &C = store(p.C, c.dtype, c.strided);
+  const Stored &x = store(p.x, c.dtype, c.strided), &dt = store(p.dt, f32, false), &A = store(p.A, f32, false),
+               &B = store(p.B, c.dtype, c.strided), &C = store(p.C, c.dtype, c.strided);
   SsdArrayInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, {}};
   SsdInputs ref{x.rounded, dt.rounded, A.rounded, B.rounded, C.rounded, {}, {}, {}, {}};
   if (c.spec.dRank) {
@@ -181,7 +181,7 @@ void run(const Case &c) {
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 references", "[mamba2][interpreter]") {
   const interp::DType bf16 = interp::DType::BFloat16, f16 = interp::DType::Float16, f32 = interp::DType::Float32;
@@ -232,14 +232,14 @@ TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 reference
     // above the diagonal and reads the two below it; ragged last chunk, bf16, D and z.
     Case c{"chunk128 two row blocks bf16", spec(1, 200, 2, 8, 1, 16), 128, bf16};
     c.spec.dRank = 1, c.spec.z = true, c.spec.initialStates = true;
-    c.yTol = 5e-2;  // bf16 products and a bf16 y: the bound the peer's cases meet
+    c.yTol = 5e-2; // bf16 products and a bf16 y: the bound the peer's cases meet
     cases.push_back(c);
   }
   {
     // Chunk 256: four row blocks, two sequences, fp32 (exact products), two groups.
     Case c{"chunk256 four row blocks fp32", spec(2, 300, 2, 8, 2, 8), 256, f32};
     c.spec.dtBias = true, c.spec.options.dtSoftplus = true;
-    c.yTol = 8e-5;  // fp32Tol at chunk 256 (see run)
+    c.yTol = 8e-5; // fp32Tol at chunk 256 (see run)
     cases.push_back(c);
   }
   for (const Case &c : cases)
@@ -258,7 +258,8 @@ TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][i
   in.B = in.C = b2.array;
   ForwardOptions options;
   options.chunkSize = 8;
-  CHECK_THROWS_WITH(ssdForward(interpreter(), in, options), Catch::Contains("chunk_size 8 must be a power of two from 16"));
+  CHECK_THROWS_WITH(ssdForward(interpreter(), in, options),
+                    Catch::Contains("chunk_size 8 must be a power of two from 16"));
 }
 
 TEST_CASE("mamba2 interpreted: shapes whose outputs would overflow are refused", "[mamba2][interpreter]") {
@@ -271,8 +272,8 @@ TEST_CASE("mamba2 interpreted: shapes whose outputs would overflow are refused",
     return a;
   };
   const std::int64_t b = std::int64_t(1) << 30, T = std::int64_t(1) << 30;
-  SsdArrayInputs in{array({b, T, 8, 64}), array({b, T, 8}), array({8}), array({b, T, 1, 16}),
-                    array({b, T, 1, 16}), {}, {}, {}, {}};
+  SsdArrayInputs in{
+      array({b, T, 8, 64}), array({b, T, 8}), array({8}), array({b, T, 1, 16}), array({b, T, 1, 16}), {}, {}, {}, {}};
   CHECK_THROWS_WITH(ssdForward(interpreter(), in), Catch::Contains("is too large"));
 }
 

@@ -22,7 +22,7 @@ std::string errorOf(const SsdInputs &inputs, const SsdOptions &options = {}) {
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("mamba2 validation: shapes name the tensor and the expectation", "[mamba2][reference]") {
   // b = 2, T = 100, H = 4, P = 3, G = 2, N = 16.
@@ -102,8 +102,7 @@ TEST_CASE("mamba2 validation: shapes name the tensor and the expectation", "[mam
 }
 
 TEST_CASE("mamba2 validation: the shared shape check reports dimensions", "[mamba2][reference]") {
-  SsdShapes s{{2, 100, 8, 64}, {2, 100, 8}, {8}, {2, 100, 2, 128}, {2, 100, 2, 128},
-              Shape{8, 64}, {}, Shape{8}, {}};
+  SsdShapes s{{2, 100, 8, 64}, {2, 100, 8}, {8}, {2, 100, 2, 128}, {2, 100, 2, 128}, Shape{8, 64}, {}, Shape{8}, {}};
   SsdDims d = validateShapes(s);
   CHECK(d.batch == 2);
   CHECK(d.seqlen == 100);
@@ -128,13 +127,12 @@ TEST_CASE("mamba2 validation: strides, data, options and chunk size", "[mamba2][
   in.B.data = nullptr;
   CHECK(errorOf(in) == "B has no data");
   in = p.inputs();
-  in.dt.strides.clear();  // none = contiguous: accepted
+  in.dt.strides.clear(); // none = contiguous: accepted
   CHECK(errorOf(in).empty());
 
   SsdOptions bad;
   bad.dtMin = 0.5;
   bad.dtMax = 0.1;
-  CHECK_THROWS_WITH(reference(p.inputs(), bad),
-                    Catch::StartsWith("dt_limit (0.500000, 0.100000) is not an interval"));
+  CHECK_THROWS_WITH(reference(p.inputs(), bad), Catch::StartsWith("dt_limit (0.500000, 0.100000) is not an interval"));
   CHECK_THROWS_WITH(referenceChunked(p.inputs(), 0), "chunk_size 0 must be at least 1");
 }

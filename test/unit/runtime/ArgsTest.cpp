@@ -38,7 +38,7 @@ TEST_CASE("scalar: C++ types map to dtypes", "[runtime][dtype]") {
   CHECK(Scalar(1.0f).bits() == 0x3f800000);
   CHECK(Scalar(1.0).dtype() == DType::Float64);
   CHECK(Scalar(1.0).bits() == 0x3ff0000000000000);
-  CHECK(Scalar::fromBits(DType::Int8, 0x1ff).bits() == 0xff);  // masked to the width
+  CHECK(Scalar::fromBits(DType::Int8, 0x1ff).bits() == 0xff); // masked to the width
 }
 
 TEST_CASE("scalar: float16 and bfloat16 round to nearest even", "[runtime][dtype]") {
@@ -48,14 +48,14 @@ TEST_CASE("scalar: float16 and bfloat16 round to nearest even", "[runtime][dtype
   CHECK(h(0.1f) == 0x2e66);
   CHECK(h(65504.0f) == 0x7bff);
   CHECK(h(65519.0f) == 0x7bff);
-  CHECK(h(65520.0f) == 0x7c00);  // rounds up to infinity
+  CHECK(h(65520.0f) == 0x7c00); // rounds up to infinity
   CHECK(h(std::numeric_limits<float>::infinity()) == 0x7c00);
-  CHECK(h(std::ldexp(1.0f, -24)) == 0x0001);  // smallest subnormal
-  CHECK(h(std::ldexp(1.0f, -25)) == 0x0000);  // halfway, rounds to even (zero)
-  CHECK(h(std::ldexp(3.0f, -25)) == 0x0002);  // 1.5 units, rounds to even (2)
-  CHECK(h(std::ldexp(1.0f, -14)) == 0x0400);  // smallest normal
-  CHECK(h(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);  // halfway between 1 and next: even
-  CHECK(h(1.0f + std::ldexp(3.0f, -11)) == 0x3c02);  // halfway, odd below: rounds up
+  CHECK(h(std::ldexp(1.0f, -24)) == 0x0001);        // smallest subnormal
+  CHECK(h(std::ldexp(1.0f, -25)) == 0x0000);        // halfway, rounds to even (zero)
+  CHECK(h(std::ldexp(3.0f, -25)) == 0x0002);        // 1.5 units, rounds to even (2)
+  CHECK(h(std::ldexp(1.0f, -14)) == 0x0400);        // smallest normal
+  CHECK(h(1.0f + std::ldexp(1.0f, -11)) == 0x3c00); // halfway between 1 and next: even
+  CHECK(h(1.0f + std::ldexp(3.0f, -11)) == 0x3c02); // halfway, odd below: rounds up
   CHECK(h(-0.0f) == 0x8000);
   CHECK((h(std::nanf("")) & 0x7e00) == 0x7e00);
 
@@ -63,8 +63,8 @@ TEST_CASE("scalar: float16 and bfloat16 round to nearest even", "[runtime][dtype
   CHECK(b(1.0f) == 0x3f80);
   CHECK(b(-2.0f) == 0xc000);
   CHECK(b(3.14159265f) == 0x4049);
-  CHECK(b(1.0f + std::ldexp(1.0f, -8)) == 0x3f80);  // halfway: even
-  CHECK(b(1.0f + std::ldexp(3.0f, -8)) == 0x3f82);  // halfway: up to even
+  CHECK(b(1.0f + std::ldexp(1.0f, -8)) == 0x3f80); // halfway: even
+  CHECK(b(1.0f + std::ldexp(3.0f, -8)) == 0x3f82); // halfway: up to even
   CHECK((b(std::nanf("")) & 0x7fc0) == 0x7fc0);
   CHECK(Scalar::tfloat32(1.5f).bits() == 0x3fc00000);
   CHECK(Scalar::tfloat32(1.5f).dtype() == DType::TFloat32);

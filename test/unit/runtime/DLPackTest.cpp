@@ -7,10 +7,8 @@
 using namespace tile::rt;
 
 namespace {
-DLDataType type(std::uint8_t code, std::uint8_t bits, std::uint16_t lanes = 1) {
-  return DLDataType{code, bits, lanes};
-}
-}  // namespace
+DLDataType type(std::uint8_t code, std::uint8_t bits, std::uint16_t lanes = 1) { return DLDataType{code, bits, lanes}; }
+} // namespace
 
 TEST_CASE("dlpack: dtype mapping", "[runtime][dlpack]") {
   CHECK(dtypeFromDLPack(type(kDLInt, 8)) == DType::Int8);
@@ -21,16 +19,16 @@ TEST_CASE("dlpack: dtype mapping", "[runtime][dlpack]") {
   CHECK(dtypeFromDLPack(type(kDLFloat, 32)) == DType::Float32);
   CHECK(dtypeFromDLPack(type(kDLFloat, 64)) == DType::Float64);
   CHECK(dtypeFromDLPack(type(kDLBfloat, 16)) == DType::BFloat16);
-  CHECK(dtypeFromDLPack(type(6, 8)) == DType::Bool);           // kDLBool
-  CHECK(dtypeFromDLPack(type(10, 8)) == DType::Float8E4M3FN);  // kDLFloat8_e4m3fn
-  CHECK(dtypeFromDLPack(type(12, 8)) == DType::Float8E5M2);    // kDLFloat8_e5m2
+  CHECK(dtypeFromDLPack(type(6, 8)) == DType::Bool);          // kDLBool
+  CHECK(dtypeFromDLPack(type(10, 8)) == DType::Float8E4M3FN); // kDLFloat8_e4m3fn
+  CHECK(dtypeFromDLPack(type(12, 8)) == DType::Float8E5M2);   // kDLFloat8_e5m2
   // Not cuTile dtypes: unsigned, vectors, complex, odd widths, other float8 flavours.
   CHECK(!dtypeFromDLPack(type(kDLUInt, 8)));
   CHECK(!dtypeFromDLPack(type(kDLFloat, 32, 4)));
   CHECK(!dtypeFromDLPack(type(kDLComplex, 64)));
   CHECK(!dtypeFromDLPack(type(kDLInt, 4)));
   CHECK(!dtypeFromDLPack(type(kDLBfloat, 32)));
-  CHECK(!dtypeFromDLPack(type(8, 8)));  // kDLFloat8_e4m3 (with infinities)
+  CHECK(!dtypeFromDLPack(type(8, 8))); // kDLFloat8_e4m3 (with infinities)
   for (int d = 0; d <= int(DType::Float8E5M2); ++d) {
     auto dtype = DType(d);
     INFO(dtypeName(dtype));
@@ -59,19 +57,19 @@ TEST_CASE("dlpack: tensors become array views without copying", "[runtime][dlpac
   CHECK(a.data == 0x7f0000000100);
   CHECK(a.dtype == DType::BFloat16);
   CHECK(a.shape == std::vector<std::int64_t>{2, 3, 4});
-  CHECK(a.strides.empty());  // NULL strides: row-major contiguous
+  CHECK(a.strides.empty()); // NULL strides: row-major contiguous
   CHECK(a.stridesOrContiguous() == std::vector<std::int64_t>{12, 4, 1});
   CHECK(a.numElements() == 24);
 
   t.strides = strides;
   CHECK(arrayFromDLPack(t, 1).strides == std::vector<std::int64_t>{1, 2, 6});
 
-  DLTensor scalar = t;  // a 0-d tensor is a rank-0 array
+  DLTensor scalar = t; // a 0-d tensor is a rank-0 array
   scalar.ndim = 0;
   scalar.shape = nullptr;
   CHECK(arrayFromDLPack(scalar).shape.empty());
 
-  DLTensor managed = t;  // managed memory: any device id
+  DLTensor managed = t; // managed memory: any device id
   managed.device = {kDLCUDAManaged, 0};
   CHECK_NOTHROW(arrayFromDLPack(managed, 1));
 }
@@ -98,8 +96,7 @@ TEST_CASE("dlpack: tensors that cannot be passed", "[runtime][dlpack]") {
   CHECK(errorOf(cpu, 0) == "DLPack tensor is not in CUDA device memory (device type 1, CPU)");
   DLTensor host = t;
   host.device = {kDLCUDAHost, 0};
-  CHECK(errorOf(host, 0) ==
-        "DLPack tensor is not in CUDA device memory (device type 3, CUDA host)");
+  CHECK(errorOf(host, 0) == "DLPack tensor is not in CUDA device memory (device type 3, CUDA host)");
   CHECK(errorOf(t, 2) == "DLPack tensor is on cuda:0, the kernel is loaded on cuda:2");
   DLTensor vec = t;
   vec.dtype = type(kDLFloat, 32, 2);

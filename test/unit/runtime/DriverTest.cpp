@@ -1,6 +1,6 @@
 // The driver loader's failure paths and Device::available, which need no GPU.
-#include "runtime/Device.h"
 #include "runtime/Driver.h"
+#include "runtime/Device.h"
 #include "runtime/Error.h"
 
 #include <catch2/catch.hpp>
@@ -25,8 +25,7 @@ TEST_CASE("driver: a library without the entry points is refused", "[runtime][dr
     FAIL("opened");
   } catch (const Error &e) {
     CHECK(e.kind() == Error::Kind::NoDriver);
-    CHECK(std::string(e.what()) ==
-          "no usable CUDA driver (libc.so.6 lacks the entry point cuGetErrorName)");
+    CHECK(std::string(e.what()) == "no usable CUDA driver (libc.so.6 lacks the entry point cuGetErrorName)");
   }
 }
 
@@ -39,6 +38,6 @@ TEST_CASE("driver: Device::available never throws", "[runtime][driver]") {
     CHECK(none.rfind("no CUDA device 1000", 0) == 0);
   } else {
     INFO(why);
-    CHECK(why.rfind("no ", 0) == 0);  // "no CUDA driver (...)" or "no CUDA device (...)"
+    CHECK(why.rfind("no ", 0) == 0); // "no CUDA driver (...)" or "no CUDA device (...)"
   }
 }

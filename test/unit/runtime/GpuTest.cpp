@@ -1,4 +1,4 @@
-#define CATCH_CONFIG_EXTERNAL_INTERFACES  // for the listener below
+#define CATCH_CONFIG_EXTERNAL_INTERFACES // for the listener below
 #include "test/unit/runtime/GpuTest.h"
 
 #include <cstdlib>
@@ -9,7 +9,7 @@ namespace tile::rt::test {
 namespace {
 int skipped = 0;
 std::string lastReason;
-}  // namespace
+} // namespace
 
 void countSkip() { ++skipped; }
 
@@ -19,8 +19,10 @@ bool gpuRequired() {
 }
 
 bool gpuAvailable(std::string &why) {
-  if (Device::available(0, &why)) return true;
-  if (!gpuRequired()) countSkip();  // else the test fails
+  if (Device::available(0, &why))
+    return true;
+  if (!gpuRequired())
+    countSkip(); // else the test fails
   lastReason = why;
   return false;
 }
@@ -35,8 +37,8 @@ struct SkipSummary : Catch::TestEventListenerBase {
                 << (lastReason.empty() ? "" : " (" + lastReason + ")") << "\n";
   }
 };
-}  // namespace
+} // namespace
 
 CATCH_REGISTER_LISTENER(SkipSummary)
 
-}  // namespace tile::rt::test
+} // namespace tile::rt::test

@@ -18,25 +18,25 @@ bool gpuRequired();
 /// Counts a skipped test for the end-of-run summary.
 void countSkip();
 
-}  // namespace tile::rt::test
+} // namespace tile::rt::test
 
 /// Declares `Device device` for device 0, or skips the test case (WARN + return).
-#define TILE_REQUIRE_GPU(device)                                   \
-  std::string device##SkipReason;                                  \
-  if (!::tile::rt::test::gpuAvailable(device##SkipReason)) {       \
-    if (::tile::rt::test::gpuRequired())                           \
-      FAIL("TILE_TEST_REQUIRE_GPU is set: " << device##SkipReason); \
-    WARN("skipped: " << device##SkipReason);                       \
-    return;                                                        \
-  }                                                                \
+#define TILE_REQUIRE_GPU(device)                                                                                       \
+  std::string device##SkipReason;                                                                                      \
+  if (!::tile::rt::test::gpuAvailable(device##SkipReason)) {                                                           \
+    if (::tile::rt::test::gpuRequired())                                                                               \
+      FAIL("TILE_TEST_REQUIRE_GPU is set: " << device##SkipReason);                                                    \
+    WARN("skipped: " << device##SkipReason);                                                                           \
+    return;                                                                                                            \
+  }                                                                                                                    \
   ::tile::rt::Device device(0)
 
 /// Skips the rest of a test case with a reason (e.g. no cubin because ptxas was absent).
-#define TILE_SKIP(reason)                                          \
-  do {                                                             \
-    if (::tile::rt::test::gpuRequired())                           \
-      FAIL("TILE_TEST_REQUIRE_GPU is set: " << reason);            \
-    ::tile::rt::test::countSkip();                                 \
-    WARN("skipped: " << reason);                                   \
-    return;                                                        \
+#define TILE_SKIP(reason)                                                                                              \
+  do {                                                                                                                 \
+    if (::tile::rt::test::gpuRequired())                                                                               \
+      FAIL("TILE_TEST_REQUIRE_GPU is set: " << reason);                                                                \
+    ::tile::rt::test::countSkip();                                                                                     \
+    WARN("skipped: " << reason);                                                                                       \
+    return;                                                                                                            \
   } while (0)

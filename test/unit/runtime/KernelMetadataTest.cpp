@@ -1,7 +1,7 @@
 // Kernel metadata ("tile-kernel/1"): parsing, defaults, round trip, and a clear message for
 // each kind of malformed or unsupported file.
-#include "runtime/Error.h"
 #include "runtime/KernelMetadata.h"
+#include "runtime/Error.h"
 #include "test/unit/runtime/TestKernels.h"
 
 #include <catch2/catch.hpp>
@@ -41,12 +41,14 @@ struct Doc {
   Doc without(const std::string &key) const {
     Doc d = *this;
     for (size_t i = 0; i < d.fields.size(); ++i)
-      if (d.fields[i].first == key) d.fields.erase(d.fields.begin() + long(i));
+      if (d.fields[i].first == key)
+        d.fields.erase(d.fields.begin() + long(i));
     return d;
   }
   std::string text() const {
     std::string s = "{";
-    for (auto &[k, v] : fields) s += (s.size() > 1 ? ", \"" : "\"") + k + "\": " + v;
+    for (auto &[k, v] : fields)
+      s += (s.size() > 1 ? ", \"" : "\"") + k + "\": " + v;
     return s + "}";
   }
 };
@@ -63,7 +65,7 @@ std::string errorOf(const std::string &text) {
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   KernelMetadata md = parseKernelMetadata(R"({
@@ -113,11 +115,10 @@ TEST_CASE("metadata: defaults of optional fields", "[runtime][metadata]") {
   CHECK(md.cluster == std::array<int, 3>{1, 1, 1});
   CHECK(md.constants.empty());
   CHECK(md.tma.empty());
-  CHECK(md.params[0].alignment == 8);  // the element size
+  CHECK(md.params[0].alignment == 8); // the element size
   CHECK(!md.params[0].unitStrideLast);
 
-  KernelMetadata t = parseKernelMetadata(
-      Doc().with("tma", R"([{"param": "x", "box": [4, 8]}])").text());
+  KernelMetadata t = parseKernelMetadata(Doc().with("tma", R"([{"param": "x", "box": [4, 8]}])").text());
   CHECK(t.tma[0].elementStrides == std::vector<std::int64_t>{1, 1});
   CHECK(t.tma[0].swizzle == TmaSwizzle::None);
   CHECK(t.tma[0].l2Promotion == TmaL2Promotion::None);
@@ -136,8 +137,7 @@ TEST_CASE("metadata: toJson parses back to the same metadata", "[runtime][metada
   }
 }
 
-TEST_CASE("metadata: malformed files are refused with the field and the reason",
-          "[runtime][metadata]") {
+TEST_CASE("metadata: malformed files are refused with the field and the reason", "[runtime][metadata]") {
   const Doc d;
   const std::string tmaParams = R"([{"name": "x", "kind": "array", "dtype": "float32",
       "rank": 2, "alignment": 16, "unit_stride_last": true},
@@ -161,10 +161,8 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
       {d.without("threads_per_block").text(), "missing required field 'threads_per_block'"},
       {d.with("threads_per_block", "0").text(), "threads_per_block: 0 is out of range [1, 1024]"},
       {d.with("threads_per_block", "2048").text(), "threads_per_block: 2048 is out of range"},
-      {d.with("threads_per_block", R"("128")").text(),
-       "threads_per_block: expected an integer, got string"},
-      {d.with("threads_per_block", "1.5").text(),
-       "threads_per_block: expected an integer, got a number"},
+      {d.with("threads_per_block", R"("128")").text(), "threads_per_block: expected an integer, got string"},
+      {d.with("threads_per_block", "1.5").text(), "threads_per_block: expected an integer, got a number"},
       {d.with("threads_per_block", "18446744073709551615").text(),
        "threads_per_block: 18446744073709551615 is out of range"},
       {d.with("dynamic_shared_memory", "-1").text(), "dynamic_shared_memory: -1 is out of range"},
@@ -173,8 +171,7 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
       {d.with("cluster", "[1, 0, 1]").text(), "cluster[1]: 0 is out of range [1, 16]"},
       {d.with("cluster", "[4, 4, 2]").text(), "cluster: 32 blocks per cluster; at most 16"},
       {d.with("constants", "[]").text(), "constants: expected an object, got array"},
-      {d.with("constants", R"({"A": null})").text(),
-       "constants.A: expected a number, bool or string, got null"},
+      {d.with("constants", R"({"A": null})").text(), "constants.A: expected a number, bool or string, got null"},
       {d.without("params").text(), "missing required field 'params'"},
       {d.with("params", "{}").text(), "params: expected an array, got object"},
       {d.with("params", "[3]").text(), "params[0]: expected an object, got an integer"},
@@ -187,8 +184,7 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
       {d.with("params", R"([{"name": "a", "kind": "scalar", "dtype": "f32"}])").text(),
        "params[0].dtype: unknown dtype 'f32' (expected one of: bool_, int8, int16, int32, "
        "int64, float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2)"},
-      {d.with("params", R"([{"name": "a", "kind": "scalar"}])").text(),
-       "params[0]: missing required field 'dtype'"},
+      {d.with("params", R"([{"name": "a", "kind": "scalar"}])").text(), "params[0]: missing required field 'dtype'"},
       {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8"}])").text(),
        "params[0]: missing required field 'rank'"},
       {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": 0}])").text(),
@@ -216,10 +212,8 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
        "params[1].name: duplicate parameter 'a'"},
       {t.with("tma", "{}").text(), "tma: expected an array, got object"},
       {t.with("tma", R"([{"box": [8, 8]}])").text(), "tma[0]: missing required field 'param'"},
-      {t.with("tma", R"([{"param": "z", "box": [8, 8]}])").text(),
-       "tma[0].param: no parameter 'z'"},
-      {t.with("tma", R"([{"param": "n", "box": [8]}])").text(),
-       "tma[0].param: 'n' is not an array"},
+      {t.with("tma", R"([{"param": "z", "box": [8, 8]}])").text(), "tma[0].param: no parameter 'z'"},
+      {t.with("tma", R"([{"param": "n", "box": [8]}])").text(), "tma[0].param: 'n' is not an array"},
       {d.with("params", R"([{"name": "x", "kind": "array", "dtype": "float32", "rank": 2}])")
            .with("tma", R"([{"param": "x", "box": [8, 8]}])")
            .text(),
@@ -230,10 +224,8 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
            .text(),
        "tma[0].param: 'x' has rank 6; TMA supports at most 5"},
       {t.with("tma", R"([{"param": "x"}])").text(), "tma[0]: missing required field 'box'"},
-      {t.with("tma", R"([{"param": "x", "box": [8]}])").text(),
-       "tma[0].box: expected 2 entries, got 1"},
-      {t.with("tma", R"([{"param": "x", "box": [300, 8]}])").text(),
-       "tma[0].box[0]: 300 is out of range [1, 256]"},
+      {t.with("tma", R"([{"param": "x", "box": [8]}])").text(), "tma[0].box: expected 2 entries, got 1"},
+      {t.with("tma", R"([{"param": "x", "box": [300, 8]}])").text(), "tma[0].box[0]: 300 is out of range [1, 256]"},
       {t.with("tma", R"([{"param": "x", "box": [8, 3]}])").text(),
        "tma[0].box: the innermost box dimension is 12 bytes; TMA needs a multiple of 16"},
       {t.with("tma", R"([{"param": "x", "box": [8, 8], "element_strides": [1, 9]}])").text(),
@@ -247,8 +239,7 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
        "tma[0].l2_promotion: unknown value '512B'"},
       {t.with("tma", R"([{"param": "i", "box": [8], "oob_fill": "nan"}])").text(),
        "tma[0].oob_fill: \"nan\" needs a float array, 'i' is int32"},
-      {t.with("tma", R"([{"param": "x", "box": [8, 8], "mode": "tile"}])").text(),
-       "tma[0].mode: unknown field"},
+      {t.with("tma", R"([{"param": "x", "box": [8, 8], "mode": "tile"}])").text(), "tma[0].mode: unknown field"},
   };
   for (auto &[text, expected] : cases) {
     INFO("document: " << text);
@@ -263,24 +254,20 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
 TEST_CASE("metadata: out-of-range, wrong-typed and absurd values", "[runtime][metadata]") {
   const Doc d;
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {d.with("dynamic_shared_memory", "1e400").text(),
-       "k.json: dynamic_shared_memory: not a valid value ("},
+      {d.with("dynamic_shared_memory", "1e400").text(), "k.json: dynamic_shared_memory: not a valid value ("},
       {d.with("dynamic_shared_memory", "-1e400").text(), "dynamic_shared_memory: not a valid"},
       {d.with("cluster", "[1, 1e999, 1]").text(), "cluster: not a valid value"},
-      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": 1e400}])")
-           .text(),
+      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": 1e400}])").text(),
        "params[].rank: not a valid value"},
       {d.with("constants", R"({"A": 1e400})").text(), "constants.A: not a valid value"},
-      {d.with("dynamic_shared_memory", "1e10").text(),
-       "dynamic_shared_memory: expected an integer, got a number"},
+      {d.with("dynamic_shared_memory", "1e10").text(), "dynamic_shared_memory: expected an integer, got a number"},
       {d.with("dynamic_shared_memory", "2147483648").text(),
        "dynamic_shared_memory: 2147483648 is out of range [0, 1073741824]"},
       {d.with("dynamic_shared_memory", "-9223372036854775808").text(),
        "dynamic_shared_memory: -9223372036854775808 is out of range"},
       {d.with("dynamic_shared_memory", "99999999999999999999999").text(),
        "dynamic_shared_memory: expected an integer, got a number"},
-      {d.with("threads_per_block", "true").text(),
-       "threads_per_block: expected an integer, got boolean"},
+      {d.with("threads_per_block", "true").text(), "threads_per_block: expected an integer, got boolean"},
       {d.with("threads_per_block", "-0.0").text(), "threads_per_block: expected an integer"},
       {d.with("cluster", R"(["1", 1, 1])").text(), "cluster[0]: expected an integer, got string"},
       {d.with("cluster", "[1, 1, 1, 1]").text(), "cluster: expected 3 entries, got 4"},
@@ -288,8 +275,7 @@ TEST_CASE("metadata: out-of-range, wrong-typed and absurd values", "[runtime][me
                              "alignment": 4294967296}])")
            .text(),
        "params[0].alignment: 4294967296 is out of range"},
-      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": -1}])")
-           .text(),
+      {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8", "rank": -1}])").text(),
        "params[0].rank: -1 is out of range"},
       {d.with("params", R"([[1, 2]])").text(), "params[0]: expected an object, got array"},
       {d.with("params", R"([{"name": 7, "kind": "scalar", "dtype": "int8"}])").text(),

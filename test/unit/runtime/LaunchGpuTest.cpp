@@ -20,13 +20,9 @@ const KernelMetadata &axpyMetadata() {
   return md;
 }
 
-Kernel axpyFromPtx(const Device &device) {
-  return Module::fromPtx(device, test::axpy2dPtx()).kernel(axpyMetadata());
-}
+Kernel axpyFromPtx(const Device &device) { return Module::fromPtx(device, test::axpy2dPtx()).kernel(axpyMetadata()); }
 
-std::int64_t blocksFor(std::int64_t elements, int threads) {
-  return (elements + threads - 1) / threads;
-}
+std::int64_t blocksFor(std::int64_t elements, int threads) { return (elements + threads - 1) / threads; }
 
 // out = x * alpha + y on [rows, cols] arrays (contiguous), checked element by element.
 void checkAxpy(const Device &device, const Kernel &kernel, std::int64_t rows, std::int64_t cols) {
@@ -44,11 +40,12 @@ void checkAxpy(const Device &device, const Kernel &kernel, std::int64_t rows, st
           dout.array(DType::Float32, {rows, cols}), 2.0f});
   std::vector<float> out = dout.toHost<float>();
   std::int64_t wrong = 0;
-  for (std::int64_t i = 0; i < n; ++i) wrong += out[size_t(i)] != x[size_t(i)] * 2.0f + y[size_t(i)];
+  for (std::int64_t i = 0; i < n; ++i)
+    wrong += out[size_t(i)] != x[size_t(i)] * 2.0f + y[size_t(i)];
   CHECK(wrong == 0);
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("gpu: the device and its limits", "[runtime][gpu]") {
   TILE_REQUIRE_GPU(device);
@@ -63,9 +60,8 @@ TEST_CASE("gpu: the device and its limits", "[runtime][gpu]") {
   CHECK(device.limits().maxThreadsPerBlock == 1024);
   CHECK(device.limits().maxDynamicSharedMemory >= 48 * 1024);
   CHECK(device.driverVersion() >= 12000);
-  WARN("device: " << device.name() << ", sm_" << device.computeCapabilityMajor()
-                  << device.computeCapabilityMinor() << ", " << device.smCount() << " SMs, "
-                  << device.totalMemory() / (1 << 20) << " MiB, driver "
+  WARN("device: " << device.name() << ", sm_" << device.computeCapabilityMajor() << device.computeCapabilityMinor()
+                  << ", " << device.smCount() << " SMs, " << device.totalMemory() / (1 << 20) << " MiB, driver "
                   << device.driverVersion() << ", dynamic shared memory up to "
                   << device.limits().maxDynamicSharedMemory << " bytes");
 }
@@ -82,7 +78,8 @@ TEST_CASE("gpu: a kernel through the PTX JIT, ragged shapes", "[runtime][gpu]") 
 
 TEST_CASE("gpu: a kernel from a cubin, and loadKernel from files", "[runtime][gpu]") {
   TILE_REQUIRE_GPU(device);
-  if (tile_test_axpy2d_cubin_size == 0) TILE_SKIP("no cubin (ptxas was absent at build time)");
+  if (tile_test_axpy2d_cubin_size == 0)
+    TILE_SKIP("no cubin (ptxas was absent at build time)");
   Module module = Module::fromCubin(device, tile_test_axpy2d_cubin, tile_test_axpy2d_cubin_size);
   CHECK(!module.isPtx());
   checkAxpy(device, module.kernel(axpyMetadata()), 37, 45);
@@ -91,8 +88,7 @@ TEST_CASE("gpu: a kernel from a cubin, and loadKernel from files", "[runtime][gp
   std::string dir = "/tmp/tile-runtime-test-" + std::to_string(getpid());
   REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
   std::ofstream(dir + "/axpy2d.cubin", std::ios::binary)
-      .write(reinterpret_cast<const char *>(tile_test_axpy2d_cubin),
-             std::streamsize(tile_test_axpy2d_cubin_size));
+      .write(reinterpret_cast<const char *>(tile_test_axpy2d_cubin), std::streamsize(tile_test_axpy2d_cubin_size));
   std::ofstream(dir + "/axpy2d.ptx") << test::axpy2dPtx();
   std::ofstream(dir + "/axpy2d.json") << test::kAxpy2dMetadata;
   checkAxpy(device, loadKernel(device, dir + "/axpy2d.cubin"), 5, 70);
@@ -107,22 +103,22 @@ TEST_CASE("gpu: strided and broadcast views", "[runtime][gpu]") {
   // x: every other column of a [64, 100] array; y: a [64, 50] view of a transposed [50, 64]
   // array; out: rows 1..64 of a [65, 53] array, columns 3..52.
   std::vector<float> xs(64 * 100), ys(50 * 64);
-  for (size_t i = 0; i < xs.size(); ++i) xs[i] = float(i);
-  for (size_t i = 0; i < ys.size(); ++i) ys[i] = float(i) * 0.25f;
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = float(i);
+  for (size_t i = 0; i < ys.size(); ++i)
+    ys[i] = float(i) * 0.25f;
   DeviceBuffer dx = DeviceBuffer::fromHost(device, xs), dy = DeviceBuffer::fromHost(device, ys);
   DeviceBuffer dout(device, 65 * 53 * 4);
   dout.fillBytes(0);
   launch(kernel, Grid(blocksFor(rows * cols, 256)),
-         {dx.array(DType::Float32, {rows, cols}, {100, 2}),
-          dy.array(DType::Float32, {rows, cols}, {1, 64}),
+         {dx.array(DType::Float32, {rows, cols}, {100, 2}), dy.array(DType::Float32, {rows, cols}, {1, 64}),
           dout.array(DType::Float32, {rows, cols}, {53, 1}, (53 + 3) * 4), -1.0f});
   std::vector<float> out = dout.toHost<float>();
   std::int64_t wrong = 0;
   for (std::int64_t i = 0; i < 65; ++i)
     for (std::int64_t j = 0; j < 53; ++j) {
       bool inside = i >= 1 && j >= 3;
-      float want = inside ? -xs[size_t((i - 1) * 100 + (j - 3) * 2)] + ys[size_t((j - 3) * 64 + i - 1)]
-                          : 0.0f;
+      float want = inside ? -xs[size_t((i - 1) * 100 + (j - 3) * 2)] + ys[size_t((j - 3) * 64 + i - 1)] : 0.0f;
       wrong += out[size_t(i * 53 + j)] != want;
     }
   CHECK(wrong == 0);
@@ -131,8 +127,7 @@ TEST_CASE("gpu: strided and broadcast views", "[runtime][gpu]") {
   DeviceBuffer one = DeviceBuffer::fromHost(device, std::vector<float>{10.0f});
   DeviceBuffer dense(device, rows * cols * 4);
   launch(kernel, Grid(blocksFor(rows * cols, 256)),
-         {dx.array(DType::Float32, {rows, cols}, {100, 2}),
-          one.array(DType::Float32, {rows, cols}, {0, 0}),
+         {dx.array(DType::Float32, {rows, cols}, {100, 2}), one.array(DType::Float32, {rows, cols}, {0, 0}),
           dense.array(DType::Float32, {rows, cols}), 1.0f});
   std::vector<float> d = dense.toHost<float>();
   wrong = 0;
@@ -179,7 +174,8 @@ TEST_CASE("gpu: DLPack arguments, streams and events", "[runtime][gpu][dlpack]")
   CHECK(ms >= 0.0f);
   std::vector<float> out = dout.toHost<float>();
   std::int64_t wrong = 0;
-  for (std::int64_t i = 0; i < n; ++i) wrong += out[size_t(i)] != x[size_t(i)] * 3.0f + 1.0f;
+  for (std::int64_t i = 0; i < n; ++i)
+    wrong += out[size_t(i)] != x[size_t(i)] * 3.0f + 1.0f;
   CHECK(wrong == 0);
 
   // Mismatches are refused before anything reaches the driver.
@@ -194,7 +190,7 @@ TEST_CASE("gpu: DLPack arguments, streams and events", "[runtime][gpu][dlpack]")
 
 TEST_CASE("gpu: an array of more than 2^31 elements (64-bit offsets)", "[runtime][gpu]") {
   TILE_REQUIRE_GPU(device);
-  const std::int64_t n = (std::int64_t(1) << 31) + 4096;  // 8 GiB of float32 per array
+  const std::int64_t n = (std::int64_t(1) << 31) + 4096; // 8 GiB of float32 per array
   if (device.freeMemory() < size_t(2 * n * 4 + (std::int64_t(1) << 30)))
     TILE_SKIP("needs 17 GiB of free device memory");
   Kernel kernel = axpyFromPtx(device);
@@ -206,15 +202,17 @@ TEST_CASE("gpu: an array of more than 2^31 elements (64-bit offsets)", "[runtime
   // Distinct values around element 2^31 and at the very end catch truncated offsets.
   const std::int64_t mid = std::int64_t(1) << 31;
   std::vector<float> marks(16);
-  for (int k = 0; k < 16; ++k) marks[size_t(k)] = 100.0f + float(k);
+  for (int k = 0; k < 16; ++k)
+    marks[size_t(k)] = 100.0f + float(k);
   x.copyFromHost(marks.data(), 64, size_t(mid - 8) * 4);
-  for (int k = 0; k < 16; ++k) marks[size_t(k)] = 200.0f + float(k);
+  for (int k = 0; k < 16; ++k)
+    marks[size_t(k)] = 200.0f + float(k);
   x.copyFromHost(marks.data(), 64, size_t(n - 16) * 4);
-  DeviceBuffer y = DeviceBuffer::fromHost(device, std::vector<float>{2.0f});  // broadcast
+  DeviceBuffer y = DeviceBuffer::fromHost(device, std::vector<float>{2.0f}); // broadcast
 
   launch(kernel, Grid(blocksFor(n, 256)),
-         {x.array(DType::Float32, {1, n}), y.array(DType::Float32, {1, n}, {0, 0}),
-          out.array(DType::Float32, {1, n}), 3.0f});
+         {x.array(DType::Float32, {1, n}), y.array(DType::Float32, {1, n}, {0, 0}), out.array(DType::Float32, {1, n}),
+          3.0f});
   CHECK(out.toHost<float>(4, 0) == std::vector<float>(4, 5.0f));
   std::vector<float> around = out.toHost<float>(16, size_t(mid - 8));
   std::vector<float> end = out.toHost<float>(16, size_t(n - 16));
@@ -228,9 +226,10 @@ TEST_CASE("gpu: an array of more than 2^31 elements (64-bit offsets)", "[runtime
 TEST_CASE("gpu: a TMA descriptor built from the metadata", "[runtime][gpu][tma]") {
   TILE_REQUIRE_GPU(device);
   KernelMetadata md = parseKernelMetadata(test::kTmaCopy2dMetadata, "tma_copy2d.json");
-  const std::int64_t rows = 37, cols = 100;  // neither a multiple of the 8x32 box
+  const std::int64_t rows = 37, cols = 100; // neither a multiple of the 8x32 box
   std::vector<float> x(size_t(rows * cols));
-  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i) + 0.5f;
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i) + 0.5f;
   DeviceBuffer dx = DeviceBuffer::fromHost(device, x), dout(device, x.size() * 4);
   auto run = [&](const Kernel &kernel) {
     dout.fillBytes(0);
@@ -240,8 +239,7 @@ TEST_CASE("gpu: a TMA descriptor built from the metadata", "[runtime][gpu][tma]"
   };
   run(Module::fromPtx(device, test::tmaCopy2dPtx()).kernel(md));
   if (tile_test_tma_copy2d_cubin_size)
-    run(Module::fromCubin(device, tile_test_tma_copy2d_cubin, tile_test_tma_copy2d_cubin_size)
-            .kernel(md));
+    run(Module::fromCubin(device, tile_test_tma_copy2d_cubin, tile_test_tma_copy2d_cubin_size).kernel(md));
 }
 
 TEST_CASE("gpu: load and launch errors are clear", "[runtime][gpu]") {
@@ -260,14 +258,12 @@ TEST_CASE("gpu: load and launch errors are clear", "[runtime][gpu]") {
   Module module = Module::fromPtx(device, test::axpy2dPtx());
   KernelMetadata md = axpyMetadata();
   md.kernel = "no_such_kernel";
-  CHECK_THROWS_WITH(module.kernel(md),
-                    Catch::StartsWith("kernel 'axpy2d' (no_such_kernel): the module has no such "
-                                      "kernel: cuModuleGetFunction: CUDA_ERROR_NOT_FOUND"));
+  CHECK_THROWS_WITH(module.kernel(md), Catch::StartsWith("kernel 'axpy2d' (no_such_kernel): the module has no such "
+                                                         "kernel: cuModuleGetFunction: CUDA_ERROR_NOT_FOUND"));
   md = axpyMetadata();
   md.dynamicSharedMemory = 1 << 20;
-  CHECK_THROWS_WITH(module.kernel(md),
-                    Catch::Contains("needs 1048576 bytes of dynamic shared memory, the device "
-                                    "allows at most"));
+  CHECK_THROWS_WITH(module.kernel(md), Catch::Contains("needs 1048576 bytes of dynamic shared memory, the device "
+                                                       "allows at most"));
   // Over 48 KiB the kernel opts in, and launches.
   md.dynamicSharedMemory = 100 * 1024;
   checkAxpy(device, module.kernel(md), 3, 3);
@@ -277,29 +273,29 @@ TEST_CASE("gpu: load and launch errors are clear", "[runtime][gpu]") {
                                                        "capability 10.0"));
   Kernel kernel = module.kernel(axpyMetadata());
   DeviceBuffer b(device, 64);
-  CHECK_THROWS_WITH(launch(kernel, Grid(1, 70000),
-                           {b.array(DType::Float32, {4, 4}), b.array(DType::Float32, {4, 4}),
-                            b.array(DType::Float32, {4, 4}), 1.0f}),
-                    "launch of 'axpy2d': grid.y = 70000 is out of range [1, 65535]");
+  CHECK_THROWS_WITH(
+      launch(kernel, Grid(1, 70000),
+             {b.array(DType::Float32, {4, 4}), b.array(DType::Float32, {4, 4}), b.array(DType::Float32, {4, 4}), 1.0f}),
+      "launch of 'axpy2d': grid.y = 70000 is out of range [1, 65535]");
   CHECK_THROWS_WITH(b.copyToHost(nullptr, 65), "DeviceBuffer::copyToHost: bytes [0, 65) are "
                                                "outside the 64-byte buffer");
 }
 
 TEST_CASE("gpu: a kernel compiled by tile-cc, with its metadata", "[runtime][gpu][e2e]") {
   TILE_REQUIRE_GPU(device);
-  if (tile_test_scale_rows_cubin_size == 0) TILE_SKIP("no cubin (ptxas was absent at build time)");
+  if (tile_test_scale_rows_cubin_size == 0)
+    TILE_SKIP("no cubin (ptxas was absent at build time)");
   // kernels/examples/scale_rows.py: out[i, j] = bfloat16(x[i, j] * s[i]), 64x32 tiles.
   KernelMetadata md = parseKernelMetadata(
-      std::string_view(reinterpret_cast<const char *>(tile_test_scale_rows_json),
-                       tile_test_scale_rows_json_size),
+      std::string_view(reinterpret_cast<const char *>(tile_test_scale_rows_json), tile_test_scale_rows_json_size),
       "scale_rows.json");
-  Kernel kernel = Module::fromCubin(device, tile_test_scale_rows_cubin,
-                                    tile_test_scale_rows_cubin_size)
-                      .kernel(md);
-  const std::int64_t rows = 100, cols = 70;  // ragged in both dimensions
+  Kernel kernel = Module::fromCubin(device, tile_test_scale_rows_cubin, tile_test_scale_rows_cubin_size).kernel(md);
+  const std::int64_t rows = 100, cols = 70; // ragged in both dimensions
   std::vector<float> x(static_cast<size_t>(rows * cols)), s(static_cast<size_t>(rows));
-  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 97) - 48) * 0.37f;
-  for (size_t i = 0; i < s.size(); ++i) s[i] = 0.5f + float(i) * 0.01f;
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(int(i % 97) - 48) * 0.37f;
+  for (size_t i = 0; i < s.size(); ++i)
+    s[i] = 0.5f + float(i) * 0.01f;
   DeviceBuffer dx = DeviceBuffer::fromHost(device, x), ds = DeviceBuffer::fromHost(device, s);
   DeviceBuffer dout(device, x.size() * 2);
   dout.fillBytes(0xff);

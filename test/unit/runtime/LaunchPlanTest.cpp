@@ -1,6 +1,6 @@
 // Launch checks and parameter layout (planLaunch): everything but the driver call, no GPU.
-#include "runtime/Error.h"
 #include "runtime/LaunchPlan.h"
+#include "runtime/Error.h"
 #include "test/unit/runtime/TestKernels.h"
 
 #include <catch2/catch.hpp>
@@ -20,8 +20,7 @@ ArrayArg f32(DevicePtr p, std::vector<std::int64_t> shape, std::vector<std::int6
   return ArrayArg{p, DType::Float32, std::move(shape), std::move(strides)};
 }
 
-template <typename T>
-T read(const LaunchPlan &plan, std::size_t param) {
+template <typename T> T read(const LaunchPlan &plan, std::size_t param) {
   REQUIRE(plan.params.size(param) == sizeof(T));
   T v;
   std::memcpy(&v, plan.params.at(plan.params.offset(param)), sizeof(T));
@@ -47,22 +46,20 @@ KernelMetadata withParams(const std::string &params, const std::string &extra = 
                              params + extra + "}");
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("launch plan: arrays expand to pointer, shape and strides", "[runtime][launch]") {
-  LaunchPlan plan = planLaunch(axpy(),
-                               {f32(0x1000, {2, 3}), f32(0x2000, {2, 3}, {1, 2}),
-                                f32(0x3000, {2, 3}), 2.5f},
+  LaunchPlan plan = planLaunch(axpy(), {f32(0x1000, {2, 3}), f32(0x2000, {2, 3}, {1, 2}), f32(0x3000, {2, 3}), 2.5f},
                                Grid(7, 2, 3), DeviceLimits{});
   CHECK(plan.grid == std::array<unsigned, 3>{7, 2, 3});
   REQUIRE(plan.params.count() == 16);
   CHECK(read<std::uint64_t>(plan, 0) == 0x1000);
   CHECK(read<std::int64_t>(plan, 1) == 2);
   CHECK(read<std::int64_t>(plan, 2) == 3);
-  CHECK(read<std::int64_t>(plan, 3) == 3);  // contiguous strides, in elements
+  CHECK(read<std::int64_t>(plan, 3) == 3); // contiguous strides, in elements
   CHECK(read<std::int64_t>(plan, 4) == 1);
   CHECK(read<std::uint64_t>(plan, 5) == 0x2000);
-  CHECK(read<std::int64_t>(plan, 8) == 1);  // given strides
+  CHECK(read<std::int64_t>(plan, 8) == 1); // given strides
   CHECK(read<std::int64_t>(plan, 9) == 2);
   CHECK(read<std::uint64_t>(plan, 10) == 0x3000);
   CHECK(read<float>(plan, 15) == 2.5f);
@@ -87,9 +84,9 @@ TEST_CASE("launch plan: scalars are passed as their dtype", "[runtime][launch]")
       {"name": "tf", "kind": "scalar", "dtype": "tfloat32"},
       {"name": "f8", "kind": "scalar", "dtype": "float8_e4m3fn"}])");
   LaunchPlan plan = planLaunch(md,
-                               {true, std::int8_t(-2), std::int16_t(-3), -4, std::int64_t(-5),
-                                Scalar::float16(1.0f), Scalar::bfloat16(-2.0f), 0.5f, 0.25,
-                                Scalar::tfloat32(1.5f), Scalar::fromBits(DType::Float8E4M3FN, 0x38)},
+                               {true, std::int8_t(-2), std::int16_t(-3), -4, std::int64_t(-5), Scalar::float16(1.0f),
+                                Scalar::bfloat16(-2.0f), 0.5f, 0.25, Scalar::tfloat32(1.5f),
+                                Scalar::fromBits(DType::Float8E4M3FN, 0x38)},
                                Grid(1), DeviceLimits{});
   REQUIRE(plan.params.count() == 11);
   CHECK(read<std::uint8_t>(plan, 0) == 1);
@@ -103,16 +100,15 @@ TEST_CASE("launch plan: scalars are passed as their dtype", "[runtime][launch]")
   CHECK(read<double>(plan, 8) == 0.25);
   CHECK(read<float>(plan, 9) == 1.5f);
   CHECK(read<std::uint8_t>(plan, 10) == 0x38);
-  for (std::size_t i = 0; i < plan.params.count(); ++i)  // natural alignment
+  for (std::size_t i = 0; i < plan.params.count(); ++i) // natural alignment
     CHECK(plan.params.offset(i) % plan.params.size(i) == 0);
-  CHECK(plan.params.offset(4) == 8);  // b i8 i16 i32 at 0 1 2 4, then i64 at 8
+  CHECK(plan.params.offset(4) == 8); // b i8 i16 i32 at 0 1 2 4, then i64 at 8
 }
 
 TEST_CASE("launch plan: argument mismatches name the parameter", "[runtime][launch]") {
   const KernelMetadata &md = axpy();
   ArrayArg ok = f32(0x1000, {4, 4});
-  CHECK(errorOf(md, {ok, ok, ok}) ==
-        "launch of 'axpy2d': the kernel takes 4 arguments (x, y, out, alpha), got 3");
+  CHECK(errorOf(md, {ok, ok, ok}) == "launch of 'axpy2d': the kernel takes 4 arguments (x, y, out, alpha), got 3");
   CHECK(errorOf(md, {1.0f, ok, ok, 1.0f}) ==
         "launch of 'axpy2d': argument 0 ('x'): expected a float32 array of rank 2, got a "
         "float32 scalar");
@@ -132,16 +128,14 @@ TEST_CASE("launch plan: argument mismatches name the parameter", "[runtime][laun
         "launch of 'axpy2d': argument 2 ('out'): rank is 1, the kernel expects 2");
   CHECK(errorOf(md, {f32(0x1000, {4, 4}, {4}), ok, ok, 1.0f}) ==
         "launch of 'axpy2d': argument 0 ('x'): 2 dimensions but 1 strides");
-  CHECK(errorOf(md, {f32(0x1000, {4, -1}), ok, ok, 1.0f}) ==
-        "launch of 'axpy2d': argument 0 ('x'): shape[1] is -1");
+  CHECK(errorOf(md, {f32(0x1000, {4, -1}), ok, ok, 1.0f}) == "launch of 'axpy2d': argument 0 ('x'): shape[1] is -1");
   CHECK(errorOf(md, {f32(0, {4, 4}), ok, ok, 1.0f}) ==
         "launch of 'axpy2d': argument 0 ('x'): null data pointer for a non-empty array");
   // An empty array touches no memory: any pointer, any alignment.
   CHECK_NOTHROW(planLaunch(md, {f32(0, {0, 4}), ok, ok, 1.0f}, Grid(1), {}));
 }
 
-TEST_CASE("launch plan: alignment and unit stride the kernel was compiled for",
-          "[runtime][launch]") {
+TEST_CASE("launch plan: alignment and unit stride the kernel was compiled for", "[runtime][launch]") {
   KernelMetadata md = withParams(R"([{"name": "a", "kind": "array", "dtype": "float32",
       "rank": 2, "alignment": 16, "unit_stride_last": true}])");
   CHECK_NOTHROW(planLaunch(md, {f32(0x1000, {3, 8})}, Grid(1), {}));
@@ -166,12 +160,10 @@ TEST_CASE("launch plan: grid, block and shared memory limits", "[runtime][launch
   ArrayArg a = f32(0x1000, {4, 4});
   std::vector<Arg> args = {a, a, a, 1.0f};
   CHECK(errorOf(md, args, Grid(0)) == "launch of 'axpy2d': grid.x = 0 is out of range [1, 2147483647]");
-  CHECK(errorOf(md, args, Grid(-1)) ==
-        "launch of 'axpy2d': grid.x = -1 is out of range [1, 2147483647]");
+  CHECK(errorOf(md, args, Grid(-1)) == "launch of 'axpy2d': grid.x = -1 is out of range [1, 2147483647]");
   CHECK(errorOf(md, args, Grid(std::int64_t(1) << 31)) ==
         "launch of 'axpy2d': grid.x = 2147483648 is out of range [1, 2147483647]");
-  CHECK(errorOf(md, args, Grid(1, 65536)) ==
-        "launch of 'axpy2d': grid.y = 65536 is out of range [1, 65535]");
+  CHECK(errorOf(md, args, Grid(1, 65536)) == "launch of 'axpy2d': grid.y = 65536 is out of range [1, 65535]");
   CHECK(errorOf(md, args, Grid(1, 1, 0)) == "launch of 'axpy2d': grid.z = 0 is out of range [1, 65535]");
   DeviceLimits small;
   small.maxThreadsPerBlock = 128;
@@ -181,9 +173,8 @@ TEST_CASE("launch plan: grid, block and shared memory limits", "[runtime][launch
 
   KernelMetadata big = md;
   big.dynamicSharedMemory = 300 * 1024;
-  CHECK(errorOf(big, args) ==
-        "launch of 'axpy2d': the kernel needs 307200 bytes of dynamic shared memory, the device "
-        "allows at most 232448");
+  CHECK(errorOf(big, args) == "launch of 'axpy2d': the kernel needs 307200 bytes of dynamic shared memory, the device "
+                              "allows at most 232448");
   CHECK(kernelFitProblem(md, DeviceLimits{}) == "");
 
   KernelMetadata clustered = md;
@@ -208,10 +199,10 @@ TEST_CASE("launch plan: DLPack tensors as arrays", "[runtime][launch][dlpack]") 
   ArrayArg out = f32(0x1000, {2, 3});
 
   LaunchPlan plan = planLaunch(md, {&t, &managed, out, 1.0f}, Grid(1), DeviceLimits{});
-  CHECK(read<std::uint64_t>(plan, 0) == 0x10040);  // data + byte_offset
-  CHECK(read<std::int64_t>(plan, 3) == 3);         // NULL strides: contiguous
+  CHECK(read<std::uint64_t>(plan, 0) == 0x10040); // data + byte_offset
+  CHECK(read<std::int64_t>(plan, 3) == 3);        // NULL strides: contiguous
   CHECK(read<std::int64_t>(plan, 4) == 1);
-  CHECK(read<std::int64_t>(plan, 8) == 1);  // the managed tensor's strides
+  CHECK(read<std::int64_t>(plan, 8) == 1); // the managed tensor's strides
   CHECK(read<std::int64_t>(plan, 9) == 2);
 
   DLTensor cpu = t;
@@ -238,8 +229,7 @@ TEST_CASE("launch plan: DLPack tensors as arrays", "[runtime][launch][dlpack]") 
   CHECK(errorOf(md, {&rank1, out, out, 1.0f}) ==
         "launch of 'axpy2d': argument 0 ('x'): rank is 1, the kernel expects 2");
   const DLTensor *null = nullptr;
-  CHECK(errorOf(md, {null, out, out, 1.0f}) ==
-        "launch of 'axpy2d': argument 0 ('x'): null DLTensor pointer");
+  CHECK(errorOf(md, {null, out, out, 1.0f}) == "launch of 'axpy2d': argument 0 ('x'): null DLTensor pointer");
 }
 
 TEST_CASE("launch plan: TMA descriptors follow the parameters", "[runtime][launch][tma]") {
@@ -252,8 +242,8 @@ TEST_CASE("launch plan: TMA descriptors follow the parameters", "[runtime][launc
   CHECK(r.param == "x");
   CHECK(r.dtype == DType::Float32);
   CHECK(r.address == 0x10000);
-  CHECK(r.globalDim == std::vector<std::uint64_t>{100, 37});  // innermost first
-  CHECK(r.globalStrides == std::vector<std::uint64_t>{400});  // bytes, outer dimensions
+  CHECK(r.globalDim == std::vector<std::uint64_t>{100, 37}); // innermost first
+  CHECK(r.globalStrides == std::vector<std::uint64_t>{400}); // bytes, outer dimensions
   CHECK(r.box == std::vector<std::uint32_t>{32, 8});
   CHECK(r.elementStrides == std::vector<std::uint32_t>{1, 1});
   CHECK(r.offset == plan.params.offset(10));
@@ -261,8 +251,7 @@ TEST_CASE("launch plan: TMA descriptors follow the parameters", "[runtime][launc
   CHECK(plan.params.size(10) == 128);
 
   // A size-1 dimension gets a valid stride whatever the array says.
-  LaunchPlan one = planLaunch(md, {f32(0x10000, {1, 100}, {7, 1}), f32(0x20000, {1, 100})},
-                              Grid(1), DeviceLimits{});
+  LaunchPlan one = planLaunch(md, {f32(0x10000, {1, 100}, {7, 1}), f32(0x20000, {1, 100})}, Grid(1), DeviceLimits{});
   CHECK(one.tensorMaps[0].globalStrides == std::vector<std::uint64_t>{400});
 
   CHECK(errorOf(md, {f32(0x10000, {0, 100}), f32(0x20000, {0, 100})}) ==

@@ -23,7 +23,7 @@ std::string contents(const std::string &path) {
   return s.str();
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("npy: writeNpy replaces a file atomically", "[runtime][npy]") {
   namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // .npy reading and writing (runtime/npy): round trips for every dtype, the bfloat16
 // conventions, Fortran order, and a clear message naming the file for each malformed file.
-#include "runtime/Error.h"
 #include "runtime/npy/Npy.h"
+#include "runtime/Error.h"
 #include "runtime/npy/SmallFloat.h"
 
 #include <catch2/catch.hpp>
@@ -30,7 +30,8 @@ std::string makeNpy(const std::string &header, const std::string &data, int majo
 
 template <typename T> std::string bytesOf(std::initializer_list<T> values) {
   std::string s;
-  for (T v : values) s.append(reinterpret_cast<const char *>(&v), sizeof v);
+  for (T v : values)
+    s.append(reinterpret_cast<const char *>(&v), sizeof v);
   return s;
 }
 
@@ -44,25 +45,25 @@ std::string errorOf(const std::string &bytes, const NpyReadOptions &options = {}
   return "";
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("small floats: rounding to float16 and bfloat16", "[runtime][npy]") {
   CHECK(float16Bits(1.0) == 0x3c00);
   CHECK(float16Bits(-2.0) == 0xc000);
   CHECK(float16Bits(65504.0) == 0x7bff);
   CHECK(float16Bits(65519.99) == 0x7bff);
-  CHECK(float16Bits(65520.0) == 0x7c00);             // the tie above the max rounds to inf
-  CHECK(float16Bits(std::ldexp(1.0, -24)) == 0x0001);  // smallest subnormal
-  CHECK(float16Bits(std::ldexp(1.0, -25)) == 0x0000);  // tie to even: zero
+  CHECK(float16Bits(65520.0) == 0x7c00);              // the tie above the max rounds to inf
+  CHECK(float16Bits(std::ldexp(1.0, -24)) == 0x0001); // smallest subnormal
+  CHECK(float16Bits(std::ldexp(1.0, -25)) == 0x0000); // tie to even: zero
   CHECK(float16Bits(std::ldexp(3.0, -26)) == 0x0001);
-  CHECK(float16Bits(std::ldexp(1023.5, -24)) == 0x0400);  // rounds up into the normals
+  CHECK(float16Bits(std::ldexp(1023.5, -24)) == 0x0400); // rounds up into the normals
   CHECK(float16Bits(-0.0) == 0x8000);
   CHECK(float16Bits(std::numeric_limits<double>::infinity()) == 0x7c00);
   CHECK(float16Bits(1e300) == 0x7c00);
   CHECK(float16Bits(1e-300) == 0x0000);
   CHECK((float16Bits(std::nan("")) & 0x7e00) == 0x7e00);
-  CHECK(float16Bits(1.0 + std::ldexp(1.0, -11)) == 0x3c00);      // tie to even
-  CHECK(float16Bits(1.0 + std::ldexp(3.0, -11)) == 0x3c02);      // tie to even, upwards
+  CHECK(float16Bits(1.0 + std::ldexp(1.0, -11)) == 0x3c00); // tie to even
+  CHECK(float16Bits(1.0 + std::ldexp(3.0, -11)) == 0x3c02); // tie to even, upwards
   CHECK(fromFloat16Bits(0x0001) == std::ldexp(1.0, -24));
   CHECK(fromFloat16Bits(0x7bff) == 65504.0);
   CHECK(std::isinf(fromFloat16Bits(0xfc00)));
@@ -70,7 +71,7 @@ TEST_CASE("small floats: rounding to float16 and bfloat16", "[runtime][npy]") {
 
   CHECK(bfloat16Bits(1.0) == 0x3f80);
   CHECK(bfloat16Bits(-1.5) == 0xbfc0);
-  CHECK(bfloat16Bits(1.0 + std::ldexp(1.0, -8)) == 0x3f80);  // tie to even
+  CHECK(bfloat16Bits(1.0 + std::ldexp(1.0, -8)) == 0x3f80); // tie to even
   CHECK(bfloat16Bits(1.0 + std::ldexp(3.0, -8)) == 0x3f82);
   // Rounded once from double: through float this would be a tie and round down to 0x3f80.
   CHECK(bfloat16Bits(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -30)) == 0x3f81);
@@ -81,8 +82,10 @@ TEST_CASE("small floats: rounding to float16 and bfloat16", "[runtime][npy]") {
   // Every pattern survives bits -> double -> bits.
   for (unsigned bits = 0; bits < 0x10000; ++bits) {
     double h = fromFloat16Bits(std::uint16_t(bits)), b = fromBFloat16Bits(std::uint16_t(bits));
-    if (!std::isnan(h)) CHECK(float16Bits(h) == bits);
-    if (!std::isnan(b)) CHECK(bfloat16Bits(b) == bits);
+    if (!std::isnan(h))
+      CHECK(float16Bits(h) == bits);
+    if (!std::isnan(b))
+      CHECK(bfloat16Bits(b) == bits);
   }
 
   CHECK(roundToDType(0.1, DType::Float32) == double(0.1f));
@@ -110,11 +113,12 @@ TEST_CASE("npy: write then read round trips", "[runtime][npy]") {
     CHECK(a.shape == std::vector<std::int64_t>{2, 3});
     CHECK(a.raw.size() == 6 * dtypeSize(dtype));
     REQUIRE(a.values.size() == 6);
-    for (std::size_t i = 0; i < 6; ++i) CHECK(a.values[i] == roundToDType(values[i], dtype));
+    for (std::size_t i = 0; i < 6; ++i)
+      CHECK(a.values[i] == roundToDType(values[i], dtype));
   }
   NpyArray bf = parseNpy(encodeNpy({6}, values.data(), 6, DType::BFloat16), "m");
   CHECK(bf.descr == "<V2");
-  CHECK(bf.raw[2] == 0xc0);  // -1.5 = 0xbfc0, little-endian
+  CHECK(bf.raw[2] == 0xc0); // -1.5 = 0xbfc0, little-endian
   CHECK(bf.raw[3] == 0xbf);
 
   const std::vector<double> ints = {0, -1, 2147483647, -2147483648.0};
@@ -125,12 +129,10 @@ TEST_CASE("npy: write then read round trips", "[runtime][npy]") {
   CHECK_THROWS_WITH(encodeNpy({1}, values.data() + 2, 1, DType::Int32),
                     "encodeNpy: value 0.100000 at index 0 is not representable as int32");
   const double big = 2147483648.0;
-  CHECK_THROWS_WITH(encodeNpy({1}, &big, 1, DType::Int32),
-                    Catch::Contains("is not representable as int32"));
+  CHECK_THROWS_WITH(encodeNpy({1}, &big, 1, DType::Int32), Catch::Contains("is not representable as int32"));
   CHECK_THROWS_WITH(encodeNpy({2, 2}, values.data(), 3, DType::Float32),
                     "encodeNpy: shape (2, 2) has 4 elements but 3 values were given");
-  CHECK_THROWS_WITH(encodeNpy({1}, values.data(), 1, DType::Int8),
-                    Catch::StartsWith("encodeNpy: cannot write int8"));
+  CHECK_THROWS_WITH(encodeNpy({1}, values.data(), 1, DType::Int8), Catch::StartsWith("encodeNpy: cannot write int8"));
 
   // Scalars, zero-sized and 1-d shapes.
   const double one = 7.0;
@@ -150,7 +152,8 @@ TEST_CASE("npy: files on disk", "[runtime][npy]") {
   fs::create_directories(dir);
   const std::string path = (dir / "y.npy").string();
   std::vector<double> values(2 * 3 * 4);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = double(i) - 5.5;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = double(i) - 5.5;
   writeNpy(path, {2, 3, 4}, values, DType::Float32);
   NpyArray a = readNpy(path);
   CHECK(a.shape == std::vector<std::int64_t>{2, 3, 4});
@@ -159,8 +162,7 @@ TEST_CASE("npy: files on disk", "[runtime][npy]") {
 
   const std::string missing = (dir / "missing.npy").string();
   CHECK_THROWS_WITH(readNpy(missing), missing + ": cannot open: No such file or directory");
-  CHECK_THROWS_WITH(writeNpy((dir / "no" / "such" / "dir.npy").string(), {1}, {1.0},
-                             DType::Float32),
+  CHECK_THROWS_WITH(writeNpy((dir / "no" / "such" / "dir.npy").string(), {1}, {1.0}, DType::Float32),
                     Catch::Contains("dir.npy: cannot open for writing"));
   fs::remove_all(dir);
 }
@@ -169,24 +171,20 @@ TEST_CASE("npy: bfloat16 conventions", "[runtime][npy]") {
   const std::string data = bytesOf<std::uint16_t>({0x3f80, 0xbfc0});
   // '<V2' and '|V2' are bfloat16 (what np.save writes for ml_dtypes.bfloat16).
   for (const char *descr : {"<V2", "|V2"}) {
-    NpyArray a = parseNpy(makeNpy(std::string("{'descr': '") + descr +
-                                      "', 'fortran_order': False, 'shape': (2,), }\n",
-                                  data),
-                          "bf.npy");
+    NpyArray a = parseNpy(
+        makeNpy(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (2,), }\n", data), "bf.npy");
     CHECK(a.dtype == DType::BFloat16);
     CHECK(a.values == std::vector<double>{1.0, -1.5});
   }
   // '<u2' / '<i2' only on request.
-  const std::string u2 =
-      makeNpy("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }\n", data);
+  const std::string u2 = makeNpy("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }\n", data);
   CHECK(errorOf(u2) == "t.npy: unsupported dtype '<u2' (supported: <f2, <f4, <f8, <i4, <i8, and "
                        "bfloat16 as <V2); if it holds bfloat16 bit patterns, read it with "
                        "int16AsBFloat16");
   NpyReadOptions asBf16;
   asBf16.int16AsBFloat16 = true;
   CHECK(parseNpy(u2, "u2.npy", asBf16).values == std::vector<double>{1.0, -1.5});
-  const std::string i2 =
-      makeNpy("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }\n", data);
+  const std::string i2 = makeNpy("{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }\n", data);
   CHECK(parseNpy(i2, "i2.npy", asBf16).dtype == DType::BFloat16);
 
   NpyWriteOptions asU2;
@@ -197,27 +195,23 @@ TEST_CASE("npy: bfloat16 conventions", "[runtime][npy]") {
   CHECK(parseNpy(written, "w.npy", asBf16).values == std::vector<double>{1.0, -1.5});
 }
 
-TEST_CASE("npy: hand-made headers (versions, quoting, key order, Fortran order)",
-          "[runtime][npy]") {
+TEST_CASE("npy: hand-made headers (versions, quoting, key order, Fortran order)", "[runtime][npy]") {
   const std::string f4 = bytesOf<float>({1, 2, 3, 4, 5, 6});
   // Version 2.0 and 3.0 headers, double quotes, keys in another order, no trailing comma.
   for (int major : {2, 3}) {
-    NpyArray a = parseNpy(
-        makeNpy("{\"shape\": (2, 3), \"fortran_order\": False, \"descr\": \"<f4\"}  \n", f4, major),
-        "v.npy");
+    NpyArray a =
+        parseNpy(makeNpy("{\"shape\": (2, 3), \"fortran_order\": False, \"descr\": \"<f4\"}  \n", f4, major), "v.npy");
     CHECK(a.shape == std::vector<std::int64_t>{2, 3});
     CHECK(a.values == std::vector<double>{1, 2, 3, 4, 5, 6});
   }
   // Fortran order: the file holds columns; the array comes back in C order.
-  NpyArray f = parseNpy(makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }\n", f4),
-                        "f.npy");
+  NpyArray f = parseNpy(makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }\n", f4), "f.npy");
   CHECK(f.values == std::vector<double>{1, 3, 5, 2, 4, 6});
   CHECK(f.raw.size() == 24);
   float second;
   std::memcpy(&second, f.raw.data() + 4, 4);
   CHECK(second == 3.0f);
-  NpyArray f3 = parseNpy(
-      makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 2, 3), }\n", f4), "f3.npy");
+  NpyArray f3 = parseNpy(makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (1, 2, 3), }\n", f4), "f3.npy");
   CHECK(f3.values == std::vector<double>{1, 3, 5, 2, 4, 6});
 
   // Integers and float64/float16 by hand.
@@ -229,13 +223,12 @@ TEST_CASE("npy: hand-made headers (versions, quoting, key order, Fortran order)"
                                  bytesOf<std::int64_t>({-(std::int64_t(1) << 40), 3})),
                          "i8.npy");
   CHECK(i8.values == std::vector<double>{-std::ldexp(1.0, 40), 3});
-  NpyArray f8 = parseNpy(makeNpy("{'descr': '<f8', 'fortran_order': False, 'shape': (), }\n",
-                                 bytesOf<double>({0.1})),
-                         "f8.npy");
+  NpyArray f8 =
+      parseNpy(makeNpy("{'descr': '<f8', 'fortran_order': False, 'shape': (), }\n", bytesOf<double>({0.1})), "f8.npy");
   CHECK(f8.values == std::vector<double>{0.1});
-  NpyArray f2 = parseNpy(makeNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }\n",
-                                 bytesOf<std::uint16_t>({0x3555})),
-                         "f2.npy");
+  NpyArray f2 =
+      parseNpy(makeNpy("{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }\n", bytesOf<std::uint16_t>({0x3555})),
+               "f2.npy");
   CHECK(f2.dtype == DType::Float16);
   CHECK(f2.values[0] == fromFloat16Bits(0x3555));
 }
@@ -245,20 +238,16 @@ TEST_CASE("npy: malformed files name the file and the problem", "[runtime][npy]"
   const std::string data = bytesOf<float>({1, 2});
   CHECK(errorOf(makeNpy(hdr, data)).empty());
 
-  CHECK(errorOf("PK\x03\x04 a zip file") ==
-        "t.npy: not a .npy file (bad magic: expected \\x93NUMPY)");
+  CHECK(errorOf("PK\x03\x04 a zip file") == "t.npy: not a .npy file (bad magic: expected \\x93NUMPY)");
   CHECK(errorOf("") == "t.npy: not a .npy file (bad magic: expected \\x93NUMPY)");
   CHECK(errorOf(std::string("\x93NUMPY", 6)) == "t.npy: truncated header (no version)");
   CHECK(errorOf(makeNpy(hdr, data, 4)) ==
         "t.npy: unsupported .npy format version 4.0 (1.0, 2.0 and 3.0 are supported)");
-  CHECK(errorOf(std::string("\x93NUMPY\x01\x00\x50", 9)) ==
-        "t.npy: truncated header (no header length)");
-  CHECK(errorOf(makeNpy(hdr, data).substr(0, 30)) ==
-        "t.npy: truncated header: 58 bytes announced, 20 present");
+  CHECK(errorOf(std::string("\x93NUMPY\x01\x00\x50", 9)) == "t.npy: truncated header (no header length)");
+  CHECK(errorOf(makeNpy(hdr, data).substr(0, 30)) == "t.npy: truncated header: 58 bytes announced, 20 present");
   CHECK(errorOf(makeNpy(hdr, data.substr(0, 5))) ==
         "t.npy: truncated data: shape (2,) of <f4 needs 8 bytes, the file has 5");
-  CHECK(errorOf(makeNpy(hdr, data + "xyz")) ==
-        "t.npy: 3 unexpected bytes after the data of shape (2,) of <f4");
+  CHECK(errorOf(makeNpy(hdr, data + "xyz")) == "t.npy: 3 unexpected bytes after the data of shape (2,) of <f4");
 
   auto withHeader = [&](const std::string &h) { return errorOf(makeNpy(h, data)); };
   CHECK(withHeader("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }") ==
@@ -268,25 +257,22 @@ TEST_CASE("npy: malformed files name the file and the problem", "[runtime][npy]"
         "<V2); big-endian data is not supported");
   CHECK(withHeader("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }") ==
         "t.npy: unsupported dtype: structured arrays are not supported");
-  CHECK(withHeader("{'descr': '<f4', 'shape': (2,), }") ==
-        "t.npy: malformed header: missing key 'fortran_order'");
+  CHECK(withHeader("{'descr': '<f4', 'shape': (2,), }") == "t.npy: malformed header: missing key 'fortran_order'");
   CHECK(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}") ==
         "t.npy: malformed header: unknown key 'x'");
   CHECK_THAT(withHeader("{'descr': '<f4', 'fortran_order': false, 'shape': (2,), }"),
-        Catch::StartsWith("t.npy: malformed header: expected True or False at offset 34"));
+             Catch::StartsWith("t.npy: malformed header: expected True or False at offset 34"));
   CHECK_THAT(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2;), }"),
-        Catch::StartsWith("t.npy: malformed header: expected ',' or ')'"));
+             Catch::StartsWith("t.npy: malformed header: expected ',' or ')'"));
   CHECK_THAT(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }"),
-        Catch::StartsWith("t.npy: malformed header: expected a dimension"));
+             Catch::StartsWith("t.npy: malformed header: expected a dimension"));
   CHECK_THAT(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } junk"),
-        Catch::StartsWith("t.npy: malformed header: expected the end of the header"));
+             Catch::StartsWith("t.npy: malformed header: expected the end of the header"));
   CHECK_THAT(withHeader("{'descr': '<f4, 'fortran_order': False, 'shape': (2,)}"),
-        Catch::StartsWith("t.npy: malformed header: expected ',' or '}' at offset 17"));
-  CHECK(withHeader(
-            "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }") ==
+             Catch::StartsWith("t.npy: malformed header: expected ',' or '}' at offset 17"));
+  CHECK(withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }") ==
         "t.npy: malformed header: dimension too large");
-  CHECK(withHeader(
-            "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }") ==
+  CHECK(withHeader("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }") ==
         "t.npy: shape (4294967296, 4294967296) is too large");
 }
 
@@ -296,8 +282,7 @@ TEST_CASE("npy: hostile headers and non-regular files", "[runtime][npy]") {
   // A zero-sized Fortran-order array with dimensions whose product overflows int64 (the column
   // strides used to be computed anyway: signed overflow).
   NpyArray z = parseNpy(
-      makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (0, 4611686018427387904, 8, 8), }\n", ""),
-      "z.npy");
+      makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': (0, 4611686018427387904, 8, 8), }\n", ""), "z.npy");
   CHECK(z.values.empty());
   CHECK(z.numElements() == 0);
   // Shapes whose element count times the item size overflows, or that the file cannot hold.

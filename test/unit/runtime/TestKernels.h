@@ -25,8 +25,7 @@ inline std::string_view axpy2dPtx() {
   return {reinterpret_cast<const char *>(tile_test_axpy2d_ptx), tile_test_axpy2d_ptx_size};
 }
 inline std::string_view tmaCopy2dPtx() {
-  return {reinterpret_cast<const char *>(tile_test_tma_copy2d_ptx),
-          tile_test_tma_copy2d_ptx_size};
+  return {reinterpret_cast<const char *>(tile_test_tma_copy2d_ptx), tile_test_tma_copy2d_ptx_size};
 }
 
 // out = x * alpha + y over 2-D float32 arrays, 256 threads per block, one element per thread.
@@ -63,4 +62,4 @@ inline constexpr std::string_view kTmaCopy2dMetadata = R"({
   "tma": [{"param": "x", "box": [8, 32], "swizzle": "none", "oob_fill": "zero"}]
 })";
 
-}  // namespace tile::rt::test
+} // namespace tile::rt::test

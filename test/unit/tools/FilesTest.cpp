@@ -43,7 +43,7 @@ std::vector<std::string> entries(const std::string &dir) {
   return names;
 }
 
-}  // namespace
+} // namespace
 
 TEST_CASE("tools: checkInputFile names what is wrong", "[tools]") {
   const std::string dir = tempDir();
@@ -86,7 +86,7 @@ TEST_CASE("tools: makeDirectories reports the real cause", "[tools]") {
   CHECK_FALSE(makeDirectories(dir + "/file/sub", error));
   CHECK(error == "cannot use directory '" + dir + "/file/sub': Not a directory");
   CHECK(checkWritableDirectory(dir, error));
-  CHECK(entries(dir) == std::vector<std::string>{"file", "p"});  // the probe is gone
+  CHECK(entries(dir) == std::vector<std::string>{"file", "p"}); // the probe is gone
   rmdir((dir + "/p/q").c_str());
   rmdir((dir + "/p").c_str());
   unlink((dir + "/file").c_str());

@@ -50,7 +50,7 @@ TEST_CASE("tools: parseDouble refuses garbage, NaN and infinities unless allowed
   nonNegative.min = 0;
   CHECK_FALSE(parseDouble("-1", "x", error, nonNegative));
   CHECK(error == "x: -1 is out of range [0, inf]");
-  CHECK(parseDouble("1e-320", "x", error) > 0);  // underflow to a denormal is fine
+  CHECK(parseDouble("1e-320", "x", error) > 0); // underflow to a denormal is fine
 }
 
 TEST_CASE("tools: number lists", "[tools]") {
