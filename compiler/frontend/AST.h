@@ -61,10 +61,12 @@ const char *spelling(CmpOpKind op);
 //===----------------------------------------------------------------------===//
 
 // X(Kind): the node class is Kind##Expr.
-#define TILE_FOREACH_EXPR_KIND(X)                                                                                      \
-  X(Name)                                                                                                              \
-  X(IntLit) X(FloatLit) X(StrLit) X(BoolLit) X(NoneLit) X(Ellipsis) X(Tuple) X(List) X(Dict) X(BinOp) X(UnaryOp)       \
-      X(BoolOp) X(Compare) X(IfExp) X(Call) X(Attribute) X(Subscript) X(Slice) X(Error)
+// clang-format off
+#define TILE_FOREACH_EXPR_KIND(X)                                                          \
+  X(Name) X(IntLit) X(FloatLit) X(StrLit) X(BoolLit) X(NoneLit) X(Ellipsis) X(Tuple)       \
+  X(List) X(Dict) X(BinOp) X(UnaryOp) X(BoolOp) X(Compare) X(IfExp) X(Call) X(Attribute)   \
+  X(Subscript) X(Slice) X(Error)
+// clang-format on
 
 enum class ExprKind : uint8_t {
 #define TILE_X(kind) kind,
@@ -106,8 +108,10 @@ private:
   const ExprKind kind_;
 };
 
-#define TILE_EXPR_CLASSOF(K)                                                                                           \
+// clang-format off
+#define TILE_EXPR_CLASSOF(K)                                                               \
   static bool classof(const Expr *e) { return e->kind() == ExprKind::K; }
+// clang-format on
 
 /// `x`
 class NameExpr : public Expr {
@@ -318,10 +322,11 @@ public:
 //===----------------------------------------------------------------------===//
 
 // X(Kind): the node class is Kind##Stmt.
-#define TILE_FOREACH_STMT_KIND(X)                                                                                      \
-  X(FunctionDef)                                                                                                       \
-  X(Import) X(ImportFrom) X(Assign) X(AugAssign) X(AnnAssign) X(Expr) X(For) X(If) X(Return) X(Pass) X(Break)          \
-      X(Continue) X(Assert)
+// clang-format off
+#define TILE_FOREACH_STMT_KIND(X)                                                          \
+  X(FunctionDef) X(Import) X(ImportFrom) X(Assign) X(AugAssign) X(AnnAssign) X(Expr) X(For) \
+  X(If) X(Return) X(Pass) X(Break) X(Continue) X(Assert)
+// clang-format on
 
 enum class StmtKind : uint8_t {
 #define TILE_X(kind) kind,
@@ -363,8 +368,10 @@ private:
   const StmtKind kind_;
 };
 
-#define TILE_STMT_CLASSOF(K)                                                                                           \
+// clang-format off
+#define TILE_STMT_CLASSOF(K)                                                               \
   static bool classof(const Stmt *s) { return s->kind() == StmtKind::K; }
+// clang-format on
 
 /// A parameter `name: annotation = default` of a function definition.
 struct Param {
@@ -567,17 +574,23 @@ template <class Derived, class RetT = void> class ExprVisitor {
 public:
   RetT visitExpr(const Expr &e) {
     switch (e.kind()) {
-#define TILE_X(kind)                                                                                                   \
-  case ExprKind::kind:                                                                                                 \
+// clang-format off
+#define TILE_X(kind)                                                                       \
+  case ExprKind::kind:                                                                     \
     return static_cast<Derived *>(this)->visit##kind##Expr(static_cast<const kind##Expr &>(e));
+      // clang-format on
       TILE_FOREACH_EXPR_KIND(TILE_X)
 #undef TILE_X
     }
     return RetT();
   }
   RetT unhandledExpr(const Expr &) { return RetT(); }
-#define TILE_X(kind)                                                                                                   \
-  RetT visit##kind##Expr(const kind##Expr &e) { return static_cast<Derived *>(this)->unhandledExpr(e); }
+// clang-format off
+#define TILE_X(kind)                                                                       \
+  RetT visit##kind##Expr(const kind##Expr &e) {                                            \
+    return static_cast<Derived *>(this)->unhandledExpr(e);                                 \
+  }
+  // clang-format on
   TILE_FOREACH_EXPR_KIND(TILE_X)
 #undef TILE_X
 };
@@ -588,17 +601,23 @@ template <class Derived, class RetT = void> class StmtVisitor {
 public:
   RetT visitStmt(const Stmt &s) {
     switch (s.kind()) {
-#define TILE_X(kind)                                                                                                   \
-  case StmtKind::kind:                                                                                                 \
+// clang-format off
+#define TILE_X(kind)                                                                       \
+  case StmtKind::kind:                                                                     \
     return static_cast<Derived *>(this)->visit##kind##Stmt(static_cast<const kind##Stmt &>(s));
+      // clang-format on
       TILE_FOREACH_STMT_KIND(TILE_X)
 #undef TILE_X
     }
     return RetT();
   }
   RetT unhandledStmt(const Stmt &) { return RetT(); }
-#define TILE_X(kind)                                                                                                   \
-  RetT visit##kind##Stmt(const kind##Stmt &s) { return static_cast<Derived *>(this)->unhandledStmt(s); }
+// clang-format off
+#define TILE_X(kind)                                                                       \
+  RetT visit##kind##Stmt(const kind##Stmt &s) {                                            \
+    return static_cast<Derived *>(this)->unhandledStmt(s);                                 \
+  }
+  // clang-format on
   TILE_FOREACH_STMT_KIND(TILE_X)
 #undef TILE_X
 };

@@ -11,18 +11,21 @@
 namespace tile::frontend {
 
 // Tokens without a fixed spelling: TOK(name, description used in messages).
-#define TILE_FOREACH_SPECIAL_TOKEN(TOK)                                                                                \
-  TOK(EndOfFile, "end of file")                                                                                        \
-  TOK(Newline, "end of line")                                                                                          \
-  TOK(Indent, "indent")                                                                                                \
-  TOK(Dedent, "dedent")                                                                                                \
-  TOK(Identifier, "identifier")                                                                                        \
-  TOK(Integer, "integer literal")                                                                                      \
-  TOK(Float, "floating-point literal")                                                                                 \
+// clang-format off
+#define TILE_FOREACH_SPECIAL_TOKEN(TOK)                                                    \
+  TOK(EndOfFile, "end of file")                                                            \
+  TOK(Newline, "end of line")                                                              \
+  TOK(Indent, "indent")                                                                    \
+  TOK(Dedent, "dedent")                                                                    \
+  TOK(Identifier, "identifier")                                                            \
+  TOK(Integer, "integer literal")                                                          \
+  TOK(Float, "floating-point literal")                                                     \
   TOK(String, "string literal")
+// clang-format on
 
 // Keywords: KW(name, spelling); the enumerator is kw_<name>.
-#define TILE_FOREACH_KEYWORD(KW)                                                                                       \
+// clang-format off
+#define TILE_FOREACH_KEYWORD(KW)                                                           \
   KW(False, "False") KW(None, "None") KW(True, "True") KW(and, "and") KW(as, "as")         \
   KW(assert, "assert") KW(async, "async") KW(await, "await") KW(break, "break")            \
   KW(class, "class") KW(continue, "continue") KW(def, "def") KW(del, "del")                \
@@ -31,22 +34,25 @@ namespace tile::frontend {
   KW(in, "in") KW(is, "is") KW(lambda, "lambda") KW(nonlocal, "nonlocal") KW(not, "not")   \
   KW(or, "or") KW(pass, "pass") KW(raise, "raise") KW(return, "return") KW(try, "try")     \
   KW(while, "while") KW(with, "with") KW(yield, "yield")
+// clang-format on
 
 // Operators and delimiters: PUNCT(name, spelling).
-#define TILE_FOREACH_PUNCT(PUNCT)                                                                                      \
-  PUNCT(LParen, "(")                                                                                                   \
-  PUNCT(RParen, ")") PUNCT(LSquare, "[") PUNCT(RSquare, "]") PUNCT(LBrace, "{") PUNCT(RBrace, "}") PUNCT(Comma, ",")   \
-      PUNCT(Colon, ":") PUNCT(Semicolon, ";") PUNCT(Dot, ".") PUNCT(Ellipsis, "...") PUNCT(Arrow, "->")                \
-          PUNCT(ColonEqual, ":=") PUNCT(Equal, "=") PUNCT(Plus, "+") PUNCT(Minus, "-") PUNCT(Star, "*")                \
-              PUNCT(Slash, "/") PUNCT(SlashSlash, "//") PUNCT(Percent, "%") PUNCT(StarStar, "**") PUNCT(At, "@")       \
-                  PUNCT(Amp, "&") PUNCT(Pipe, "|") PUNCT(Caret, "^") PUNCT(Tilde, "~") PUNCT(LessLess, "<<")           \
-                      PUNCT(GreaterGreater, ">>") PUNCT(Less, "<") PUNCT(Greater, ">") PUNCT(LessEqual, "<=")          \
-                          PUNCT(GreaterEqual, ">=") PUNCT(EqualEqual, "==") PUNCT(NotEqual, "!=")                      \
-                              PUNCT(PlusEqual, "+=") PUNCT(MinusEqual, "-=") PUNCT(StarEqual, "*=")                    \
-                                  PUNCT(SlashEqual, "/=") PUNCT(SlashSlashEqual, "//=") PUNCT(PercentEqual, "%=")      \
-                                      PUNCT(StarStarEqual, "**=") PUNCT(AtEqual, "@=") PUNCT(AmpEqual, "&=")           \
-                                          PUNCT(PipeEqual, "|=") PUNCT(CaretEqual, "^=") PUNCT(LessLessEqual, "<<=")   \
-                                              PUNCT(GreaterGreaterEqual, ">>=")
+// clang-format off
+#define TILE_FOREACH_PUNCT(PUNCT)                                                          \
+  PUNCT(LParen, "(") PUNCT(RParen, ")") PUNCT(LSquare, "[") PUNCT(RSquare, "]")            \
+  PUNCT(LBrace, "{") PUNCT(RBrace, "}") PUNCT(Comma, ",") PUNCT(Colon, ":")                \
+  PUNCT(Semicolon, ";") PUNCT(Dot, ".") PUNCT(Ellipsis, "...") PUNCT(Arrow, "->")          \
+  PUNCT(ColonEqual, ":=") PUNCT(Equal, "=") PUNCT(Plus, "+") PUNCT(Minus, "-")             \
+  PUNCT(Star, "*") PUNCT(Slash, "/") PUNCT(SlashSlash, "//") PUNCT(Percent, "%")           \
+  PUNCT(StarStar, "**") PUNCT(At, "@") PUNCT(Amp, "&") PUNCT(Pipe, "|") PUNCT(Caret, "^")  \
+  PUNCT(Tilde, "~") PUNCT(LessLess, "<<") PUNCT(GreaterGreater, ">>") PUNCT(Less, "<")     \
+  PUNCT(Greater, ">") PUNCT(LessEqual, "<=") PUNCT(GreaterEqual, ">=")                     \
+  PUNCT(EqualEqual, "==") PUNCT(NotEqual, "!=") PUNCT(PlusEqual, "+=")                     \
+  PUNCT(MinusEqual, "-=") PUNCT(StarEqual, "*=") PUNCT(SlashEqual, "/=")                   \
+  PUNCT(SlashSlashEqual, "//=") PUNCT(PercentEqual, "%=") PUNCT(StarStarEqual, "**=")      \
+  PUNCT(AtEqual, "@=") PUNCT(AmpEqual, "&=") PUNCT(PipeEqual, "|=") PUNCT(CaretEqual, "^=") \
+  PUNCT(LessLessEqual, "<<=") PUNCT(GreaterGreaterEqual, ">>=")
+// clang-format on
 
 enum class TokenKind : uint8_t {
 #define TILE_TOK(name, desc) name,
