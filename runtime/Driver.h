@@ -34,9 +34,11 @@ struct Driver {
   R (*cuModuleGetFunction)(cuda::CUfunction *, cuda::CUmodule, const char *) = nullptr;
   R (*cuFuncGetAttribute)(int *, cuda::CUfunction_attribute, cuda::CUfunction) = nullptr;
   R (*cuFuncSetAttribute)(cuda::CUfunction, cuda::CUfunction_attribute, int) = nullptr;
-  R (*cuLaunchKernel)
+  // clang-format off (clang-format 14 splits long function-pointer members differently each run)
+  R(*cuLaunchKernel)
   (cuda::CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, cuda::CUstream, void **,
    void **) = nullptr;
+  // clang-format on
   R (*cuMemAlloc)(cuda::CUdeviceptr *, std::size_t) = nullptr;
   R (*cuMemFree)(cuda::CUdeviceptr) = nullptr;
   R (*cuMemcpyHtoD)(cuda::CUdeviceptr, const void *, std::size_t) = nullptr;
@@ -53,10 +55,12 @@ struct Driver {
   R (*cuEventElapsedTime)(float *, cuda::CUevent, cuda::CUevent) = nullptr;
   // Optional (CUDA 12.0+): null when the driver lacks them; checked where used.
   R (*cuLaunchKernelEx)(const cuda::CUlaunchConfig *, cuda::CUfunction, void **, void **) = nullptr;
-  R (*cuTensorMapEncodeTiled)
-  (cuda::CUtensorMap *, cuda::CUtensorMapDataType, std::uint32_t, void *, const std::uint64_t *, const std::uint64_t *,
-   const std::uint32_t *, const std::uint32_t *, cuda::CUtensorMapInterleave, cuda::CUtensorMapSwizzle,
-   cuda::CUtensorMapL2promotion, cuda::CUtensorMapFloatOOBfill) = nullptr;
+  // clang-format off
+  R (*cuTensorMapEncodeTiled)(cuda::CUtensorMap *, cuda::CUtensorMapDataType, std::uint32_t, void *,
+                              const std::uint64_t *, const std::uint64_t *, const std::uint32_t *,
+                              const std::uint32_t *, cuda::CUtensorMapInterleave, cuda::CUtensorMapSwizzle,
+                              cuda::CUtensorMapL2promotion, cuda::CUtensorMapFloatOOBfill) = nullptr;
+  // clang-format on
 
   /// "CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed".
   std::string describe(R result) const;
