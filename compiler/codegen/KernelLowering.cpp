@@ -264,7 +264,6 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
   int64_t rowLength = layout.shape.empty() ? 1 : layout.shape.back();
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
   reserveShared(byteOffset + footprint * byteSize(type));
-  Type storage = storageType(type);
   // A canonical run of V registers is V consecutive elements of one row: store it in vectors of
   // up to 16 bytes (st.shared.v4), which also spreads a warp's stores over more banks. The
   // vector stays aligned when the offset, the row pitch and the run start are multiples of it.
@@ -275,19 +274,23 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
     while (width > 1 && (byteOffset % (width * esize) || (rowPitch && rowPitch % width)))
       width /= 2;
   }
-  for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
-    Value ptr = sharedPointer(type, byteOffset, paddedPosition(linearIndex(layout, r), rowLength, rowPitch));
-    if (width == 1) {
-      // Replicas hold the owner's value; only the owner writes.
-      ifThen(owns(layout, r), [&] { storeElement(values[r], ptr); });
-      continue;
-    }
-    auto vectorType = VectorType::get({width}, storage);
-    Value vec = LLVM::PoisonOp::create(b_, loc_, vectorType);
-    for (int64_t i = 0; i < width; ++i)
-      vec = LLVM::InsertElementOp::create(b_, loc_, vec, values[r + i], i32(i));
-    LLVM::StoreOp::create(b_, loc_, vec, ptr, width * esize);
+  for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width)
+    storeRun(values, layout, type, r, width,
+             sharedPointer(type, byteOffset, paddedPosition(linearIndex(layout, r), rowLength, rowPitch)));
+}
+
+void KernelLowering::storeRun(const Elements &values, const TileLayout &layout, Type type, int64_t r, int64_t width,
+                              Value ptr) {
+  if (width == 1) {
+    // Replicas hold the owner's value; only the owner writes.
+    ifThen(owns(layout, r), [&] { storeElement(values[r], ptr); });
+    return;
   }
+  auto vectorType = VectorType::get({width}, storageType(type));
+  Value vec = LLVM::PoisonOp::create(b_, loc_, vectorType);
+  for (int64_t i = 0; i < width; ++i)
+    vec = LLVM::InsertElementOp::create(b_, loc_, vec, values[r + i], i32(i));
+  LLVM::StoreOp::create(b_, loc_, vec, ptr, width * byteSize(type));
 }
 
 Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {

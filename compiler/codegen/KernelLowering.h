@@ -113,6 +113,10 @@ public:
   void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                    int64_t rowPitch = 0);
   mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);
+  /// Stores registers r .. r + width - 1 (one run of consecutive elements) at `ptr`: one vector
+  /// store, or for width 1 a store by the register's owner only (replicas stay silent).
+  void storeRun(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t r, int64_t width,
+                mlir::Value ptr);
   /// Where linear element `linear` of rows `rowLength` long sits when rows start every
   /// `rowPitch` elements (padding against bank conflicts); `linear` itself for pitch 0.
   mlir::Value paddedPosition(mlir::Value linear, int64_t rowLength, int64_t rowPitch);

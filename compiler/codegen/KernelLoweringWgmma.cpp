@@ -47,8 +47,6 @@ void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout 
   int64_t rows = layout.shape[rank - 2], cols = layout.shape[rank - 1];
   int64_t esize = byteSize(type);
   reserveShared(byteOffset + layout.numElements * esize);
-  Value base = sharedBase();
-  Type storage = storageType(type);
   // A canonical run is up to 8 consecutive elements of one row, starting at a multiple of its
   // length: it stays within one 16-byte core-matrix row when rows are K (no transpose).
   int64_t width = transposeToKMajor || layout.replicated ? 1 : std::min<int64_t>(layout.vector, 16 / esize);
@@ -59,17 +57,7 @@ void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout 
     int64_t kmRows = transposeToKMajor ? cols : rows, kCols = transposeToKMajor ? rows : cols;
     Value at = transposeToKMajor ? coreMatrixOffset(col, row, kCols) : coreMatrixOffset(row, col, kCols);
     at = arith::AddIOp::create(b_, loc_, at, arith::MulIOp::create(b_, loc_, bIndex, i32(kmRows * kCols)));
-    at = arith::AddIOp::create(b_, loc_, at, i32(byteOffset / esize));
-    Value ptr = LLVM::GEPOp::create(b_, loc_, base.getType(), storage, base, ValueRange{at});
-    if (width == 1) {
-      ifThen(owns(layout, r), [&] { storeElement(values[r], ptr); });
-      continue;
-    }
-    auto vectorType = VectorType::get({width}, storage);
-    Value vec = LLVM::PoisonOp::create(b_, loc_, vectorType);
-    for (int64_t i = 0; i < width; ++i)
-      vec = LLVM::InsertElementOp::create(b_, loc_, vec, values[r + i], i32(i));
-    LLVM::StoreOp::create(b_, loc_, vec, ptr, width * esize);
+    storeRun(values, layout, type, r, width, sharedPointer(type, byteOffset, at));
   }
 }
 
