@@ -92,19 +92,22 @@ std::optional<double> parseDouble(std::string_view text, std::string_view what, 
   return v;
 }
 
-std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, char sep, std::size_t minCount,
-                                                      std::size_t maxCount, std::int64_t min, std::int64_t max,
-                                                      std::string_view what, std::string &error) {
+namespace {
+
+// A list of `noun`s separated by `sep`, each parsed by `one(field, inner error)`.
+template <typename T, typename ParseOne>
+std::optional<std::vector<T>> parseList(std::string_view text, char sep, std::size_t minCount, std::size_t maxCount,
+                                        std::string_view what, std::string &error, const char *noun, ParseOne one) {
   std::vector<std::string_view> parts = split(text, sep);
   if (parts.size() < minCount || parts.size() > maxCount) {
-    error = prefix(what) + "expected " + countText(minCount, maxCount) + " integer" + (maxCount == 1 ? "" : "s") +
+    error = prefix(what) + "expected " + countText(minCount, maxCount) + " " + noun + (maxCount == 1 ? "" : "s") +
             " separated by '" + std::string(1, sep) + "', got " + quoted(text);
     return std::nullopt;
   }
-  std::vector<std::int64_t> values;
+  std::vector<T> values;
   for (std::string_view p : parts) {
     std::string inner;
-    auto v = parseInt(p, min, max, "", inner);
+    std::optional<T> v = one(p, inner);
     if (!v) {
       error = prefix(what) + (p.empty()           ? "empty field in " + quoted(text)
                               : parts.size() == 1 ? inner
@@ -116,28 +119,21 @@ std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, cha
   return values;
 }
 
+} // namespace
+
+std::optional<std::vector<std::int64_t>> parseIntList(std::string_view text, char sep, std::size_t minCount,
+                                                      std::size_t maxCount, std::int64_t min, std::int64_t max,
+                                                      std::string_view what, std::string &error) {
+  return parseList<std::int64_t>(
+      text, sep, minCount, maxCount, what, error, "integer",
+      [&](std::string_view p, std::string &inner) { return parseInt(p, min, max, "", inner); });
+}
+
 std::optional<std::vector<double>> parseDoubleList(std::string_view text, char sep, std::size_t minCount,
                                                    std::size_t maxCount, std::string_view what, std::string &error,
                                                    const DoubleRange &range) {
-  std::vector<std::string_view> parts = split(text, sep);
-  if (parts.size() < minCount || parts.size() > maxCount) {
-    error = prefix(what) + "expected " + countText(minCount, maxCount) + " number" + (maxCount == 1 ? "" : "s") +
-            " separated by '" + std::string(1, sep) + "', got " + quoted(text);
-    return std::nullopt;
-  }
-  std::vector<double> values;
-  for (std::string_view p : parts) {
-    std::string inner;
-    auto v = parseDouble(p, "", inner, range);
-    if (!v) {
-      error = prefix(what) + (p.empty()           ? "empty field in " + quoted(text)
-                              : parts.size() == 1 ? inner
-                                                  : inner + " (in " + quoted(text) + ")");
-      return std::nullopt;
-    }
-    values.push_back(*v);
-  }
-  return values;
+  return parseList<double>(text, sep, minCount, maxCount, what, error, "number",
+                           [&](std::string_view p, std::string &inner) { return parseDouble(p, "", inner, range); });
 }
 
 } // namespace tile::tools
