@@ -91,6 +91,15 @@ KernelHandle Backend::compile(const KernelRequest &request) {
   return guarded("compile", [&] { return KernelHandle(impl_->compile(request)); });
 }
 
+std::vector<KernelHandle> Backend::compileAll(const std::vector<KernelRequest> &requests) {
+  return guarded("compile", [&] {
+    std::vector<KernelHandle> handles;
+    for (std::shared_ptr<const detail::KernelState> &state : impl_->compileAll(requests))
+      handles.push_back(KernelHandle(std::move(state)));
+    return handles;
+  });
+}
+
 Buffer Backend::allocate(std::size_t bytes) {
   return guarded("allocate", [&] { return Buffer(impl_->allocate(bytes)); });
 }

@@ -94,6 +94,10 @@ public:
   /// Compiles `request` (GPU: through the JIT's memory and disk caches; interpreter: to tile IR,
   /// once per process). A compile error throws rt::Error(InvalidArgument) with the diagnostics.
   KernelHandle compile(const KernelRequest &request);
+  /// compile() of each request, in order; on the GPU the requests that no cache holds are
+  /// compiled concurrently (one worker per hardware thread), so several kernels cost about as
+  /// much as the slowest. Throws for the first failing request, naming it.
+  std::vector<KernelHandle> compileAll(const std::vector<KernelRequest> &requests);
 
   /// `bytes` of uninitialised memory (the interpreter fills it with 0xff bytes: NaN floats).
   Buffer allocate(std::size_t bytes);

@@ -25,6 +25,13 @@ public:
   const std::string &reason() const { return reason_; }
   virtual std::string description() const = 0;
   virtual std::shared_ptr<const KernelState> compile(const KernelRequest &request) = 0;
+  /// compile() of each request, in order; the GPU backend compiles them concurrently.
+  virtual std::vector<std::shared_ptr<const KernelState>> compileAll(const std::vector<KernelRequest> &requests) {
+    std::vector<std::shared_ptr<const KernelState>> states;
+    for (const KernelRequest &r : requests)
+      states.push_back(compile(r));
+    return states;
+  }
   virtual std::unique_ptr<BufferStorage> allocate(std::size_t bytes) = 0;
   virtual void launch(const KernelState &kernel, const rt::Grid &grid, const std::vector<rt::Arg> &args,
                       const rt::Stream *stream) = 0;

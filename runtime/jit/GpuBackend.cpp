@@ -32,7 +32,17 @@ public:
   std::string description() const override { return "the GPU (" + jit_.device().name() + ", " + jit_.arch() + ")"; }
 
   std::shared_ptr<const KernelState> compile(const KernelRequest &request) override {
-    rt::Kernel kernel = jit_.compile(request);
+    return stateOf(jit_.compile(request));
+  }
+
+  std::vector<std::shared_ptr<const KernelState>> compileAll(const std::vector<KernelRequest> &requests) override {
+    std::vector<std::shared_ptr<const KernelState>> states;
+    for (rt::Kernel &kernel : jit_.compileAll(requests))
+      states.push_back(stateOf(std::move(kernel)));
+    return states;
+  }
+
+  static std::shared_ptr<const KernelState> stateOf(rt::Kernel kernel) {
     auto state = std::make_shared<KernelState>();
     state->backend = BackendKind::Gpu;
     state->name = kernel.metadata().name;

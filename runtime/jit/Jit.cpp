@@ -6,9 +6,12 @@
 
 #include "llvm/Support/SHA256.h"
 
+#include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 namespace tile::jit {
 
@@ -98,8 +101,7 @@ rt::Kernel Jit::compile(const KernelRequest &request) {
   }
 }
 
-rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
-  std::string key = cacheKey(request, options_, arch_);
+std::optional<rt::Kernel> Jit::lookup(const std::string &key) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = memory_.find(key); it != memory_.end()) {
@@ -130,7 +132,10 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
       cache_.remove(key);
     }
   }
+  return std::nullopt;
+}
 
+CacheEntry Jit::build(const KernelRequest &request) const {
   driver::CompileOptions compileOptions;
   compileOptions.arch = arch_;
   compileOptions.numThreads = options_.numThreads;
@@ -147,14 +152,79 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
   if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))
     throw rt::Error(rt::Error::Kind::InvalidArgument,
                     "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
-  CacheEntry entry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
-  rt::Kernel kernel = load(entry, request.fileName);
+  return CacheEntry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
+}
+
+rt::Kernel Jit::install(const std::string &key, const CacheEntry &entry, const std::string &origin) {
+  rt::Kernel kernel = load(entry, origin);
   // A cache that cannot store only costs the next process a compile: warnings, never errors.
   cache_.storeOrWarn(key, entry, [](const std::string &message) { std::cerr << message << "\n"; });
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.compiles;
   memory_.emplace(key, kernel);
   return kernel;
+}
+
+rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
+  std::string key = cacheKey(request, options_, arch_);
+  if (std::optional<rt::Kernel> cached = lookup(key))
+    return *cached;
+  return install(key, build(request), request.fileName);
+}
+
+std::vector<rt::Kernel> Jit::compileAll(const std::vector<KernelRequest> &requests, unsigned threads) {
+  try {
+    std::vector<std::optional<rt::Kernel>> kernels(requests.size());
+    std::vector<std::string> keys;
+    std::vector<size_t> misses;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      keys.push_back(cacheKey(requests[i], options_, arch_));
+      // The same request twice compiles once: the later one finds the first in memory.
+      bool duplicate = std::find(keys.begin(), keys.end() - 1, keys.back()) != keys.end() - 1;
+      if (!duplicate && !(kernels[i] = lookup(keys[i])))
+        misses.push_back(i);
+    }
+    // Compile the misses concurrently: each compile has its own MLIR context; only the driver
+    // calls (load, in install) need the calling thread, which holds the CUDA context.
+    std::vector<std::optional<CacheEntry>> built(requests.size());
+    std::vector<std::exception_ptr> errors(requests.size());
+    unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    workers = std::min<unsigned>(workers, static_cast<unsigned>(misses.size()));
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+      for (size_t m; (m = next.fetch_add(1)) < misses.size();) {
+        size_t i = misses[m];
+        try {
+          built[i] = build(requests[i]);
+        } catch (...) {
+          errors[i] = std::current_exception();
+        }
+      }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w)
+      pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+      t.join();
+    std::vector<rt::Kernel> result;
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (errors[i])
+        std::rethrow_exception(errors[i]);
+      if (built[i])
+        kernels[i] = install(keys[i], *built[i], requests[i].fileName);
+      else if (!kernels[i])
+        kernels[i] = compileOrLoad(requests[i]); // a duplicate of an earlier request: in memory now
+      result.push_back(*kernels[i]);
+    }
+    return result;
+  } catch (const rt::Error &) {
+    throw;
+  } catch (const std::bad_alloc &) {
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "compiling kernels: out of host memory");
+  } catch (const std::exception &e) {
+    throw rt::Error(rt::Error::Kind::InvalidArgument, std::string("compiling kernels: ") + e.what());
+  }
 }
 
 } // namespace tile::jit

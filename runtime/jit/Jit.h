@@ -20,7 +20,9 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace tile::jit {
 
@@ -65,6 +67,12 @@ public:
   /// A compile error throws rt::Error(InvalidArgument) whose message holds the diagnostics.
   rt::Kernel compile(const KernelRequest &request);
 
+  /// compile() for each request, in order, with the ones that neither cache holds compiled
+  /// concurrently (front end, passes, LLVM and ptxas on up to `threads` worker threads, 0: one
+  /// per hardware thread); loading into the driver stays on the calling thread. The first
+  /// failing request (in order) throws after every compile has finished.
+  std::vector<rt::Kernel> compileAll(const std::vector<KernelRequest> &requests, unsigned threads = 0);
+
   struct Stats {
     unsigned memoryHits = 0, diskHits = 0, compiles = 0, corruptEntries = 0;
   };
@@ -74,6 +82,12 @@ public:
 
 private:
   rt::Kernel compileOrLoad(const KernelRequest &request);
+  /// The kernel of `key` from memory or the disk cache, if either has it.
+  std::optional<rt::Kernel> lookup(const std::string &key);
+  /// Compiles `request` without touching the caches or the driver (safe on any thread).
+  CacheEntry build(const KernelRequest &request) const;
+  /// Loads a built entry, stores it on disk and in memory.
+  rt::Kernel install(const std::string &key, const CacheEntry &entry, const std::string &origin);
   rt::Kernel load(const CacheEntry &entry, const std::string &origin);
 
   rt::Device device_;
