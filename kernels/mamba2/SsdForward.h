@@ -49,7 +49,8 @@ struct SsdOutputs {
   SsdOutput finalStates; // (b, H, P, N)
   SsdOutput dtOut;       // (b, H, nc, Q)
   SsdOutput dACumsum;    // (b, H, nc, Q)
-  SsdOutput states;      // (b, nc, H, P, N): the state entering each chunk
+  SsdOutput states;      // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
+                         // with native products, else fp32)
   SsdOutput cb;          // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
                          // causal diagonal (in compute_out's row blocks) are written
 };

@@ -126,7 +126,12 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   setOutput(T::FinalStates, f32, {b, H, P, N});
   setOutput(T::DtOut, f32, {b, H, nc, Q});
   setOutput(T::DACumsum, f32, {b, H, nc, Q});
-  setOutput(T::States, f32, {b, nc, H, P, N});
+  // Chunk-entry states: compute_out reads them as the products' operand type, so with bf16
+  // products they are stored in bf16 (half the bytes of the largest intermediate, no loss for y).
+  // fp16 keeps f32 storage: states may leave fp16's range.
+  const bool bf16States =
+      inputs[unsigned(T::X)]->dtype == rt::DType::BFloat16 && options.precision == MatmulPrecision::Native;
+  setOutput(T::States, bf16States ? rt::DType::BFloat16 : f32, {b, nc, H, P, N});
   setOutput(T::CB, f32, {b, nc, G, Q, Q});
   expectFloatDType(T::Y, plan.type(T::Y).dtype);
 
