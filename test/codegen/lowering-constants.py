@@ -6,6 +6,7 @@
 # RUN: tile-cc %s --kernel log --arg x=f32:1 --arg y=f32:1 --emit=gpu | FileCheck %s --check-prefix=LOG
 # RUN: tile-cc %s --kernel scan --arg x=f32:1 --arg y=f32:1 --emit=gpu | FileCheck %s --check-prefix=SCAN
 # RUN: tile-cc %s --kernel fma --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --emit=gpu | FileCheck %s --check-prefix=FMA
+# RUN: tile-cc %s --kernel mma --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=MMA
 # RUN: tile-cc %S/wgmma.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA
 import cuda.tile as ct
 
@@ -52,6 +53,34 @@ def scan(x, y):
 @ct.kernel
 def fma(a, b, c):
     acc = ct.mma(ct.load(a, (0, 0), (32, 32)), ct.load(b, (0, 0), (32, 32)), ct.zeros((32, 32), dtype=ct.float32))
+    ct.store(c, (0, 0), acc)
+
+# One m16n8k16 mma.sync in one warp: accumulator element i of lane (group = lane / 4,
+# quad = lane % 4) sits at row group + (i >= 2 ? 8 : 0), column quad * 2 + i % 2 (PTX ISA,
+# "Matrix Fragments for mma.m16n8k16"); the fragment goes to shared memory in that order
+# (index row * 8 + column).
+# MMA: nvvm.mma.sync
+# MMA: %[[C0:[0-9]+]] = llvm.extractvalue %{{[0-9]+}}[0]
+# MMA: %[[C1:[0-9]+]] = llvm.extractvalue %{{[0-9]+}}[1]
+# MMA: %[[C2:[0-9]+]] = llvm.extractvalue %{{[0-9]+}}[2]
+# MMA: %[[C3:[0-9]+]] = llvm.extractvalue %{{[0-9]+}}[3]
+# MMA: %[[GROUP:[0-9]+]] = arith.shrui %{{[0-9]+}}, %c2_i32 : i32
+# MMA: %[[COL:[0-9]+]] = arith.muli %{{[0-9]+}}, %c2_i32 : i32
+# MMA: %[[ROW:[0-9]+]] = arith.muli %{{[0-9]+}}, %c8_i32 : i32
+# MMA: arith.addi %[[ROW]], %[[COL]] : i32
+# MMA: llvm.store %[[C0]]
+# MMA: %[[COL1:[0-9]+]] = arith.addi %[[COL]], %c1_i32 : i32
+# MMA: arith.addi %[[ROW]], %[[COL1]] : i32
+# MMA: llvm.store %[[C1]]
+# MMA: arith.addi %[[GROUP]], %c8_i32 : i32
+# MMA: %[[ROW8:[0-9]+]] = arith.muli %{{[0-9]+}}, %c8_i32 : i32
+# MMA: arith.addi %[[ROW8]], %[[COL]] : i32
+# MMA: llvm.store %[[C2]]
+# MMA: arith.addi %[[ROW8]], %[[COL1]] : i32
+# MMA: llvm.store %[[C3]]
+@ct.kernel
+def mma(a, b, c):
+    acc = ct.mma(ct.load(a, (0, 0), (16, 16)), ct.load(b, (0, 0), (16, 8)), ct.zeros((16, 8), dtype=ct.float32))
     ct.store(c, (0, 0), acc)
 
 # wgmma's K-major operand descriptor for K = 64 bf16: leading byte offset 128 (8 units at bit
