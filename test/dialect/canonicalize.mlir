@@ -75,6 +75,22 @@ tile.kernel @compose_permutes(%x: !tile.array<?x?x?xf32>) {
 
 // -----
 
+// Two permutations that do not commute: result dim d is t's dim inner[outer[d]] = [1, 2, 0]
+// (outer[inner[d]] would be [2, 0, 1]).
+// CHECK-LABEL: tile.kernel @compose_noncommuting_permutes
+tile.kernel @compose_noncommuting_permutes(%x: !tile.array<?x?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0, %c0, %c0] : !tile.array<?x?x?xf32>[i32, i32, i32] -> tensor<2x4x8xf32>
+  // CHECK: tile.permute %{{.*}} [1, 2, 0] : tensor<2x4x8xf32> -> tensor<4x8x2xf32>
+  // CHECK-NOT: tile.permute
+  %p1 = tile.permute %t [1, 0, 2] : tensor<2x4x8xf32> -> tensor<4x2x8xf32>
+  %p2 = tile.permute %p1 [0, 2, 1] : tensor<4x2x8xf32> -> tensor<4x8x2xf32>
+  tile.store %p2, %x[%c0, %c0, %c0] order = [1, 2, 0] : tensor<4x8x2xf32>, !tile.array<?x?x?xf32>[i32, i32, i32]
+  tile.return
+}
+
+// -----
+
 // CHECK-LABEL: tile.kernel @splats
 tile.kernel @splats(%x: !tile.array<?x?xf32>) {
   %c0 = arith.constant 0 : i32

@@ -5,6 +5,7 @@
 # RUN: not tile-cc %s --kernel overflow --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 # RUN: not tile-cc %s --kernel huge --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=HUGE
 # RUN: not tile-cc %s --kernel full --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=FULL
+# RUN: not tile-cc %s --kernel just_over --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=JUST-OVER
 # RUN: not tile-cc %s --kernel broadcast --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=BROADCAST
 # RUN: not tile-cc %s --kernel reshape --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=RESHAPE
 # RUN: tile-cc %s --kernel largest --arg x=f32:2 | FileCheck %s --check-prefix=LARGEST
@@ -31,6 +32,14 @@ def huge(x):
 @ct.kernel
 def full(x):
     t = ct.full((4096, 4096), 1.0, dtype=ct.float32)
+    ct.store(x, (0, 0), t)
+
+
+# One element count above the limit (twice `largest`) is refused by the front end itself.
+# JUST-OVER: tile-size.py:[[@LINE+3]]:17: error: the shape (2048, 1024) has 2097152 elements; a tile holds at most 1048576 (2^20)
+@ct.kernel
+def just_over(x):
+    t = ct.full((2048, 1024), 1.0, dtype=ct.float32)
     ct.store(x, (0, 0), t)
 
 
