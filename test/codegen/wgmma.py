@@ -4,7 +4,7 @@
 # those stores before the async reads, and the accumulator registers stay in #tile.mma order.
 # N above 256 splits into several instructions; 256 threads make two warpgroups. Everything
 # else keeps mma.sync: sm_90 without the a, tf32, M = 32, and a 64-row tile at 256 threads
-# (warps along N).
+# (warps along N). ptxas accepts the result: wgmma-cubin.py.
 # RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WGMMA
 # RUN: tile-cc %s --kernel matmul --const BM=64 --const BN=512 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WIDE
 # RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=TWO-GROUPS
@@ -13,8 +13,6 @@
 # RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
 # RUN: tile-cc %s --kernel matmul --const BM=32 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
 # RUN: tile-cc %s --kernel matmul --const BM=64 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=MMASYNC
-# REQUIRES: ptxas
-# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=cubin -o %t.cubin --metadata %t.json
 import cuda.tile as ct
 
 
