@@ -29,6 +29,52 @@ struct Fd {
 
 } // namespace
 
+std::string writeTempFileNextTo(const std::string &path, const std::string &bytes, std::string &error, bool *created) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string temp = dir + "/." + base + ".tmp-XXXXXX";
+  int fd = ::mkstemp(temp.data());
+  if (created)
+    *created = fd >= 0;
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return "";
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask); // mkstemp's 0600 -> the usual mode of a new file
+  const char *p = bytes.data();
+  std::size_t left = bytes.size();
+  bool ok = true;
+  while (ok && left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      if (n == 0)
+        errno = EIO;
+      ok = false;
+      break;
+    }
+    p += n;
+    left -= std::size_t(n);
+  }
+  // fsync before the caller's rename: otherwise a crash can leave the new name on empty data.
+  ok = ok && ::fsync(fd) == 0;
+  int e = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    e = errno;
+  }
+  if (!ok) {
+    ::unlink(temp.c_str());
+    error = std::strerror(e);
+    return "";
+  }
+  return temp;
+}
+
 std::string formatBytes(std::uint64_t bytes) {
   const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
   if (bytes < 1024)

@@ -13,6 +13,14 @@ namespace tile::rt {
 /// size while read. Never allocates more than the file's size.
 std::string readRegularFile(const std::string &path, std::uint64_t maxBytes);
 
+/// Writes `bytes` to a new temporary file in `path`'s folder, flushed to disk (fsync), with the
+/// usual mode of a new file, and returns its name: renaming it over `path` then replaces the
+/// file atomically (and replaces a symbolic link rather than writing through it). On failure
+/// returns "" with the system's reason in `error` (and `*created` false when the temporary
+/// file could not even be created), and leaves no temporary file behind.
+std::string writeTempFileNextTo(const std::string &path, const std::string &bytes, std::string &error,
+                                bool *created = nullptr);
+
 /// "1.5 GiB", "12 KiB", "37 bytes": sizes in messages.
 std::string formatBytes(std::uint64_t bytes);
 

@@ -416,43 +416,13 @@ void writeNpy(const std::string &path, const std::vector<std::int64_t> &shape, c
       fail(path, "write error: " + errnoText());
     return;
   }
-  const std::size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string temp = dir + "/." + base + ".tmp-XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0)
-    fail(path, "cannot open for writing: " + errnoText());
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask); // mkstemp's 0600 -> the usual mode of a new file
-  const char *p = bytes.data();
-  std::size_t left = bytes.size();
-  bool ok = true;
-  while (ok && left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      if (n == 0)
-        errno = EIO;
-      ok = false;
-      break;
-    }
-    p += n;
-    left -= std::size_t(n);
-  }
-  ok = ok && ::fsync(fd) == 0;
-  std::string why = ok ? "" : errnoText();
-  if (::close(fd) != 0 && ok) {
-    ok = false;
+  std::string why;
+  bool created = false;
+  std::string temp = writeTempFileNextTo(path, bytes, why, &created);
+  if (temp.empty())
+    fail(path, (created ? "write error: " : "cannot open for writing: ") + why);
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
     why = errnoText();
-  }
-  if (ok && ::rename(temp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    why = errnoText();
-  }
-  if (!ok) {
     ::unlink(temp.c_str());
     fail(path, "write error: " + why);
   }

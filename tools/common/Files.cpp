@@ -1,5 +1,7 @@
 #include "tools/common/Files.h"
 
+#include "runtime/File.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -20,46 +22,6 @@ std::string parentOf(const std::string &path) {
   if (slash == std::string::npos)
     return ".";
   return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-std::string baseOf(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// A new, empty temporary file next to `path` (same folder, so rename() is atomic); -1 and
-// errno on failure.
-int createTempNextTo(const std::string &path, std::string &tempPath) {
-  tempPath = parentOf(path) + "/." + baseOf(path) + ".tmp-XXXXXX";
-  std::vector<char> name(tempPath.begin(), tempPath.end());
-  name.push_back('\0');
-  int fd = mkstemp(name.data());
-  if (fd >= 0) {
-    tempPath = name.data();
-    // mkstemp creates mode 0600; give the output the usual 0666 & ~umask.
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-  }
-  return fd;
-}
-
-bool writeAll(int fd, const std::string &bytes) {
-  const char *p = bytes.data();
-  size_t left = bytes.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      if (n == 0)
-        errno = EIO;
-      return false;
-    }
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-  return true;
 }
 
 } // namespace
@@ -112,13 +74,11 @@ bool makeDirectories(const std::string &dir, std::string &error) {
 }
 
 bool checkWritableDirectory(const std::string &dir, std::string &error) {
-  std::string temp;
-  int fd = createTempNextTo(dir + "/probe", temp);
-  if (fd < 0) {
-    error = "cannot write in directory '" + dir + "': " + errnoText(errno);
+  std::string why, temp = rt::writeTempFileNextTo(dir + "/probe", "", why);
+  if (temp.empty()) {
+    error = "cannot write in directory '" + dir + "': " + why;
     return false;
   }
-  ::close(fd);
   ::unlink(temp.c_str());
   return true;
 }
@@ -130,26 +90,13 @@ bool writeFilesAtomically(const std::vector<std::pair<std::string, std::string>>
       ::unlink(t.c_str());
   };
   for (const auto &[path, bytes] : files) {
-    std::string temp;
-    int fd = createTempNextTo(path, temp);
-    if (fd < 0) {
-      error = "cannot write '" + path + "': " + errnoText(errno);
+    std::string why, temp = rt::writeTempFileNextTo(path, bytes, why);
+    if (temp.empty()) {
+      error = "cannot write '" + path + "': " + why;
       removeTemps();
       return false;
     }
     temps.push_back(temp);
-    // fsync before rename: otherwise a crash can leave the new name pointing at empty data.
-    bool ok = writeAll(fd, bytes) && ::fsync(fd) == 0;
-    int e = errno;
-    if (::close(fd) != 0 && ok) {
-      ok = false;
-      e = errno;
-    }
-    if (!ok) {
-      error = "cannot write '" + path + "': " + errnoText(e);
-      removeTemps();
-      return false;
-    }
   }
   for (size_t i = 0; i < files.size(); ++i)
     if (::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
