@@ -5,3 +5,9 @@
 # CHECK: .visible .entry fused_block__tile(
 # CHECK: atom.global.add.f32
 # SCALE: .visible .entry scale_rows__tile(
+# scale_rows: the rows load as 16-byte vectors when the array allows, are scaled in f32,
+# rounded to bf16 and stored as vectors (the scalar path covers ragged edges).
+# SCALE: ld.global.v4.b32
+# SCALE: mul.rn.f32
+# SCALE: cvt.rn.bf16.f32
+# SCALE: st.global.v4.b32
