@@ -18,13 +18,6 @@ using namespace mlir;
 
 namespace tile::codegen {
 
-uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset) {
-  // PTX ISA "Matrix Descriptor Format": start address, leading and stride byte offsets in
-  // 16-byte units (14 bits each); base offset 0 and swizzle mode 0 (none) in the top bits.
-  return (uint64_t(sharedAddress >> 4) & 0x3FFF) | (uint64_t(leadingByteOffset >> 4) & 0x3FFF) << 16 |
-         (uint64_t(strideByteOffset >> 4) & 0x3FFF) << 32;
-}
-
 // Element (row, col) of a rows x cols K-major operand (col = k) in core-matrix order: core
 // matrix (row / 8, col / 8) at ((row / 8) * (cols / 8) + col / 8) * 64 elements, row-major
 // inside. Consecutive cores along K are 128 bytes apart (the leading byte offset), along

@@ -37,6 +37,13 @@ std::string tensorCoreRefusal(mlir::tile::MmaOp op, const GpuTarget &target) {
   return why;
 }
 
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset) {
+  // PTX ISA "Matrix Descriptor Format": start address, leading and stride byte offsets in
+  // 16-byte units (14 bits each); base offset 0 and swizzle mode 0 (none) in the top bits.
+  return (uint64_t(sharedAddress >> 4) & 0x3FFF) | (uint64_t(leadingByteOffset >> 4) & 0x3FFF) << 16 |
+         (uint64_t(strideByteOffset >> 4) & 0x3FFF) << 32;
+}
+
 bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why) {
   auto fail = [&](const char *reason) {
     if (why)

@@ -1,5 +1,5 @@
 // ssd_forward: the Mamba-2 chunked-scan forward pass, the equivalent of the forward of
-// mamba_ssm's mamba_chunk_scan_combined. Runs the three kernels of ssd.py as SsdPlan.h plans
+// mamba_ssm's mamba_chunk_scan_combined. Runs the four kernels of ssd.py as SsdPlan.h plans
 // them on a jit::Backend: on the GPU, compiled by the JIT for the shapes and dtypes at hand
 // (cached in memory and on disk); or through the interpreter on the CPU — one executor, the
 // same launches, so CI (no GPU) checks what the GPU computes and tile-ssd runs anywhere.

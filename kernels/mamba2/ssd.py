@@ -1,4 +1,5 @@
-# Mamba-2 SSD forward pass: the three kernels of docs/mamba2.md in the tile language.
+# Mamba-2 SSD forward pass: the kernels of docs/mamba2.md in the tile language (chunk_cumsum,
+# chunk_bmm, fwd_pass_state, compute_out, launched in that order by SsdPlan.cpp).
 #
 # Shapes (row-major): x, z, y (b, T, H, P); dt (b, T, H); A, dt_bias (H,); D (H,) or (H, P);
 # B, C (b, T, G, N); initial_states, final_states (b, H, P, N); intermediates dt_out and

@@ -7,7 +7,7 @@
 # RUN: tile-cc %s --kernel scan --arg x=f32:1 --arg y=f32:1 --emit=gpu | FileCheck %s --check-prefix=SCAN
 # RUN: tile-cc %s --kernel fma --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --emit=gpu | FileCheck %s --check-prefix=FMA
 # RUN: tile-cc %s --kernel mma --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=MMA
-# RUN: tile-cc %S/wgmma.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA
 import cuda.tile as ct
 
 # Element indices are checked unsigned and strictly below the array's extent (%arg1), so that

@@ -5,14 +5,14 @@
 # N above 256 splits into several instructions; 256 threads make two warpgroups. Everything
 # else keeps mma.sync: sm_90 without the a, tf32, M = 32, and a 64-row tile at 256 threads
 # (warps along N). ptxas accepts the result: wgmma-cubin.py.
-# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WGMMA
-# RUN: tile-cc %s --kernel matmul --const BM=64 --const BN=512 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WIDE
-# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=TWO-GROUPS
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WGMMA
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=64 --const BN=512 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WIDE
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=128 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=TWO-GROUPS
 # RUN: tile-cc %s --kernel batched --arg a=bf16:3 --arg b=bf16:3 --arg c=f32:3 --emit=ptx | FileCheck %s --check-prefix=BATCHED
-# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=MMASYNC
-# RUN: tile-cc %s --kernel matmul --const BM=128 --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
-# RUN: tile-cc %s --kernel matmul --const BM=32 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
-# RUN: tile-cc %s --kernel matmul --const BM=64 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=128 --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=32 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=64 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=MMASYNC
 import cuda.tile as ct
 
 
@@ -34,17 +34,6 @@ import cuda.tile as ct
 # BATCHED-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 # MMASYNC-NOT: wgmma
 # MMASYNC: mma.sync.aligned
-@ct.kernel
-def matmul(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int] = 32):
-    i, j = ct.bid(0), ct.bid(1)
-    acc = ct.zeros((BM, BN), dtype=ct.float32)
-    for k in range(ct.num_tiles(a, 1, (BM, BK))):
-        ta = ct.load(a, (i, k), (BM, BK), padding_mode=ct.PaddingMode.ZERO)
-        tb = ct.load(b, (k, j), (BK, BN), padding_mode=ct.PaddingMode.ZERO)
-        acc = ct.mma(ta, tb, acc)
-    ct.store(c, (i, j), acc)
-
-
 @ct.kernel
 def batched(a, b, c):
     t = ct.mma(ct.load(a, (0, 0, 0), (2, 64, 32)), ct.load(b, (0, 0, 0), (2, 32, 32)),
