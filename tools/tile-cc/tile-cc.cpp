@@ -73,6 +73,10 @@ cl::opt<bool> printIRAfterAll("print-ir-after-all", cl::desc("Print the IR after
                               cl::cat(category));
 cl::list<std::string> printIRAfter("print-ir-after", cl::desc("Print the IR after the named pass (to stderr)"),
                                    cl::value_desc("PASS"), cl::cat(category));
+cl::opt<bool> remarks("remarks",
+                      cl::desc("Report the passes' decisions (e.g. which Tensor Core instruction each product "
+                               "uses, and why not a faster one)"),
+                      cl::cat(category));
 cl::opt<bool> timing("timing", cl::desc("Report the time each stage and pass takes (to stderr)"), cl::cat(category));
 cl::opt<std::string> arch("arch", cl::desc("Target GPU (sm_70 ... sm_90, sm_90a)"), cl::init("sm_90a"),
                           cl::cat(category));
@@ -363,7 +367,7 @@ int main(int argc, char **argv) {
     }
     // Diagnostics from the passes (e.g. an op code generation does not handle yet) carry
     // kernel source locations; print them like the front end's.
-    MLIRDiagnosticBridge bridge(context, diags);
+    MLIRDiagnosticBridge bridge(context, diags, remarks);
     if (mlir::failed(pm.run(*ir)) || diags.hasErrors()) {
       if (!diags.hasErrors())
         diags.error(SourceRange(), "compilation failed in the pass pipeline");
