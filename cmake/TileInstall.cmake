@@ -4,10 +4,11 @@
 #
 # puts the tools in P/bin, the public headers in P/include/tilecc (included as
 # "runtime/Runtime.h", "runtime/jit/Backend.h", "kernels/mamba2/SsdForward.h", "tile/Version.h"),
-# the static libraries in P/lib and the package in P/lib/cmake/TileCC. Two export sets, so that
+# the static libraries in P/lib and the package in P/lib/cmake/TileCC. Export sets, so that
 # an application of the runtime alone never needs MLIR: TileCCRuntimeTargets (TileCC::runtime)
 # and TileCCJitTargets (TileCC::jit, TileCC::mamba2 and the compiler archives they link; they
-# reference MLIR's own targets, which the package config finds with find_dependency).
+# reference MLIR's own targets, which the package config finds), and TileCCToolsTargets
+# (TileCC::tile-cc, which tilecc_add_launcher runs).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -33,13 +34,15 @@ install(EXPORT TileCCJitTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_C
 # The tools find libMLIR.so/libLLVM.so where they were linked (RPATH), from any prefix.
 set_target_properties(tile-cc tile-opt tile-run tile-ssd tile-bench tile-jit-example PROPERTIES
                       INSTALL_RPATH_USE_LINK_PATH ON)
-install(TARGETS tile-cc tile-opt tile-run tile-ssd tile-bench tile-jit-example
-        RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS tile-cc EXPORT TileCCToolsTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS tile-opt tile-run tile-ssd tile-bench tile-jit-example RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# TileCC::tile-cc, for tilecc_add_launcher (cmake/package/TileCCLauncher.cmake).
+install(EXPORT TileCCToolsTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
 
 # Public headers: what an application includes and what those headers include. Driver.h,
 # Native.h and CudaApi.h (the driver behind the classes) stay internal and are not installed.
 set(TILE_PUBLIC_HEADERS
-  runtime/Args.h runtime/DLPack.h runtime/DType.h runtime/Device.h runtime/DeviceBuffer.h runtime/Error.h
+  runtime/Args.h runtime/DLPack.h runtime/DType.h runtime/Device.h runtime/DeviceBuffer.h runtime/Embedded.h runtime/Error.h
   runtime/Event.h runtime/Kernel.h runtime/KernelMetadata.h runtime/Launch.h runtime/LaunchPlan.h
   runtime/Module.h runtime/Runtime.h runtime/Stream.h
   runtime/jit/Backend.h runtime/jit/Buffer.h runtime/jit/Jit.h runtime/jit/DiskCache.h
@@ -55,11 +58,10 @@ install(FILES "${PROJECT_BINARY_DIR}/tile/Version.h" DESTINATION "${TILE_INSTALL
 configure_package_config_file(
   "${PROJECT_SOURCE_DIR}/cmake/package/TileCCConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/package/TileCCConfig.cmake"
-  INSTALL_DESTINATION "${TILE_INSTALL_CMAKEDIR}"
-  PATH_VARS CMAKE_INSTALL_BINDIR)
+  INSTALL_DESTINATION "${TILE_INSTALL_CMAKEDIR}")
 # 0.x: a minor release may break the API, so only the same major.minor is compatible.
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/package/TileCCConfigVersion.cmake"
                                  COMPATIBILITY SameMinorVersion)
-install(FILES "${PROJECT_BINARY_DIR}/package/TileCCConfig.cmake"
+install(FILES "${PROJECT_BINARY_DIR}/package/TileCCConfig.cmake" "${PROJECT_SOURCE_DIR}/cmake/package/TileCCLauncher.cmake"
               "${PROJECT_BINARY_DIR}/package/TileCCConfigVersion.cmake"
         DESTINATION "${TILE_INSTALL_CMAKEDIR}")
