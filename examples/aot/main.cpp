@@ -1,7 +1,8 @@
 // An application of a kernel compiled ahead of time (CMakeLists.txt): a bf16 GEMM launched through
 // the generated launch_matmul, checked against a host product, and one launch with a wrong
 // argument, which the launcher refuses with the runtime's own message. It links TileCC::runtime
-// alone. Without a GPU it says so and exits 0 (nothing can run); exit 1 when a result is wrong.
+// alone. Without a GPU it says so and exits 0 (nothing can run; 1 with TILE_TEST_REQUIRE_GPU=1);
+// exit 1 when a result is wrong.
 #include "matmul_launcher.h"
 
 #include "runtime/DeviceBuffer.h"
@@ -9,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -38,7 +40,9 @@ int main() {
   std::string why;
   if (!rt::Device::available(0, &why)) {
     std::printf("tile-aot-example: no GPU (%s): the launcher needs one; nothing to run\n", why.c_str());
-    return 0;
+    // scripts/gpu-run.sh sets TILE_TEST_REQUIRE_GPU=1: there a missing GPU is a failure.
+    const char *require = std::getenv("TILE_TEST_REQUIRE_GPU");
+    return require && std::strcmp(require, "1") == 0 ? 1 : 0;
   }
   try {
     rt::Device device(0);

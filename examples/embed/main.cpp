@@ -2,7 +2,8 @@
 // TileCC::mamba2): it compiles a kernel from source at run time and launches it, then runs the
 // Mamba-2 SSD forward pass on a small problem, and checks both against host computations. The
 // backend is the GPU when there is one, else the CPU interpreter (TILE_INTERPRET=1 forces it);
-// the program says which. Exit 0 when every result is right, 1 otherwise.
+// the program says which. Exit 0 when every result is right, 1 otherwise (and, with
+// TILE_TEST_REQUIRE_GPU=1, when there is no GPU).
 #include "kernels/mamba2/ErrorMetrics.h"
 #include "kernels/mamba2/Reference.h"
 #include "kernels/mamba2/SsdForward.h"
@@ -11,6 +12,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -119,6 +122,12 @@ int main() {
     jit::Backend backend; // the GPU, or the interpreter without one (or with TILE_INTERPRET=1)
     std::printf("tile-embed-example (TileCC %s): running on %s\n", TILE_CC_VERSION_STRING,
                 backend.description().c_str());
+    // scripts/gpu-run.sh sets TILE_TEST_REQUIRE_GPU=1: there the interpreter is a failure.
+    const char *require = std::getenv("TILE_TEST_REQUIRE_GPU");
+    if (require && std::strcmp(require, "1") == 0 && backend.kind() != jit::BackendKind::Gpu) {
+      std::printf("tile-embed-example: TILE_TEST_REQUIRE_GPU is set but there is no GPU\n");
+      return 1;
+    }
     const bool ok = runScaleRows(backend) & runSsd(backend);
     std::printf("tile-embed-example: %s\n", ok ? "all results correct" : "FAILED");
     return ok ? 0 : 1;
