@@ -20,6 +20,7 @@
 # RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --emit=ptx --arch sm_80,sm_90a 2>&1 | FileCheck %s --check-prefix=ARCHS
 # RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --emit=ptx --config all 2>&1 | FileCheck %s --check-prefix=ALL
 # RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --launcher-name p 2>&1 | FileCheck %s --check-prefix=ONLY
+# RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --emit=launcher --ptx-only --metadata %t/p.json -o %t/p.h 2>&1 | FileCheck %s --check-prefix=META
 # RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --emit=launcher --ptx-only --launcher-name 1p -o %t/p.h 2>&1 | FileCheck %s --check-prefix=NAME
 # RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --emit=launcher --ptx-only --launcher-namespace a:: -o %t/p.h 2>&1 | FileCheck %s --check-prefix=NS
 # RUN: not tile-cc %s --kernel plain --arg x=f32:1 --arg out=f32:1 --emit=launcher --ptx-only --config all -o %t/p.h 2>&1 | FileCheck %s --check-prefix=NOCONFIGS
@@ -93,6 +94,7 @@ def plain(x, out):
 # ARCHS: tile-cc: error: several --arch are only for --emit=launcher
 # ALL: tile-cc: error: --config all is only for --emit=launcher
 # ONLY: tile-cc: error: --launcher-name is only for --emit=launcher
+# META: tile-cc: error: --metadata is not for --emit=launcher (the metadata is embedded in the source)
 # NAME: tile-cc: error: --launcher-name '1p' is not a C++ identifier
 # NS: tile-cc: error: --launcher-namespace 'a::' is not a C++ identifier (or names joined by '::')
 # NOCONFIGS: tile-cc: error: --config all: kernel 'plain' has no @ct.autotune configurations

@@ -275,6 +275,9 @@ std::pair<int, bool> archKey(const std::string &arch) {
 int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine &diags,
                  const std::vector<std::string> &archs, std::optional<unsigned> config, bool allConfigs,
                  int64_t numThreads, const std::string &commandLine) {
+  if (metadataFile.getNumOccurrences() || ptxasVerbose)
+    return usage(std::string(metadataFile.getNumOccurrences() ? "--metadata" : "--resource-usage") +
+                 " is not for --emit=launcher (the metadata is embedded in the source)");
   if (outputFile == "-" || !StringRef(outputFile).ends_with(".h"))
     return usage("--emit=launcher needs -o NAME.h (it writes NAME.h and NAME.cpp)");
   const std::string headerPath = outputFile;
