@@ -60,7 +60,8 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
     ct.store(dA_cumsum, (bi, hb, c, 0), ct.reshape(ct.transpose(s), (1, BH, 1, Q)))
 
 
-@ct.autotune(configs=[dict(BP=64, BN=64), dict(BP=32, BN=64), dict(BP=64, BN=32)], key=["headdim", "dstate"])
+@ct.autotune(configs=[dict(BP=32, BN=32), dict(BP=64, BN=32), dict(BP=32, BN=64), dict(BP=64, BN=64)],
+             key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,
                    nheads: int, ngroups: int, nchunks: int,
