@@ -31,8 +31,12 @@ export TILE_CACHE_DIR="$work/cache"
 have tile-jit-example && step "tile-jit-example on the GPU (compiles)" tile-jit-example --backend gpu
 have tile-jit-example && step "tile-jit-example on the GPU (second process, disk cache)" tile-jit-example --backend gpu
 have tile-jit-example && step "tile-jit-example with TILE_INTERPRET=1 (interpreter)" env TILE_INTERPRET=1 tile-jit-example
-have tile-ssd && step "tile-ssd demo (compiles; checked against the float64 reference)" tile-ssd
-have tile-ssd && step "tile-ssd demo again (second process: kernels from the disk cache)" tile-ssd
+# Cold start with tuning off (a fresh cache: compiling configuration 0 of the four kernels),
+# then with tuning (every configuration compiled at once and timed), then a second process
+# (kernels and decisions from the caches).
+have tile-ssd && step "tile-ssd demo, cold cache, TILE_AUTOTUNE=0" env TILE_CACHE_DIR="$work/cold0" TILE_AUTOTUNE=0 tile-ssd
+have tile-ssd && step "tile-ssd demo (compiles and tunes; checked against the float64 reference)" env TILE_AUTOTUNE_PRINT=1 tile-ssd
+have tile-ssd && step "tile-ssd demo again (second process: kernels and decisions from the caches)" tile-ssd
 # The Tensor Core products on sm_90a are HGMMA in the SASS (wgmma): cubins that bundle-gpu.sh
 # compiled on the build machine, read with cuobjdump here; the ptxas report beside each says
 # whether it spills.
@@ -55,7 +59,7 @@ if [ "${TILE_BENCH:-1}" = 1 ]; then
   for f in "$root/bundle/peer.json" "$root/bundle/triton_mamba_ssm_h200.json"; do
     if [ -f "$f" ]; then peer=(--peer "$f"); break; fi
   done
-  step "tile-bench ssd" tile-bench ssd ${peer[@]+"${peer[@]}"} --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json"
+  step "tile-bench ssd" tile-bench ssd ${peer[@]+"${peer[@]}"} --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json" --export-tuning "$out/tuning.json"
 fi
 tail -n 120 "$log"
 echo "gpu-run: $failures step(s) failed"
