@@ -315,3 +315,22 @@ TEST_CASE("the environment sets the knobs and refuses values it does not take", 
     }
   }
 }
+
+TEST_CASE("a tuning that takes long says which configuration it is timing", "[autotune]") {
+  LogLines log;
+  TuneSettings s = quiet();
+  s.progress = true;
+  s.progressAfterMs = 0; // every candidate "after a second"
+  Tuner tuner("", s, log.sink());
+  ScriptedTimer timer({1.0, 2.0, 1.1});
+  tuner.choose(key("k"), candidates(3), timer);
+  CHECK(log.contains("tile-cc autotune: k headdim=64: configuration 1/3 (BQ=16)"));
+  CHECK(log.contains("configuration 3/3 (BQ=64)"));
+  // The default waits a second: a quick tuning prints nothing.
+  LogLines quietLog;
+  TuneSettings d;
+  Tuner fast("", d, quietLog.sink());
+  ScriptedTimer t2({1.0, 2.0});
+  fast.choose(key("k"), candidates(2), t2);
+  CHECK(quietLog.lines->empty());
+}
