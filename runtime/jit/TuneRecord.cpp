@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace tile::jit {
 
 using ojson = nlohmann::ordered_json;
@@ -92,8 +94,9 @@ TuneRecord recordFrom(const ojson &j, const std::string &origin, const std::stri
     else
       invalid(origin, at + "status", "'" + status + "' is not timed, discarded or failed");
     const ojson &ms = member(rows[i], "ms", origin, at);
-    if (!ms.is_number() || !(ms.get<double>() >= 0))
-      invalid(origin, at + "ms", "expected a number >= 0");
+    // Finite: an infinite time would write back as null (the reader refuses 1e999 already).
+    if (!ms.is_number() || !(ms.get<double>() >= 0) || !std::isfinite(ms.get<double>()))
+      invalid(origin, at + "ms", "expected a finite number >= 0");
     row.ms = ms.get<double>();
     row.launches = indexOf(rows[i], "launches", origin, at);
     row.reason = stringOf(rows[i], "reason", origin, at);
