@@ -38,10 +38,31 @@ const KernelHandle &LaunchTimer::kernel(std::size_t index) const {
   return *compiled_[index].kernel;
 }
 
+void LaunchTimer::preserve(std::vector<Buffer *> buffers) {
+  preserved_ = std::move(buffers);
+  saved_.clear();
+}
+
+void LaunchTimer::restore() {
+  if (saved_.empty())
+    return;
+  backend_.synchronize(); // no launch may still be writing them
+  for (size_t i = 0; i < preserved_.size(); ++i)
+    preserved_[i]->copyFromHost(saved_[i].data(), saved_[i].size());
+}
+
 std::vector<double> LaunchTimer::time(std::size_t index, unsigned launches) {
   const KernelHandle &k = kernel(index);
+  if (!preserved_.empty() && saved_.empty()) {
+    backend_.synchronize();
+    for (Buffer *b : preserved_) {
+      saved_.emplace_back(b->size());
+      b->copyToHost(saved_.back().data(), saved_.back().size());
+    }
+  }
   std::vector<TimePoint> points;
   for (unsigned i = 0; i < launches; ++i) {
+    restore(); // outside the timed span
     points.push_back(backend_.now(stream_));
     backend_.launch(k, variants_[index].grid, args_, stream_);
     points.push_back(backend_.now(stream_));
