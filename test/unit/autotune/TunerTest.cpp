@@ -4,6 +4,7 @@
 #include "runtime/Error.h"
 #include "test/unit/autotune/AutotuneTestUtil.h"
 
+#include <cstdio>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -71,6 +72,8 @@ TEST_CASE("candidates that do not compile or launch are skipped with the reason"
   // TILE_AUTOTUNE_PRINT: the table names each candidate and the winner.
   CHECK(log.contains("k headdim=64: tuned, configuration 2 (BQ=64)"));
   CHECK(log.contains("does not launch"));
+  for (const std::string &line : *log.lines)
+    std::printf("%s\n", line.c_str()); // what TILE_AUTOTUNE_PRINT shows
 
   ScriptedTimer none({-1, -1});
   none.compileErrors[0] = "no";
