@@ -1,9 +1,12 @@
 #include "kernels/mamba2/SsdPlan.h"
 
+#include "runtime/jit/AutotuneConfigs.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 extern const unsigned char tile_mamba2_ssd_py[];
@@ -58,23 +61,56 @@ std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap) {
   return p;
 }
 
-// The request of one ssd.py kernel; args get their types from the plan's tensors.
-SsdLaunch launch(const SsdPlan &plan, const char *kernel, std::map<std::string, frontend::ConstantValue> constants,
-                 std::vector<std::pair<const char *, SsdLaunchArg>> params, std::array<std::int64_t, 3> grid) {
+using Constants = std::map<std::string, frontend::ConstantValue>;
+
+std::int64_t intOf(const Constants &c, const char *name) { return std::get<std::int64_t>(c.at(name)); }
+
+// One ssd.py launch: every @ct.autotune configuration of `kernel`, its block sizes fitted to
+// the shape by `fit`, on the grid `grid` gives for them; `fixed` holds the other constants and
+// args get their types from the plan's tensors.
+SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
+                 std::vector<std::pair<const char *, SsdLaunchArg>> params, const std::function<void(Constants &)> &fit,
+                 const std::function<std::array<std::int64_t, 3>(const Constants &)> &grid,
+                 const std::map<std::string, std::int64_t> &dims) {
   SsdLaunch l;
-  l.request.source = ssdSource();
-  l.request.fileName = "ssd.py";
-  l.request.kernel = kernel;
-  l.request.constants = std::move(constants);
-  l.grid = grid;
+  jit::KernelRequest base;
+  base.source = ssdSource();
+  base.fileName = "ssd.py";
+  base.kernel = kernel;
+  base.constants = std::move(fixed);
   for (auto &[name, arg] : params) {
     if (auto *t = std::get_if<SsdTensor>(&arg)) {
       const SsdTensorType &type = plan.type(*t);
-      l.request.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size())};
+      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size())};
     } else {
-      l.request.args[name] = {"int64", 0};
+      base.args[name] = {"int64", 0};
     }
     l.args.push_back(arg);
+  }
+  const jit::AutotuneDecl decl = jit::autotuneDecl(base.source, base.fileName, kernel);
+  if (decl.configs.empty())
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    fmt::format("ssd.py: {} has no @ct.autotune configurations", kernel));
+  l.keyNames = decl.key;
+  l.keyValues = dims;
+  for (unsigned i = 0; i < decl.configs.size(); ++i) {
+    Constants tuned = decl.configs[i];
+    fit(tuned);
+    SsdVariant v;
+    v.candidate.config = i;
+    for (auto &[name, value] : tuned)
+      v.candidate.constants[name] = frontend::formatConstant(value);
+    bool duplicate = std::any_of(l.variants.begin(), l.variants.end(),
+                                 [&](const SsdVariant &o) { return o.candidate.constants == v.candidate.constants; });
+    if (duplicate)
+      continue;
+    v.request = base;
+    v.request.config = i;
+    // The fitted sizes override the configuration's own (a constant given overrides it).
+    for (auto &[name, value] : tuned)
+      v.request.constants[name] = value;
+    v.grid = grid(v.request.constants);
+    l.variants.push_back(std::move(v));
   }
   return l;
 }
@@ -143,78 +179,109 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   const SsdTensor z = present(T::Z) ? T::Z : T::X;
   const SsdOptions &o = options.dt;
 
+  // The dimensions a kernel's autotune key= may name.
+  const std::map<std::string, std::int64_t> dims = {{"batch", b},   {"seqlen", seqlen}, {"nheads", H}, {"headdim", P},
+                                                    {"ngroups", G}, {"dstate", N},      {"Q", Q}};
+  // Block sizes are fitted to the shape: a power of two no larger than the dimension it tiles
+  // (a tiny test shape gets tiny blocks rather than mostly-padding ones); row blocks divide Q
+  // and BN divides N (the kernels' static_assert), both powers of two.
+  auto fitPow2 = [](Constants &c, const char *name, std::int64_t dim) { c[name] = pow2AtMost(dim, intOf(c, name)); };
+  auto fitMin = [](Constants &c, const char *name, std::int64_t dim) { c[name] = std::min(dim, intOf(c, name)); };
+
   // 1. chunk_cumsum: grid (chunks, head blocks, batch).
-  const std::int64_t bh = pow2AtMost(H, 8);
-  plan.launches[0] = launch(plan, "chunk_cumsum",
-                            {{"Q", Q},
-                             {"BH", bh},
-                             {"HAS_BIAS", present(T::DtBias)},
-                             {"SOFTPLUS", o.dtSoftplus},
-                             // The kernel's constants are f32: an infinite limit is the largest such value.
-                             {"DT_MIN", o.dtMin},
-                             {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
-                            {{"dt", T::Dt},
-                             {"A", T::A},
-                             {"dt_bias", dtBias},
-                             {"dt_out", T::DtOut},
-                             {"dA_cumsum", T::DACumsum},
-                             {"seqlen", seqlen}},
-                            {nc, cdiv(H, bh), b});
+  plan.launches[0] = launch(
+      plan, "chunk_cumsum",
+      {{"Q", Q},
+       {"HAS_BIAS", present(T::DtBias)},
+       {"SOFTPLUS", o.dtSoftplus},
+       // The kernel's constants are f32: an infinite limit is the largest such value.
+       {"DT_MIN", o.dtMin},
+       {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
+      {{"dt", T::Dt},
+       {"A", T::A},
+       {"dt_bias", dtBias},
+       {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum},
+       {"seqlen", seqlen}},
+      [&](Constants &c) { fitPow2(c, "BH", H); },
+      [&](const Constants &c) {
+        return std::array<std::int64_t, 3>{nc, cdiv(H, intOf(c, "BH")), b};
+      },
+      dims);
 
   const bool tf32 = options.precision == MatmulPrecision::TF32;
-  // The row block of chunk_bmm and compute_out (both index cb by it); BN must divide N (the
-  // kernels' static_assert): N is a power of two, so min(N, 32) does.
-  const std::int64_t bq = std::min<std::int64_t>(Q, 64), bnOut = std::min<std::int64_t>(N, 32);
 
   // 2. chunk_bmm: grid (chunks * row blocks, column blocks, batch * groups); blocks above the
   // causal diagonal return at once.
-  plan.launches[1] = launch(plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BN", bnOut}, {"TF32", tf32}},
-                            {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bq), Q / bq, b * G});
+  plan.launches[1] = launch(
+      plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"TF32", tf32}},
+      {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}},
+      [&](Constants &c) {
+        fitMin(c, "BQ", Q);
+        fitMin(c, "BN", N);
+      },
+      [&](const Constants &c) {
+        const std::int64_t rowBlocks = Q / intOf(c, "BQ");
+        return std::array<std::int64_t, 3>{nc * rowBlocks, rowBlocks, b * G};
+      },
+      dims);
 
-  // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks. 32x32
-  // state blocks: the largest that ptxas builds without spilling at chunk 64 (64x64 spills
-  // 2 KB per thread), and more blocks for the serial chunk loop.
-  const std::int64_t bpState = pow2AtMost(P, 32), bnState = pow2AtMost(N, 32);
-  plan.launches[2] =
-      launch(plan, "fwd_pass_state",
-             {{"Q", Q}, {"BP", bpState}, {"BN", bnState}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
-             {{"x", T::X},
-              {"B", T::B},
-              {"dt_out", T::DtOut},
-              {"dA_cumsum", T::DACumsum},
-              {"initial_states", init},
-              {"states", T::States},
-              {"final_states", T::FinalStates},
-              {"nheads", H},
-              {"ngroups", G},
-              {"nchunks", nc}},
-             {cdiv(P, bpState), cdiv(N, bnState), b * H});
+  // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks.
+  // Configuration 0 has 32x32 state blocks: the largest that ptxas builds without spilling at
+  // chunk 64 (64x64 spills 2 KB per thread), and more blocks for the serial chunk loop.
+  plan.launches[2] = launch(
+      plan, "fwd_pass_state", {{"Q", Q}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
+      {{"x", T::X},
+       {"B", T::B},
+       {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum},
+       {"initial_states", init},
+       {"states", T::States},
+       {"final_states", T::FinalStates},
+       {"nheads", H},
+       {"ngroups", G},
+       {"nchunks", nc}},
+      [&](Constants &c) {
+        fitPow2(c, "BP", P);
+        fitPow2(c, "BN", N);
+      },
+      [&](const Constants &c) {
+        return std::array<std::int64_t, 3>{cdiv(P, intOf(c, "BP")), cdiv(N, intOf(c, "BN")), b * H};
+      },
+      dims);
 
-  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads).
-  const std::int64_t bp = pow2AtMost(P, 64);
+  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads). It reads cb in its own
+  // row blocks: where chunk_bmm's are smaller, the parts of a diagonal block above chunk_bmm's
+  // diagonal were never written, and the causal mask drops them.
   const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
-  plan.launches[3] = launch(plan, "compute_out",
-                            {{"Q", Q},
-                             {"N", N},
-                             {"BQ", bq},
-                             {"BP", bp},
-                             {"BN", bnOut},
-                             {"HAS_D", present(T::D)},
-                             {"D_PER_CHANNEL", dPerChannel},
-                             {"HAS_Z", present(T::Z)},
-                             {"TF32", tf32}},
-                            {{"x", T::X},
-                             {"C", T::C},
-                             {"cb", T::CB},
-                             {"dt_out", T::DtOut},
-                             {"dA_cumsum", T::DACumsum},
-                             {"states", T::States},
-                             {"D", D},
-                             {"z", z},
-                             {"y", T::Y},
-                             {"nheads", H},
-                             {"ngroups", G}},
-                            {nc * (Q / bq), cdiv(P, bp), b * H});
+  plan.launches[3] = launch(
+      plan, "compute_out",
+      {{"Q", Q},
+       {"N", N},
+       {"HAS_D", present(T::D)},
+       {"D_PER_CHANNEL", dPerChannel},
+       {"HAS_Z", present(T::Z)},
+       {"TF32", tf32}},
+      {{"x", T::X},
+       {"C", T::C},
+       {"cb", T::CB},
+       {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum},
+       {"states", T::States},
+       {"D", D},
+       {"z", z},
+       {"y", T::Y},
+       {"nheads", H},
+       {"ngroups", G}},
+      [&](Constants &c) {
+        fitMin(c, "BQ", Q);
+        fitPow2(c, "BP", P);
+        fitMin(c, "BN", N);
+      },
+      [&](const Constants &c) {
+        return std::array<std::int64_t, 3>{nc * (Q / intOf(c, "BQ")), cdiv(P, intOf(c, "BP")), b * H};
+      },
+      dims);
   return plan;
 }
 

@@ -3,10 +3,14 @@
 //   tile-cc kernel.py --kernel NAME [--const K=V ...] [--arg NAME=DTYPE:RANK ...]
 //           [--config N] [--emit=ast|tile|tile-opt|gpu|llvm|ptx|cubin|launcher] [--arch sm_90a] [-o FILE]
 //
+//   tile-cc kernel.py --kernel NAME [--const ...] [--arg ...] --all-configs [-j N] -o DIR
+//
 // --emit=cubin also writes the launch metadata (JSON) next to the output: out.cubin -> out.json.
 // --emit=launcher -o k.h writes k.h and k.cpp: a typed launch function over the kernel's cubins
 // for every --arch (several allowed) and PTX for newer devices (Launcher.h; --config all: one
 // specialization per @ct.autotune configuration).
+// --all-configs builds every @ct.autotune configuration on N threads into a package directory
+// (manifest.json, a cubin or PTX and metadata per configuration; runtime/KernelPackage.h).
 // Outputs go to a temporary file in the same folder, renamed into place only when everything
 // succeeded (the cubin and its metadata together), so a failed compile leaves an existing
 // output as it was; -o or --metadata naming the input (or each other) is refused.
@@ -26,6 +30,7 @@
 #include "runtime/Error.h"
 #include "tile/Version.h"
 #include "tools/common/Numbers.h"
+#include "tools/tile-cc/AllConfigs.h"
 #include "tools/tile-cc/Launcher.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -42,6 +47,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 using namespace llvm;
 using namespace tile::frontend;
@@ -114,6 +120,12 @@ cl::opt<bool> ptxasVerbose("resource-usage",
 cl::opt<std::string>
     metadataFile("metadata", cl::desc("Where --emit=cubin writes the launch metadata (default: output with .json)"),
                  cl::value_desc("FILE"), cl::cat(category));
+cl::opt<bool> allConfigs("all-configs",
+                         cl::desc("Build every @ct.autotune configuration into the package directory -o DIR "
+                                  "(--emit=cubin, or ptx without ptxas)"),
+                         cl::cat(category));
+cl::opt<std::string> jobsText("j", cl::desc("Threads for --all-configs (default: one per hardware thread)"),
+                              cl::value_desc("N"), cl::cat(category));
 cl::opt<std::string> errorLimitText("error-limit", cl::desc("Stop after this many errors (0: no limit; default 20)"),
                                     cl::value_desc("N"), cl::init("20"), cl::cat(category));
 
@@ -224,24 +236,8 @@ bool samePath(StringRef a, StringRef b) {
   return absA == absB;
 }
 
-int finish(const DiagnosticEngine &diags) {
-  diags.print(std::cerr);
-  if (!diags.diagnostics().empty())
-    std::cerr << diags.summary() << "\n";
-  return diags.hasErrors() ? 1 : 0;
-}
-
-// The specialization the command line asks for (--kernel, --const, --arg, --config); 0, or
-// the exit code of a bad command line.
-int buildSpecialization(const Module &module, std::optional<unsigned> config, Specialization &spec) {
-  if (kernelName.empty()) {
-    std::string names;
-    for (const FunctionDefStmt *fn : module.functions())
-      names += (names.empty() ? "" : ", ") + fn->name;
-    errs() << "tile-cc: error: no kernel selected; pass --kernel NAME"
-           << (names.empty() ? "" : " (functions: " + names + ")") << "\n";
-    return 2;
-  }
+// --kernel, --const and --arg as a Specialization; 0, or the exit code of a bad option.
+int parseSpecialization(Specialization &spec) {
   spec.kernel = kernelName;
   for (const std::string &c : constants) {
     std::string name, error;
@@ -260,6 +256,29 @@ int buildSpecialization(const Module &module, std::optional<unsigned> config, Sp
     if (!spec.args.emplace(name, type).second)
       return usage("--arg " + name + " is given twice");
   }
+  return 0;
+}
+
+int finish(const DiagnosticEngine &diags) {
+  diags.print(std::cerr);
+  if (!diags.diagnostics().empty())
+    std::cerr << diags.summary() << "\n";
+  return diags.hasErrors() ? 1 : 0;
+}
+
+// The specialization the command line asks for (--kernel, --const, --arg, --config); 0, or
+// the exit code of a bad command line.
+int buildSpecialization(const Module &module, std::optional<unsigned> config, Specialization &spec) {
+  if (kernelName.empty()) {
+    std::string names;
+    for (const FunctionDefStmt *fn : module.functions())
+      names += (names.empty() ? "" : ", ") + fn->name;
+    errs() << "tile-cc: error: no kernel selected; pass --kernel NAME"
+           << (names.empty() ? "" : " (functions: " + names + ")") << "\n";
+    return 2;
+  }
+  if (int rc = parseSpecialization(spec))
+    return rc;
   spec.config = config;
   return 0;
 }
@@ -472,6 +491,49 @@ int main(int argc, char **argv) {
       outs() << "\n";
     }
     return finish(diags);
+  }
+
+  if (allConfigs) {
+    if (config)
+      return usage("--all-configs builds every configuration; --config picks one");
+    if (kernelName.empty())
+      return usage("--all-configs needs --kernel NAME");
+    if (outputFile == "-")
+      return usage("--all-configs needs -o DIR, the package directory");
+    const EmitKind kind = emit.getNumOccurrences() ? emit.getValue() : EmitKind::Cubin;
+    if (kind != EmitKind::Cubin && kind != EmitKind::PTX)
+      return usage("--all-configs builds --emit=cubin (the default for it) or --emit=ptx");
+    std::string error;
+    if (tile::target::ptxFeatureFor(arch, error).empty())
+      return usage("--arch: " + error);
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    if (jobsText.getNumOccurrences()) {
+      auto v = tile::tools::parseInt(jobsText, 1, 1024, "-j", optionError);
+      if (!v)
+        return usage(optionError);
+      jobs = static_cast<unsigned>(*v);
+    }
+    tile::tools::AllConfigsRequest request;
+    if (int rc = parseSpecialization(request.spec))
+      return rc;
+    mlir::MLIRContext context;
+    auto sig = inspectKernel(*module, kernelName, context, diags);
+    if (!sig)
+      return finish(diags);
+    if (!sig->isKernel || sig->autotuneConfigs.empty())
+      return usage("--all-configs: '" + kernelName + "' has no @ct.autotune configurations");
+    request.configs = sig->autotuneConfigs;
+    request.source = std::string(file->text());
+    request.fileName = inputFile;
+    request.options.arch = arch;
+    request.options.numThreads = numThreads;
+    request.options.optLevel = static_cast<unsigned>(optLevel.getValue());
+    request.options.keepPtx = true;
+    // --emit=ptx, or no ptxas: a PTX package (the driver compiles it when loading).
+    request.options.ptxOnly = kind == EmitKind::PTX || tile::target::findPtxas().empty();
+    request.jobs = jobs;
+    request.outDir = outputFile;
+    return tile::tools::buildAllConfigs(request);
   }
 
   // The outputs: never the input (-o kernel.py would destroy the source), never each other.

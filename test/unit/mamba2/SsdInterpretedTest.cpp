@@ -39,7 +39,8 @@ struct Stored {
   rt::ArrayArg array;
   Tensor rounded;
 
-  Stored(const Tensor &values, interp::DType dtype, bool strided) : rounded(values.shape) {
+  Stored(const Tensor &values, interp::DType dtype, bool strided, jit::Backend &backend = interpreter())
+      : rounded(values.shape) {
     Shape storage = values.shape;
     if (strided)
       storage.back() += 3;
@@ -56,7 +57,7 @@ struct Stored {
       interp::writeFloat(p, dtype, values.data[size_t(i)]);
       rounded.data[size_t(i)] = interp::readFloat(p, dtype);
     }
-    buffer = interpreter().upload(bytes);
+    buffer = backend.upload(bytes);
     array = buffer.array(dtype, values.shape, strides);
   }
 };
@@ -71,11 +72,10 @@ struct Case {
   MatmulPrecision precision = MatmulPrecision::Native;
 };
 
-// C.B^T of each chunk from the rounded inputs, in float64: the blocks compute_out reads (row
-// block qb, column block kb <= qb, in blocks of bq) — the rest of cb is never written.
-void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, const char *name) {
+// C.B^T of each chunk from the rounded inputs, in float64: the blocks chunk_bmm writes (row
+// block qb, column block kb <= qb, in blocks of bq, its BQ) — the rest of cb is never written.
+void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, int64_t bq, const char *name) {
   const int64_t b = cb.shape[0], nc = cb.shape[1], G = cb.shape[2], T = in.x.shape[1], N = in.B.shape[3];
-  const int64_t bq = std::min<int64_t>(Q, 64);
   double worst = 0, sumSq = 0;
   int64_t count = 0;
   for (int64_t bi = 0; bi < b; ++bi)
@@ -105,13 +105,14 @@ void report(const char *name, const char *what, const ErrorStats &s, const Shape
   std::printf("ssd interpreted %-38s %-13s %s\n", name, what, s.str(shape).c_str());
 }
 
-void run(const Case &c) {
+// Runs a case on `backend` and checks every output; returns the configurations that ran.
+std::array<SsdKernelChoice, 4> run(const Case &c, jit::Backend &backend = interpreter()) {
   INFO("case " << c.name << ": " << c.spec.str() << " chunk " << c.chunk);
   const Problem p(c.spec, 11);
   const interp::DType f32 = interp::DType::Float32;
   std::vector<std::unique_ptr<Stored>> keep;
   auto store = [&](const Tensor &t, interp::DType dtype, bool strided) -> const Stored & {
-    keep.push_back(std::make_unique<Stored>(t, dtype, strided));
+    keep.push_back(std::make_unique<Stored>(t, dtype, strided, backend));
     return *keep.back();
   };
   const Stored &x = store(p.x, c.dtype, c.strided), &dt = store(p.dt, f32, false), &A = store(p.A, f32, false),
@@ -139,7 +140,7 @@ void run(const Case &c) {
   options.dt = c.spec.options;
   options.precision = c.precision;
 
-  const SsdOutputs outputs = ssdForward(interpreter(), in, options);
+  const SsdOutputs outputs = ssdForward(backend, in, options);
   struct {
     Tensor y, finalStates, dtOut, dACumsum, states;
   } out{outputs.y.values(), outputs.finalStates.values(), outputs.dtOut.values(), outputs.dACumsum.values(),
@@ -168,7 +169,7 @@ void run(const Case &c) {
   report(c.name, "dt_out", edt, out.dtOut.shape);
   report(c.name, "dA_cumsum", ecs, out.dACumsum.shape);
   report(c.name, "states", est, out.states.shape);
-  checkCB(outputs.cb.values(), ref, c.chunk, c.name);
+  checkCB(outputs.cb.values(), ref, c.chunk, outputs.cbBlock, c.name);
   CHECK(ey.relToRms < c.yTol);
   CHECK(ey.outside == 0);
   for (const ErrorStats *s : {&edt, &ecs}) {
@@ -179,6 +180,7 @@ void run(const Case &c) {
     CHECK(s->relToRms < stateTol);
     CHECK(s->outside == 0);
   }
+  return outputs.choices;
 }
 
 } // namespace
@@ -244,6 +246,81 @@ TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 reference
   }
   for (const Case &c : cases)
     run(c);
+}
+
+TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel matches the references",
+          "[mamba2][interpreter][autotune]") {
+  // Large enough that no configuration fits to another's block sizes (H 16, P and N 64, chunk
+  // 64; two chunks, the last ragged), with D, z and initial states. fp32 data: exact products,
+  // so a configuration that misplaces one block's contribution cannot hide in the rounding.
+  ProblemSpec spec;
+  spec.b = 1, spec.T = 80, spec.H = 16, spec.P = 64, spec.G = 2, spec.N = 64;
+  spec.dRank = 1, spec.z = true, spec.initialStates = true;
+  Case c{"every config fp32", spec, 64, interp::DType::Float32};
+  c.yTol = 2e-5; // fp32Tol at chunk 64 (see run)
+  // The plan's variants for this problem: each kernel's configurations, none merged.
+  SsdTensorTypes types;
+  auto set = [&](SsdTensor t, rt::DType dtype, Shape shape) { types[unsigned(t)] = SsdTensorType{dtype, shape}; };
+  const rt::DType f32 = rt::DType::Float32;
+  set(SsdTensor::X, f32, {1, 80, 16, 64});
+  set(SsdTensor::Z, f32, {1, 80, 16, 64});
+  set(SsdTensor::Dt, f32, {1, 80, 16});
+  set(SsdTensor::A, f32, {16});
+  set(SsdTensor::D, f32, {16});
+  set(SsdTensor::B, f32, {1, 80, 2, 64});
+  set(SsdTensor::C, f32, {1, 80, 2, 64});
+  set(SsdTensor::InitialStates, f32, {1, 16, 64, 64});
+  ForwardOptions options;
+  options.chunkSize = 64;
+  const SsdPlan plan = planSsdForward(types, options);
+  const std::array<size_t, 4> expectedConfigs = {3, 3, 4, 3}; // ssd.py's lists
+  for (size_t k = 0; k < plan.launches.size(); ++k) {
+    const SsdLaunch &l = plan.launches[k];
+    CHECK(l.variants.size() == expectedConfigs[k]);
+    for (const SsdVariant &v : l.variants) {
+      const std::string rule = l.request().kernel + ":" + std::to_string(v.candidate.config);
+      INFO("TILE_AUTOTUNE_FORCE=" << rule << " (" << v.candidate.label() << ")");
+      jit::BackendOptions bo;
+      bo.choice = jit::BackendOptions::Choice::Interpreter;
+      jit::TuneSettings tuning;
+      tuning.force = jit::parseForceRules(rule);
+      bo.tuning = tuning;
+      jit::Backend backend(bo);
+      const std::array<SsdKernelChoice, 4> ran = run(c, backend);
+      // The forced kernel ran in that configuration, the others in configuration 0.
+      for (size_t j = 0; j < ran.size(); ++j) {
+        CHECK(ran[j].config == (j == k ? v.candidate.config : 0u));
+        CHECK(ran[j].source == (j == k ? jit::TuneSource::Forced : jit::TuneSource::Disabled));
+      }
+      CHECK(ran[k].label == v.candidate.label());
+    }
+  }
+}
+
+TEST_CASE("mamba2 interpreted: block sizes fit small shapes, merging configurations", "[mamba2][autotune]") {
+  // P = 8, N = 16, H = 4, chunk 16: every configuration of a kernel fits to the same sizes.
+  SsdTensorTypes types;
+  auto set = [&](SsdTensor t, Shape shape) { types[unsigned(t)] = SsdTensorType{rt::DType::Float32, shape}; };
+  set(SsdTensor::X, {1, 40, 4, 8});
+  set(SsdTensor::Dt, {1, 40, 4});
+  set(SsdTensor::A, {4});
+  set(SsdTensor::B, {1, 40, 1, 16});
+  set(SsdTensor::C, {1, 40, 1, 16});
+  ForwardOptions options;
+  options.chunkSize = 16;
+  const SsdPlan plan = planSsdForward(types, options);
+  for (const SsdLaunch &l : plan.launches) {
+    INFO(l.request().kernel);
+    CHECK(l.variants.size() == 1);
+    CHECK(l.variants[0].candidate.config == 0);
+  }
+  CHECK(plan.launches[0].variants[0].candidate.label() == "BH=4");
+  CHECK(plan.launches[1].variants[0].candidate.label() == "BN=16 BQ=16");
+  CHECK(plan.launches[2].variants[0].candidate.label() == "BN=16 BP=8");
+  CHECK(plan.launches[3].variants[0].candidate.label() == "BN=16 BP=8 BQ=16");
+  CHECK(plan.launches[3].grid() == std::array<int64_t, 3>{3, 1, 4});
+  // The key names come from ssd.py's key= lists.
+  CHECK(plan.launches[3].keyNames == std::vector<std::string>{"headdim", "dstate", "Q"});
 }
 
 TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][interpreter]") {
