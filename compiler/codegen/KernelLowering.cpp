@@ -3,6 +3,8 @@
 
 #include "compiler/codegen/KernelLowering.h"
 
+#include "compiler/codegen/Debug.h"
+
 #include "compiler/codegen/DeviceMath.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "dialect/TileTraits.h"
@@ -14,6 +16,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#define DEBUG_TYPE "tile-lower-to-llvm"
 
 using namespace mlir;
 
@@ -385,7 +389,11 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
     currentOp_ = &op;
     if (failed(lowerOp(&op)))
       return failure();
-    // Every tile result must now have this thread's elements.
+    // Every tile result must now have this thread's elements (a permute folded into the
+    // wgmma products it feeds has none: they read its input).
+    auto permute = dyn_cast<mlir::tile::PermuteOp>(op);
+    if (permute && permuteFoldsIntoWgmma(permute))
+      continue;
     for (Value r : op.getResults())
       if (auto type = dyn_cast<RankedTensorType>(r.getType()))
         if (tiles_.lookup(r).size() != static_cast<size_t>(layoutOf(type).perThread))
@@ -448,6 +456,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerScan(scan);
   if (auto mma = dyn_cast<mlir::tile::MmaOp>(op))
     return lowerMma(mma);
+  if (auto permute = dyn_cast<mlir::tile::PermuteOp>(op); permute && permuteFoldsIntoWgmma(permute)) {
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.permute at " << op->getLoc()
+                            << ": folded into the wgmma operands it feeds\n");
+    return success();
+  }
   if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
           mlir::tile::PermuteOp, mlir::tile::CatOp, mlir::tile::ExtractOp>(op))
     return lowerShapeOp(op);

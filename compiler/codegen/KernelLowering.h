@@ -63,6 +63,11 @@ private:
   mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
   // wgmma (KernelLoweringWgmma.cpp).
   mlir::LogicalResult lowerMmaWgmma(mlir::tile::MmaOp op);
+  /// Whether `op` runs as wgmma (else why not, in `why`).
+  bool runsAsWgmma(mlir::tile::MmaOp op, std::string *why = nullptr);
+  /// Whether every use of `op` is an A or B operand of a wgmma product, which then writes
+  /// the permute's input to shared memory in the other orientation: the permute costs nothing.
+  bool permuteFoldsIntoWgmma(mlir::tile::PermuteOp op);
   mlir::Value coreMatrixOffset(mlir::Value row, mlir::Value col, int64_t cols);
   void writeCoreMatrices(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                          bool transposeToKMajor);

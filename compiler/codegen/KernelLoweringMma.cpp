@@ -74,15 +74,11 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   bool inRegisters = layoutOf(accType).isMma();
   if (inRegisters != layoutOf(op.getType()).isMma())
     return op.emitError("internal error: the accumulator and result of a Tensor Core product disagree on the layout");
-  // tile-assign-layouts records its choice (tile.mma_instruction); hand-written IR may ask for
-  // mma.sync where wgmma would do, never for wgmma where it cannot run.
   std::string notWgmma;
-  auto chosen = op->getAttrOfType<StringAttr>("tile.mma_instruction");
-  bool wgmma = usesWgmma(op, target_, dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(accType.getEncoding()), &notWgmma);
-  if (chosen && chosen.getValue() == "wgmma" && !wgmma)
-    return op.emitError("tile.mma_instruction = \"wgmma\" cannot be honoured: ") << notWgmma;
-  if (wgmma && (!chosen || chosen.getValue() != "mma.sync"))
+  if (runsAsWgmma(op, &notWgmma))
     return lowerMmaWgmma(op);
+  if (auto chosen = op->getAttrOfType<StringAttr>("tile.mma_instruction"); chosen && chosen.getValue() == "wgmma")
+    return op.emitError("tile.mma_instruction = \"wgmma\" cannot be honoured: ") << notWgmma;
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
@@ -243,6 +239,16 @@ static Value toAccType(OpBuilder &b, Location loc, Value v, Type acc) {
     return isa<FloatType>(t) ? Value(arith::ExtFOp::create(b, loc, acc, v))
                              : Value(arith::SIToFPOp::create(b, loc, acc, v));
   return arith::ExtSIOp::create(b, loc, acc, v);
+}
+
+// tile-assign-layouts records its choice (tile.mma_instruction); hand-written IR may ask for
+// mma.sync where wgmma would do, never for wgmma where it cannot run (lowerMmaTensorCore).
+bool KernelLowering::runsAsWgmma(mlir::tile::MmaOp op, std::string *why) {
+  auto chosen = op->getAttrOfType<StringAttr>("tile.mma_instruction");
+  if (!usesTensorCores(op, target_))
+    return false;
+  auto acc = dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(op.getAcc().getType().getEncoding());
+  return usesWgmma(op, target_, acc, why) && !(chosen && chosen.getValue() == "mma.sync");
 }
 
 LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {

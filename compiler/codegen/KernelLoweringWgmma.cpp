@@ -54,6 +54,32 @@ void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout 
   }
 }
 
+// The permute swapping the last two dimensions that produces `operand`, if any.
+static mlir::tile::PermuteOp lastTwoSwapped(Value operand) {
+  auto p = operand.getDefiningOp<mlir::tile::PermuteOp>();
+  if (!p)
+    return nullptr;
+  ArrayRef<int32_t> perm = p.getPermutation();
+  int64_t rank = perm.size();
+  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+    return nullptr;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (perm[d] != d)
+      return nullptr;
+  return p;
+}
+
+bool KernelLowering::permuteFoldsIntoWgmma(mlir::tile::PermuteOp op) {
+  if (op->use_empty() || !lastTwoSwapped(op.getResult()))
+    return false;
+  for (OpOperand &use : op->getUses()) {
+    auto mma = dyn_cast<mlir::tile::MmaOp>(use.getOwner());
+    if (!mma || use.getOperandNumber() > 1 || !runsAsWgmma(mma))
+      return false;
+  }
+  return true;
+}
+
 LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   MLIRContext *ctx = b_.getContext();
   auto aType = op.getA().getType(), bType = op.getB().getType(), accType = op.getAcc().getType();
@@ -74,8 +100,18 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   int64_t aBytes = batch * m * k * esize;
   int64_t bOffset = (aBytes + 127) / 128 * 128;
   barrier();
-  writeCoreMatrices(tiles_[op.getA()], layoutOf(aType), ea, 0, /*transposeToKMajor=*/false);
-  writeCoreMatrices(tiles_[op.getB()], layoutOf(bType), ea, bOffset, /*transposeToKMajor=*/true);
+  // A is stored M x K and B as N x K: an operand that is a transpose (permuteFoldsIntoWgmma)
+  // is its input written in the other orientation, with no permute through shared memory.
+  auto writeOperand = [&](Value operand, int64_t offset, bool kMajorIsTransposed) {
+    if (mlir::tile::PermuteOp p = lastTwoSwapped(operand); p && permuteFoldsIntoWgmma(p)) {
+      Value input = p.getInput();
+      writeCoreMatrices(tiles_[input], layoutOf(input.getType()), ea, offset, !kMajorIsTransposed);
+    } else {
+      writeCoreMatrices(tiles_[operand], layoutOf(operand.getType()), ea, offset, kMajorIsTransposed);
+    }
+  };
+  writeOperand(op.getA(), 0, /*kMajorIsTransposed=*/false);
+  writeOperand(op.getB(), bOffset, /*kMajorIsTransposed=*/true);
   // The stores above go through the generic proxy; wgmma reads through the async proxy.
   NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
                              NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));

@@ -1,0 +1,47 @@
+# A wgmma operand that is a transpose (permute of the last two dimensions) costs nothing: the
+# operand is stored K-major in shared memory either way, so the permute's input is written in
+# the other orientation and the permute itself is not lowered (no round trip through shared
+# memory and no barrier pair for it). A permute with another use keeps its lowering.
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=NT
+# RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=TN
+# RUN: tile-cc %s --kernel shared_use --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arg d=bf16:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=KEPT
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --arch sm_90 2>&1 | FileCheck %s --check-prefix=KEPT
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=PTX
+import cuda.tile as ct
+
+
+@ct.kernel
+def nt(a, b, c):
+    # B = transpose of a 64x32 (N x K) tile: stored as read, 16-byte runs.
+    x = ct.load(a, (ct.bid(0), 0), (64, 32))
+    y = ct.load(b, (ct.bid(1), 0), (64, 32))
+    ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, ct.transpose(y), ct.zeros((64, 64), dtype=ct.float32)))
+
+
+@ct.kernel
+def tn(a, b, c):
+    # A = transpose of a 32x64 (K x M) tile.
+    x = ct.load(a, (0, ct.bid(0)), (32, 64))
+    y = ct.load(b, (0, ct.bid(1)), (32, 64))
+    ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(ct.transpose(x), y, ct.zeros((64, 64), dtype=ct.float32)))
+
+
+@ct.kernel
+def shared_use(a, b, c, d):
+    x = ct.load(a, (ct.bid(0), 0), (64, 32))
+    yt = ct.transpose(ct.load(b, (ct.bid(1), 0), (64, 32)))
+    ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, yt, ct.zeros((64, 64), dtype=ct.float32)))
+    ct.store(d, (0, 0), yt)
+
+# NT: tile.permute at {{.*}}wgmma-transposed.py":18:{{[0-9]+}}): folded into the wgmma operands it feeds
+# NT: tile.mma at {{.*}}: wgmma
+# TN: tile.permute at {{.*}}wgmma-transposed.py":26:{{[0-9]+}}): folded into the wgmma operands it feeds
+# TN: tile.mma at {{.*}}: wgmma
+# KEPT-NOT: folded into the wgmma
+# One barrier pair for the operands, none for a permute: the kernel's first barrier opens the
+# operands' stores, the second follows their proxy fence.
+# PTX: bar.sync 0
+# PTX-NOT: bar.sync
+# PTX: fence.proxy.async.shared::cta
+# PTX-NEXT: bar.sync 0
+# PTX-NEXT: wgmma.fence.sync.aligned
