@@ -243,7 +243,7 @@ int main(int argc, char **argv) {
     return 3;
   }
 
-  std::unique_ptr<Module> module = parseModule(*file, diags);
+  std::unique_ptr<Module> module = parseModule(*file, diags, hostFileOptions());
   if (diags.hasErrors())
     return finish(diags);
 
@@ -335,11 +335,16 @@ int main(int argc, char **argv) {
       return usage("--arg " + name + " is given twice");
   }
   spec.config = config;
+  spec.arch = arch;
 
   mlir::MLIRContext context;
   auto ir = compileToTileIR(*module, spec, context, diags);
   if (!ir)
     return finish(diags);
+  if (diags.numWarnings() != 0) { // shown now: a successful compile prints nothing else
+    finish(diags);
+    diags.clear();
+  }
   if (emit != EmitKind::Tile) {
     mlir::PassManager pm(&context);
     tile::pipeline::PipelineOptions options{static_cast<unsigned>(optLevel.getValue()), numThreads, arch};
