@@ -110,6 +110,8 @@ LogicalResult NumBlocksOp::verify() { return verifyGridAxis(*this, getAxis()); }
 
 LogicalResult DimOp::verify() { return verifyAxis(*this, getAxis(), getArray().getType().getRank()); }
 
+LogicalResult StrideOp::verify() { return verifyAxis(*this, getAxis(), getArray().getType().getRank()); }
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -153,6 +155,46 @@ LogicalResult AtomicAddOp::verify() {
   if (!(elt.isF16() || elt.isBF16() || elt.isF32() || elt.isF64() || elt.isInteger(32) || elt.isInteger(64)))
     return emitOpError() << "atomic_add supports f16, bf16, f32, f64, i32 and i64, not " << elt;
   return verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(), type, "value");
+}
+
+static LogicalResult verifyMemoryModel(Operation *op, StringRef order, StringRef scope) {
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, order))
+    return op->emitOpError() << "memory_order must be relaxed, acquire, release or acq_rel, not '" << order << "'";
+  if (!llvm::is_contained({"block", "device", "sys"}, scope))
+    return op->emitOpError() << "memory_scope must be block, device or sys, not '" << scope << "'";
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  RankedTensorType type = getValue().getType();
+  Type elt = type.getElementType();
+  StringRef kind = getKind();
+  bool wide = elt.isInteger(32) || elt.isInteger(64);
+  if (kind == "add") {
+    if (!(wide || elt.isF16() || elt.isBF16() || elt.isF32() || elt.isF64()))
+      return emitOpError() << "atomic add supports f16, bf16, f32, f64, i32 and i64, not " << elt;
+  } else if (kind == "xchg") {
+    if (!(wide || elt.isF32() || elt.isF64()))
+      return emitOpError() << "atomic xchg supports i32, i64, f32 and f64, not " << elt;
+  } else if (llvm::is_contained({"max", "min", "and", "or", "xor"}, kind)) {
+    if (!wide)
+      return emitOpError() << "atomic " << kind << " supports i32 and i64, not " << elt;
+  } else {
+    return emitOpError() << "unknown kind '" << kind << "' (expected xchg, add, max, min, and, or, xor)";
+  }
+  if (failed(verifyMemoryModel(*this, getMemoryOrder(), getMemoryScope())))
+    return failure();
+  return verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(), type, "value");
+}
+
+LogicalResult AtomicCASOp::verify() {
+  RankedTensorType type = getExpected().getType();
+  Type elt = type.getElementType();
+  if (!(elt.isInteger(32) || elt.isInteger(64)))
+    return emitOpError() << "atomic_cas supports i32 and i64, not " << elt;
+  if (failed(verifyMemoryModel(*this, getMemoryOrder(), getMemoryScope())))
+    return failure();
+  return verifyElementAccess(*this, getArray().getType(), getIndices(), getMask(), type, "expected");
 }
 
 //===----------------------------------------------------------------------===//

@@ -89,6 +89,14 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_StrideOp : Tile_Op<"stride", [Pure]> {
+  let summary = "the run-time stride (in elements) of an array dimension";
+  let arguments = (ins Tile_ArrayType:$array, I32Attr:$axis);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$array `,` $axis attr-dict `:` qualified(type($array))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -194,6 +202,48 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [Tile_PowerOfTwoShapes,
   let assemblyFormat = [{
     $value `,` $array `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
     `:` type($value) `,` qualified(type($array)) `[` type($indices) `]`
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [Tile_PowerOfTwoShapes,
+                                              MemoryEffects<[MemRead, MemWrite]>,
+                                              AttrSizedOperandSegments,
+                                              AllTypesMatch<["value", "result"]>]> {
+  let summary = "atomic read-modify-write at per-element indices; returns the old values";
+  let description = [{
+    Like `tile.atomic_add` with the operation `kind` (`xchg`, `add`, `max`, `min`, `and`,
+    `or`, `xor`), a `memory_order` (`relaxed`, `acquire`, `release`, `acq_rel`) and a
+    `memory_scope` (`block`, `device`, `sys`). Masked-off or out-of-bounds elements are not
+    accessed and return zero.
+  }];
+  let arguments = (ins Tile_Tile:$value, Tile_ArrayType:$array,
+                       Variadic<Tile_IntTile>:$indices, Optional<Tile_BoolTile>:$mask,
+                       StrAttr:$kind, StrAttr:$memory_order, StrAttr:$memory_scope);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $kind $value `,` $array `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
+    `:` type($value) `,` qualified(type($array)) `[` type($indices) `]`
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [Tile_PowerOfTwoShapes,
+                                              MemoryEffects<[MemRead, MemWrite]>,
+                                              AttrSizedOperandSegments,
+                                              AllTypesMatch<["expected", "desired", "result"]>]> {
+  let summary = "atomic compare-and-swap at per-element indices; returns the old values";
+  let description = [{
+    For each element: if the array element equals `expected`, it becomes `desired`; the
+    old value is returned either way (zero where masked off or out of bounds).
+  }];
+  let arguments = (ins Tile_Tile:$expected, Tile_Tile:$desired, Tile_ArrayType:$array,
+                       Variadic<Tile_IntTile>:$indices, Optional<Tile_BoolTile>:$mask,
+                       StrAttr:$memory_order, StrAttr:$memory_scope);
+  let results = (outs Tile_Tile:$result);
+  let assemblyFormat = [{
+    $expected `,` $desired `,` $array `[` $indices `]` (`mask` `(` $mask^ `:` type($mask) `)`)? attr-dict
+    `:` type($expected) `,` qualified(type($array)) `[` type($indices) `]`
   }];
   let hasVerifier = 1;
 }

@@ -228,7 +228,7 @@ public:
       fail("format", fmt::format("unsupported format '{}' (this runtime reads {})", format, kMetadataFormat));
     checkKeys(doc, "",
               {"format", "kernel", "name", "arch", "threads_per_block", "dynamic_shared_memory", "cluster", "constants",
-               "params", "tma"});
+               "params", "tma", "occupancy"});
     KernelMetadata md;
     md.kernel = string(*find(doc, "", "kernel", true), "kernel");
     if (md.kernel.empty())
@@ -248,6 +248,8 @@ public:
       if (c[0] * c[1] * c[2] > 16)
         fail("cluster", fmt::format("{} blocks per cluster; at most 16 are supported", c[0] * c[1] * c[2]));
     }
+    if (const json *v = find(doc, "", "occupancy", false))
+      md.occupancy = int(integer(*v, "occupancy", 1, 32));
     if (const json *v = find(doc, "", "constants", false)) {
       if (!v->is_object())
         fail("constants", fmt::format("expected an object, got {}", typeName(*v)));
@@ -360,6 +362,7 @@ std::string toJson(const KernelMetadata &md) {
   doc["threads_per_block"] = md.threadsPerBlock;
   doc["dynamic_shared_memory"] = md.dynamicSharedMemory;
   doc["cluster"] = md.cluster;
+  doc["occupancy"] = md.occupancy;
   doc["constants"] = ojson::object();
   for (auto &[k, v] : md.constants)
     std::visit([&, &k = k](auto &x) { doc["constants"][k] = x; }, v);

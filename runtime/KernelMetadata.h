@@ -62,6 +62,8 @@ struct KernelMetadata {
   int threadsPerBlock = 0;
   int dynamicSharedMemory = 0; // bytes
   std::array<int, 3> cluster{1, 1, 1};
+  /// Resident blocks per SM the kernel was compiled for (`.minnctapersm`, `occupancy=`).
+  int occupancy = 1;
   std::map<std::string, ConstantValue> constants; // the specialization (informational)
   std::vector<ParamInfo> params;
   std::vector<TmaInfo> tma;

@@ -409,7 +409,8 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
 // Ops that work on any layout: element-wise ones (every operand has the result's layout, so
 // register r of each holds the same element), control flow, and the layout-aware ones.
 static bool acceptsAnyLayout(Operation *op) {
-  if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+  if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
+          scf::ConditionOp>(op))
     return true;
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) { // a scalar or 1-element tile fills any layout
     auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
@@ -444,12 +445,18 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     scalars_[dim] = arrays_[dim.getArray()].shape[dim.getAxis()];
     return success();
   }
+  if (auto stride = dyn_cast<mlir::tile::StrideOp>(op)) {
+    scalars_[stride] = arrays_[stride.getArray()].strides[stride.getAxis()];
+    return success();
+  }
   if (auto load = dyn_cast<mlir::tile::LoadOp>(op))
     return lowerLoad(load);
   if (auto store = dyn_cast<mlir::tile::StoreOp>(op))
     return lowerStore(store);
   if (isa<mlir::tile::GatherOp, mlir::tile::ScatterOp, mlir::tile::AtomicAddOp>(op))
     return lowerElementAccess(op);
+  if (isa<mlir::tile::AtomicRMWOp, mlir::tile::AtomicCASOp>(op))
+    return lowerAtomic(op);
   if (auto reduce = dyn_cast<mlir::tile::ReduceOp>(op))
     return lowerReduce(reduce);
   if (auto scan = dyn_cast<mlir::tile::ScanOp>(op))
@@ -472,6 +479,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))
     return lowerIf(ifOp);
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return lowerWhile(whileOp);
   if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
     // 0-d tiles are replicated: every thread holds the value.
     scalars_[extract] = tiles_[extract.getTensor()][0];
@@ -588,7 +597,7 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 // Flattens values (tiles become their elements) for scf operands and results.
-static void flatten(KernelLowering &l, ValueRange values, SmallVectorImpl<Value> &out) {
+void flatten(KernelLowering &l, ValueRange values, SmallVectorImpl<Value> &out) {
   for (Value v : values) {
     if (isa<RankedTensorType>(v.getType()))
       llvm::append_range(out, l.tiles_[v]);
@@ -598,7 +607,7 @@ static void flatten(KernelLowering &l, ValueRange values, SmallVectorImpl<Value>
 }
 
 // Binds `values` to consecutive entries of `flat` starting at `pos`.
-static void unflatten(KernelLowering &l, ValueRange values, ValueRange flat, size_t pos) {
+void unflatten(KernelLowering &l, ValueRange values, ValueRange flat, size_t pos) {
   for (Value v : values) {
     if (isa<RankedTensorType>(v.getType())) {
       int64_t n = l.layoutOf(v.getType()).perThread;

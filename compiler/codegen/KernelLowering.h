@@ -51,10 +51,12 @@ private:
   mlir::Value lowerTf32Elementwise(mlir::Operation *op, mlir::ValueRange operands);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
   mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
+  mlir::LogicalResult lowerWhile(mlir::scf::WhileOp op); // KernelLoweringWhile.cpp
   // Memory (KernelLoweringMemory.cpp).
   mlir::LogicalResult lowerLoad(mlir::tile::LoadOp op);
   mlir::LogicalResult lowerStore(mlir::tile::StoreOp op);
   mlir::LogicalResult lowerElementAccess(mlir::Operation *op);
+  mlir::LogicalResult lowerAtomic(mlir::Operation *op); // KernelLoweringAtomics.cpp
   // Data movement through shared memory (KernelLoweringData.cpp).
   mlir::LogicalResult lowerShapeOp(mlir::Operation *op);
   mlir::LogicalResult lowerReduce(mlir::tile::ReduceOp op);
@@ -158,5 +160,10 @@ public:
   mlir::Value scalar(mlir::Value v) { return scalars_.lookup(v); }
   const Elements &elements(mlir::Value v) { return tiles_[v]; }
 };
+
+/// scf operands and results as registers: tiles become this thread's elements (flatten), and
+/// consecutive registers from `flat[pos]` on are bound back to `values` (unflatten).
+void flatten(KernelLowering &l, mlir::ValueRange values, llvm::SmallVectorImpl<mlir::Value> &out);
+void unflatten(KernelLowering &l, mlir::ValueRange values, mlir::ValueRange flat, size_t pos);
 
 } // namespace tile::codegen

@@ -28,7 +28,11 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
 
   mlir::MLIRContext context;
   context.disableMultithreading(); // one kernel: threads only cost start-up time
-  auto module = frontend::compileToTileIR(*file, spec, context, diags);
+  // ct.ByTarget values resolve for the architecture being compiled unless the caller chose one.
+  frontend::Specialization targeted = spec;
+  if (targeted.arch.empty())
+    targeted.arch = options.arch;
+  auto module = frontend::compileToTileIR(*file, targeted, context, diags);
   if (!module)
     return fail("");
   {

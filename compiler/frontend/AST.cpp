@@ -146,4 +146,12 @@ const FunctionDefStmt *Module::findFunction(const std::string &name) const {
   return nullptr;
 }
 
+const HostCode *Module::findHostCode(const std::string &name) const {
+  for (const HostCode &h : hostCode)
+    for (const std::string &n : h.names)
+      if (n == name)
+        return &h;
+  return nullptr;
+}
+
 } // namespace tile::frontend

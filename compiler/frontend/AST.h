@@ -10,6 +10,7 @@
 // built; sema should treat it as "already diagnosed" and stay silent about it.
 #pragma once
 
+#include "compiler/frontend/Diagnostics.h"
 #include "compiler/frontend/Source.h"
 
 #include <cassert>
@@ -325,7 +326,7 @@ public:
 // clang-format off
 #define TILE_FOREACH_STMT_KIND(X)                                                          \
   X(FunctionDef) X(Import) X(ImportFrom) X(Assign) X(AugAssign) X(AnnAssign) X(Expr) X(For) \
-  X(If) X(Return) X(Pass) X(Break) X(Continue) X(Assert)
+  X(If) X(While) X(Return) X(Pass) X(Break) X(Continue) X(Assert)
 // clang-format on
 
 enum class StmtKind : uint8_t {
@@ -481,6 +482,15 @@ public:
   StmtList body;
 };
 
+/// `while test: body` (`else` clauses are rejected by the parser)
+class WhileStmt : public Stmt {
+public:
+  WhileStmt(SourceRange r, ExprPtr test) : Stmt(StmtKind::While, r), test(std::move(test)) {}
+  TILE_STMT_CLASSOF(While)
+  ExprPtr test;
+  StmtList body;
+};
+
 /// One `if` or `elif` arm.
 struct IfBranch {
   SourceRange keywordRange; // the `if` / `elif` token
@@ -541,6 +551,15 @@ public:
 // Module
 //===----------------------------------------------------------------------===//
 
+/// A top-level statement of host code the parser could not read (a `class`, a function with
+/// `raise` or a comprehension, ...): set aside so that only a kernel that uses one of the
+/// names it defines gets the error.
+struct HostCode {
+  std::vector<std::string> names; // the names it would define (may be empty)
+  SourceRange range;              // its first token
+  std::vector<Diagnostic> diagnostics;
+};
+
 /// A parsed source file: its top-level statements in order (imports, function definitions,
 /// and whatever else appeared; sema decides what is allowed at module level).
 class Module {
@@ -552,9 +571,13 @@ public:
   /// The top-level function called `name`, or nullptr.
   const FunctionDefStmt *findFunction(const std::string &name) const;
 
+  /// The set-aside statement defining `name`, or nullptr.
+  const HostCode *findHostCode(const std::string &name) const;
+
   const SourceFile *file;
   SourceRange range;
   StmtList body;
+  std::vector<HostCode> hostCode;
 };
 
 //===----------------------------------------------------------------------===//
@@ -764,6 +787,10 @@ template <class FE, class FS> void forEachChild(const Stmt &s, FE &&onExpr, FS &
       stmts(b.body);
     }
     stmts(s.as<IfStmt>().orelse);
+    return;
+  case StmtKind::While:
+    expr(s.as<WhileStmt>().test);
+    stmts(s.as<WhileStmt>().body);
     return;
   case StmtKind::Return:
     expr(s.as<ReturnStmt>().value);

@@ -127,6 +127,10 @@ public:
       }
       return;
     }
+    case StmtKind::While:
+      child(s.as<WhileStmt>().test, depth + 1, "test: ");
+      body(s.as<WhileStmt>().body, depth + 1, "body:");
+      return;
     case StmtKind::Return:
       child(s.as<ReturnStmt>().value, depth + 1, "");
       return;

@@ -49,6 +49,19 @@ DiagBuilder DiagnosticEngine::report(Severity severity, SourceRange range, std::
   return DiagBuilder(this, diags_.size() - 1);
 }
 
+std::vector<Diagnostic> DiagnosticEngine::takeSince(const Checkpoint &cp) {
+  std::vector<Diagnostic> taken(diags_.begin() + static_cast<std::ptrdiff_t>(cp.size), diags_.end());
+  diags_.resize(cp.size);
+  numErrors_ = cp.numErrors;
+  numWarnings_ = cp.numWarnings;
+  stopped_ = cp.stopped;
+  errorStarts_.clear();
+  for (const Diagnostic &d : diags_)
+    if (d.severity == Severity::Error || d.severity == Severity::Fatal)
+      errorStarts_.insert(d.range.begin.raw());
+  return taken;
+}
+
 void DiagnosticEngine::clear() {
   diags_.clear();
   errorStarts_.clear();

@@ -96,6 +96,17 @@ public:
   /// piling a second error onto a spot the lexer already reported).
   bool hasErrorAt(SourceLoc loc) const { return errorStarts_.count(loc.raw()) != 0; }
 
+  /// A point to roll back to: takeSince() removes what was reported after it (the parser
+  /// uses this to set aside errors in host code that no kernel uses).
+  struct Checkpoint {
+    size_t size = 0;
+    unsigned numErrors = 0, numWarnings = 0;
+    bool stopped = false;
+  };
+  Checkpoint checkpoint() const { return {diags_.size(), numErrors_, numWarnings_, stopped_}; }
+  /// Removes and returns the diagnostics reported since `cp`, restoring the counts.
+  std::vector<Diagnostic> takeSince(const Checkpoint &cp);
+
   const std::vector<Diagnostic> &diagnostics() const { return diags_; }
   const SourceManager &sources() const { return sources_; }
   void clear();

@@ -62,7 +62,7 @@ mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Sp
 
 mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const SourceFile &file, const Specialization &spec,
                                                   mlir::MLIRContext &context, DiagnosticEngine &diags) {
-  std::unique_ptr<Module> module = parseModule(file, diags);
+  std::unique_ptr<Module> module = parseModule(file, diags, hostFileOptions());
   if (!module || diags.hasErrors())
     return nullptr;
   return compileToTileIR(*module, spec, context, diags);

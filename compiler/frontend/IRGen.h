@@ -26,6 +26,20 @@ namespace tile::frontend {
 /// NumPy broadcasting of two shapes (aligned on the right); nullopt if they do not broadcast.
 std::optional<llvm::SmallVector<int64_t>> broadcastShapeVectors(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
+/// Hidden scope names (not Python identifiers) for jumps taken at run time: `break`,
+/// `continue` and a kernel's `return` inside a loop or a run-time `if` set them; statements
+/// after them run under `if not flag`, loops exit on them.
+inline constexpr const char *kBreakFlag = "%break";
+inline constexpr const char *kContinueFlag = "%continue";
+inline constexpr const char *kReturnFlag = "%return";
+inline constexpr const char *kLoopCounter = "%iv";
+
+/// ct.* names of IRGenNamedOps.cpp (null-terminated).
+extern const char *const kCtNamedOps[];
+
+/// Whether `stmts` hold a statement of `kind` belonging to the loop they are the body of.
+bool containsJump(const StmtList &stmts, StmtKind kind);
+
 class KernelIRGen {
 public:
   KernelIRGen(const Module &module, mlir::MLIRContext &context, DiagnosticEngine &diags);
@@ -84,13 +98,34 @@ private:
   mlir::Type dtypeFromName(const std::string &name);
 
   // Statements (IRGenStmt.cpp).
-  void emitBlock(const StmtList &stmts);
+  void emitBlock(const StmtList &stmts) { emitStmts(stmts, 0); }
+  void emitStmts(const StmtList &stmts, size_t from);
   void emitStmt(const Stmt &s);
   void emitAssign(const AssignStmt &s);
   void emitAugAssign(const AugAssignStmt &s);
   void emitFor(const ForStmt &s);
   void emitIf(const IfStmt &s);
   void emitRuntimeIf(const IfStmt &s, size_t branch, mlir::Value cond);
+  /// An scf.if on `cond` whose arms run `thenArm` / `elseArm`; names the arms bind flow out.
+  void emitRuntimeChoice(mlir::Value cond, SourceRange keyword, const std::function<void()> &thenArm,
+                         const std::function<void()> &elseArm);
+
+  // Loops with jumps (IRGenLoops.cpp): while, break, continue, return inside regions.
+  void emitWhile(const WhileStmt &s);
+  void emitBreakOrContinue(const Stmt &s);
+  /// Lowers a loop to scf.while: `condition` runs in the before region (null Value: error),
+  /// `body` in the after region; `extra` are hidden names the body updates (flags, counters).
+  void emitWhileLoop(SourceRange range, const StmtList &bodyStmts, const std::set<std::string> &extra,
+                     const std::function<mlir::Value()> &condition, const std::function<void()> &body);
+  /// The OR of the jump flags in scope: a bool constant, a run-time i1, or error.
+  KValue pendingJump(SourceRange where);
+  /// Hides the enclosing loop's break/continue flags while an inner loop runs.
+  std::map<std::string, KValue> hideLoopFlags();
+  void restoreLoopFlags(const std::map<std::string, KValue> &saved);
+  bool loopNeedsWhile(const StmtList &body);
+  /// A range() loop that can be left early; `reverseStart` set: i = reverseStart - k * reverseStep.
+  void emitForAsWhile(const ForStmt &s, const std::string &target, mlir::Value lo, mlir::Value hi, mlir::Value step,
+                      mlir::Value reverseStart, int64_t reverseStep);
   void emitReturn(const ReturnStmt &s);
   void emitAssert(const AssertStmt &s);
   void assign(const Expr &target, const KValue &value, SourceRange valueRange);
@@ -133,6 +168,18 @@ public:
   mlir::Value runtimeCondition(const Arg &cond);
 
 private:
+  // Named operator functions and numeric options (IRGenNamedOps.cpp).
+  /// Checks and removes flush_to_zero= and rounding_mode= (false and a diagnostic if invalid).
+  bool stripNumericOptions(CallArgs &args);
+  KValue builtinNamed(const std::string &name, const CallArgs &args, bool &handled);
+
+  // Host modules and host code (IRGenHost.cpp).
+  static bool isHostModule(const std::string &ns, std::string &module);
+  KValue hostModuleAttribute(const std::string &module, const AttributeExpr &e);
+  KValue callHostModule(const std::string &name, const CallArgs &args);
+  KValue hostCodeError(const HostCode &host, const NameExpr &use);
+  bool constantAnnotation(const Expr *e, std::string &kind, unsigned depth = 0);
+
   // Builtins (IRGenBuiltins.cpp and friends).
   KValue callBuiltin(const std::string &name, const KValue *self, const CallArgs &args);
   bool bind(const CallArgs &args, llvm::ArrayRef<const char *> params, Bound &out);
@@ -175,6 +222,8 @@ private:
   mlir::OpBuilder builder_;
   mlir::StringAttr fileName_;
 
+  /// The target of the specialization being emitted (for ct.ByTarget).
+  std::string arch_;
   Scope globals_;
   Scope *scope_ = nullptr;
   /// Names that are not usable here, with the reason (e.g. defined only in one branch).
@@ -190,6 +239,8 @@ private:
   /// >0 inside a runtime `if` or a loop body, where `return` cannot be inlined.
   unsigned regionDepth_ = 0;
   unsigned inlineDepth_ = 0;
+  /// Loops enclosing the statement being emitted, in the current function.
+  unsigned loopDepth_ = 0;
 };
 
 } // namespace tile::frontend

@@ -279,7 +279,7 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
   Bound b;
   Location l = loc(args.callRange);
   if (name == "ct.arange") {
-    if (!bind(args, {"n", "dtype?"}, b))
+    if (!bind(args, {"n", "dtype?", "start?", "step?"}, b))
       return KValue::error();
     auto n = constShape(*b.get("n"), "the length");
     if (!n)
@@ -296,7 +296,17 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
       elt = *t;
     }
     Value iota = mlir::tile::IotaOp::create(builder_, l, RankedTensorType::get(*n, builder_.getI32Type()));
-    return KValue::runtime(castElements(iota, elt, l));
+    KValue result = KValue::runtime(castElements(iota, elt, l));
+    // arange(n, start=s, step=d): s + i*d (cuTile's keywords).
+    if (const Arg *step = b.get("step"))
+      result = binary(BinOpKind::Mult, {result, args.callRange}, *step, args.callRange);
+    if (const Arg *start = b.get("start"); start && !result.isError())
+      result = binary(BinOpKind::Add, {result, args.callRange}, *start, args.callRange);
+    if (!result.isError() && result.elementType() != elt) {
+      error(args.callRange, "arange(): start and step must not change the dtype " + describe(KValue::dtype(elt)));
+      return KValue::error();
+    }
+    return result;
   }
   if (name == "ct.full" || name == "ct.zeros" || name == "ct.ones") {
     bool isFull = name == "ct.full";
@@ -368,7 +378,7 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
   else if (name == "ct.permute")
     params = {"x", "axes"};
   else if (name == "ct.transpose")
-    params = {"x", "axes?"};
+    params = {"x", "axis0?", "axis1?", "axes?"};
   else if (name == "ct.expand_dims")
     params = {"x", "axis"};
   else if (name == "ct.cat")
@@ -465,7 +475,25 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     }
   } else if (name == "ct.permute" || name == "ct.transpose") {
     SmallVector<int32_t> perm;
-    if (const Arg *axes = b.get("axes")) {
+    const Arg *axis0 = name == "ct.transpose" ? b.get("axis0") : nullptr;
+    const Arg *axis1 = name == "ct.transpose" ? b.get("axis1") : nullptr;
+    if (axis0 && axis0->value.isTuple() && !axis1 && !b.get("axes")) {
+      b.args["axes"] = *axis0; // transpose(x, (1, 0)): a permutation
+      axis0 = nullptr;
+    }
+    if (axis0 || axis1) {
+      // cuTile's transpose(x, axis0, axis1): swap two axes.
+      if (!axis0 || !axis1) {
+        error(args.callRange, "transpose() needs both axis0 and axis1 (or neither, to swap the last two axes)");
+        return KValue::error();
+      }
+      auto a0 = axisArg(*axis0, rank, "axis0"), a1 = axisArg(*axis1, rank, "axis1");
+      if (!a0 || !a1)
+        return KValue::error();
+      for (int64_t i = 0; i < rank; ++i)
+        perm.push_back(static_cast<int32_t>(i));
+      std::swap(perm[*a0], perm[*a1]);
+    } else if (const Arg *axes = b.get("axes")) {
       for (const KValue &d : axes->value.isTuple() ? axes->value.elements() : std::vector<KValue>{axes->value}) {
         if (!d.isInt()) {
           error(axes->range, "axes must be compile-time integers");

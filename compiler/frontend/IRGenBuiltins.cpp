@@ -12,6 +12,10 @@
 
 #include "compiler/frontend/IRGen.h"
 
+#include <cctype>
+#include <cstdlib>
+#include <limits>
+
 #include "dialect/TileDialect.h"
 #include "dialect/TileTraits.h"
 
@@ -214,16 +218,45 @@ KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, con
     error(args.callRange, name + " is a decorator, not a function to call inside a kernel");
     return KValue::error();
   }
+  if (name.rfind("math.", 0) == 0 || name.rfind("numpy.", 0) == 0)
+    return callHostModule(name, args);
   if (name == "range" || name == "ct.range") {
     error(args.callRange, "range() can only be used as the iterable of a for loop");
     return KValue::error();
   }
+  if (!stripNumericOptions(args))
+    return KValue::error();
+  if (name == "ct.item") {
+    if (!args.positional.empty() && args.positional[0].value.isTile() && args.positional.size() == 1 &&
+        args.keywords.empty()) {
+      const Arg &x = args.positional[0];
+      int64_t n = 1;
+      for (int64_t d : x.value.shape())
+        n *= d;
+      if (n != 1) {
+        error(args.callRange, "item() needs a tile of one element, got " + describe(x.value));
+        return KValue::error();
+      }
+      auto type = RankedTensorType::get({}, x.value.elementType());
+      if (type == x.value.value().getType())
+        return x.value;
+      return KValue::runtime(mlir::tile::ReshapeOp::create(builder_, loc(args.callRange), type, x.value.value()));
+    }
+    error(args.callRange, "item() takes no arguments");
+    return KValue::error();
+  }
   bool handled = true;
-  KValue r = builtinMisc(name, args, handled);
+  KValue r = builtinNamed(name, args, handled);
   if (handled)
     return r;
-  static const char *memory[] = {"ct.bid",   "ct.num_blocks", "ct.cdiv",    "ct.num_tiles", "ct.load",
-                                 "ct.store", "ct.gather",     "ct.scatter", "ct.atomic_add"};
+  handled = true; // builtinMisc clears it when it does not know the name
+  r = builtinMisc(name, args, handled);
+  if (handled)
+    return r;
+  static const char *memory[] = {"ct.bid",        "ct.num_blocks",  "ct.cdiv",       "ct.num_tiles",
+                                 "ct.load",       "ct.store",       "ct.gather",     "ct.scatter",
+                                 "ct.atomic_add", "ct.atomic_xchg", "ct.atomic_max", "ct.atomic_min",
+                                 "ct.atomic_and", "ct.atomic_or",   "ct.atomic_xor", "ct.atomic_cas"};
   for (const char *m : memory)
     if (name == m)
       return builtinMemory(name, args);
@@ -375,6 +408,10 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
       auto shape = constShape(*b.get("shape"), "the tile shape");
       if (!shape)
         return KValue::error();
+      // shape=(): one element, as a 0-d tile (a tile of ones loaded, then reshaped).
+      bool scalarTile = shape->empty() && array.getRank() > 0;
+      if (scalarTile)
+        shape->assign(array.getRank(), 1);
       if (static_cast<int64_t>(shape->size()) != array.getRank()) {
         error(b.get("shape")->range, "the tile shape has rank " + std::to_string(shape->size()) +
                                          " but the array has rank " + std::to_string(array.getRank()));
@@ -392,6 +429,9 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
       auto op = mlir::tile::LoadOp::create(builder_, l, type, arrayValue, indices, padding, order, latency, allowTma);
       if (!verifyBuilt(op, args.callRange, "ct.load"))
         return KValue::error();
+      if (scalarTile)
+        return KValue::runtime(mlir::tile::ReshapeOp::create(
+            builder_, l, RankedTensorType::get({}, array.getElementType()), op.getResult()));
       return KValue::runtime(op);
     }
     const Arg &t = *b.get("tile");
@@ -413,8 +453,23 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
   // gather / scatter / atomic_add: element indices (one integer tile per array dimension),
   // broadcast together with the mask and the value.
   bool isGather = name == "ct.gather";
-  bool ok = isGather ? bind(args, {"array", "indices", "mask?", "padding_value?"}, b)
-                     : bind(args, {"array", "indices", name == "ct.scatter" ? "value" : "update", "mask?"}, b);
+  bool isCas = name == "ct.atomic_cas";
+  bool isAtomic = name.rfind("ct.atomic_", 0) == 0;
+  bool ok =
+      isGather ? bind(args, {"array", "indices", "mask?", "padding_value?", "check_bounds?"}, b)
+      : isCas  ? bind(args,
+                      {"array", "indices", "expected", "desired", "mask?", "check_bounds?", "memory_order?",
+                       "memory_scope?"},
+                      b)
+      : isAtomic
+          ? bind(args, {"array", "indices", "update", "mask?", "check_bounds?", "memory_order?", "memory_scope?"}, b)
+          : bind(args, {"array", "indices", "value", "mask?", "check_bounds?"}, b);
+  // check_bounds=False promises in-bounds indices; checking them anyway is always allowed.
+  if (ok)
+    if (const Arg *cb = b.get("check_bounds"); cb && !cb->value.isBool()) {
+      error(cb->range, "check_bounds must be True or False, got " + describe(cb->value));
+      ok = false;
+    }
   if (!ok || !expectArray(*b.get("array"), "the 'array' argument"))
     return KValue::error();
   Value arrayValue = b.get("array")->value.value();
@@ -430,11 +485,17 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
   for (const Arg &i : idx)
     parts.push_back(&i);
   const Arg *mask = b.get("mask");
-  const Arg *value = isGather ? nullptr : b.get(name == "ct.scatter" ? "value" : "update");
+  const Arg *value = isGather ? nullptr : b.get(name == "ct.scatter" ? "value" : isCas ? "desired" : "update");
+  const Arg *expected = isCas ? b.get("expected") : nullptr;
   if (mask)
     parts.push_back(mask);
   if (value)
     parts.push_back(value);
+  if (expected)
+    parts.push_back(expected);
+  bool allScalar = true; // then the new atomics return a 0-d tile, as cuTile does
+  for (const Arg *p : parts)
+    allScalar &= !p->value.isTile();
   SmallVector<int64_t> shape;
   for (const Arg *p : parts) {
     if (!(p->value.isTile() || p->value.isScalar() || p->value.isConstNumber())) {
@@ -495,10 +556,64 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
       return KValue::error();
     return KValue::none();
   }
-  auto op = mlir::tile::AtomicAddOp::create(builder_, l, v.getType(), v, arrayValue, indexTiles, maskTile);
+  const Arg *orderArg = b.get("memory_order"), *scopeArg = b.get("memory_scope");
+  if (name == "ct.atomic_add" && !orderArg && !scopeArg) {
+    auto op = mlir::tile::AtomicAddOp::create(builder_, l, v.getType(), v, arrayValue, indexTiles, maskTile);
+    if (!verifyBuilt(op, args.callRange, name))
+      return KValue::error();
+    return KValue::runtime(op);
+  }
+  // cuTile's defaults: acq_rel at device scope.
+  std::string order = "acq_rel", scope = "device";
+  if (orderArg) {
+    static const std::pair<const char *, const char *> orders[] = {
+        {"RELAXED", "relaxed"}, {"ACQUIRE", "acquire"}, {"RELEASE", "release"}, {"ACQ_REL", "acq_rel"}};
+    const KValue &o = orderArg->value;
+    std::string member =
+        o.kind() == KValue::Kind::Namespace && o.name().rfind("ct.MemoryOrder.", 0) == 0 ? o.name().substr(15) : "";
+    order.clear();
+    for (auto &[from, to] : orders)
+      if (member == from)
+        order = to;
+    if (order.empty()) {
+      error(orderArg->range, "memory_order must be ct.MemoryOrder.RELAXED, ACQUIRE, RELEASE or ACQ_REL, got " +
+                                 (member.empty() ? describe(o) : "MemoryOrder." + member));
+      return KValue::error();
+    }
+  }
+  if (scopeArg) {
+    const KValue &sc = scopeArg->value;
+    std::string member =
+        sc.kind() == KValue::Kind::Namespace && sc.name().rfind("ct.MemoryScope.", 0) == 0 ? sc.name().substr(15) : "";
+    // No thread-block clusters yet: CLUSTER scope is served by the (stronger) device scope.
+    scope = member == "BLOCK"                           ? "block"
+            : member == "DEVICE" || member == "CLUSTER" ? "device"
+            : member == "SYS"                           ? "sys"
+                                                        : "";
+    if (scope.empty()) {
+      error(scopeArg->range, "memory_scope must be ct.MemoryScope.BLOCK, CLUSTER, DEVICE or SYS, got " +
+                                 (member.empty() ? describe(sc) : "MemoryScope." + member));
+      return KValue::error();
+    }
+  }
+  Operation *op;
+  if (isCas) {
+    Value e = coerce(*expected, array.getElementType(), shape, expected->range);
+    if (!e)
+      return KValue::error();
+    op = mlir::tile::AtomicCASOp::create(builder_, l, v.getType(), e, v, arrayValue, indexTiles, maskTile,
+                                         builder_.getStringAttr(order), builder_.getStringAttr(scope));
+  } else {
+    op = mlir::tile::AtomicRMWOp::create(builder_, l, v.getType(), v, arrayValue, indexTiles, maskTile,
+                                         builder_.getStringAttr(name.substr(10)), builder_.getStringAttr(order),
+                                         builder_.getStringAttr(scope));
+  }
   if (!verifyBuilt(op, args.callRange, name))
     return KValue::error();
-  return KValue::runtime(op);
+  Value result = op->getResult(0);
+  if (allScalar)
+    result = mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get({}, array.getElementType()), result);
+  return KValue::runtime(result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -550,6 +665,27 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
   if (name == "ct.printf" || name == "ct.print" || name == "print") {
     std::string format;
     std::vector<Arg> values = args.positional;
+    // print(..., sep=" ", end="\n") as in Python; printf takes no keywords.
+    std::string sep = " ", end = "\n";
+    auto escape = [](const std::string &text) {
+      std::string escaped;
+      for (char ch : text)
+        escaped += ch == '%' ? std::string("%%") : std::string(1, ch);
+      return escaped;
+    };
+    for (const auto &[key, arg] : args.keywords) {
+      if (name == "ct.printf" || (key != "sep" && key != "end")) {
+        error(arg.range, args.callee + "() got an unexpected keyword argument '" + key + "'" +
+                             (name == "ct.printf" ? "" : " (print takes sep= and end=)"));
+        return KValue::error();
+      }
+      if (!arg.value.isStr() && !arg.value.isNone()) {
+        error(arg.range, key + " must be a string constant, got " + describe(arg.value));
+        return KValue::error();
+      }
+      if (arg.value.isStr())
+        (key == "sep" ? sep : end) = arg.value.name();
+    }
     if (name == "ct.printf") {
       if (values.empty() || !values[0].value.isStr()) {
         error(args.callRange, "ct.printf needs a format string as its first argument");
@@ -560,17 +696,13 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
     } else {
       for (size_t i = 0; i < values.size(); ++i) {
         const KValue &v = values[i].value;
-        format += i ? " " : "";
-        if (v.isStr()) {
-          std::string escaped;
-          for (char ch : v.name())
-            escaped += ch == '%' ? std::string("%%") : std::string(1, ch);
-          format += escaped;
-        } else {
+        format += i ? escape(sep) : "";
+        if (v.isStr())
+          format += escape(v.name());
+        else
           format += v.isRuntime() ? conversionFor(v.elementType()) : conversionFor(defaultType(v));
-        }
       }
-      format += "\n";
+      format += escape(end);
       std::vector<Arg> kept;
       for (const Arg &a : values)
         if (!a.value.isStr())
@@ -608,6 +740,25 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
     if (!bind(args, {"x"}, b))
       return KValue::error();
     const Arg &x = *b.get("x");
+    if (name == "float" && x.value.isStr()) { // float("inf"), float("-inf"), float("nan")
+      std::string text;
+      for (char ch : x.value.name())
+        if (ch != ' ')
+          text += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      bool neg = !text.empty() && text[0] == '-';
+      std::string body = text.substr(!text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0);
+      double inf = std::numeric_limits<double>::infinity();
+      if (body == "inf" || body == "infinity")
+        return KValue::floating(neg ? -inf : inf);
+      if (body == "nan")
+        return KValue::floating(std::numeric_limits<double>::quiet_NaN());
+      char *end = nullptr;
+      double v = std::strtod(text.c_str(), &end);
+      if (!text.empty() && end && *end == '\0')
+        return KValue::floating(v);
+      error(x.range, "float() cannot convert the string '" + x.value.name() + "'");
+      return KValue::error();
+    }
     if (x.value.isConstNumber()) {
       if (name == "int")
         return KValue::integer(static_cast<int64_t>(x.value.numberAsDouble()));

@@ -121,6 +121,8 @@ KValue KernelIRGen::evalName(const NameExpr &e) {
         return v;
       }
   }
+  if (const HostCode *host = module_.findHostCode(e.id))
+    return hostCodeError(*host, e);
   error(e.range, "name '" + e.id + "' is not defined");
   return KValue::error();
 }
@@ -269,13 +271,15 @@ static const char *kDTypeNames[] = {"bool_",    "int8",    "int16",   "int32",  
 
 // Functions under ct. (the language's operations).
 static const char *kCtFunctions[] = {
-    "kernel",      "function", "autotune", "bid",           "num_blocks", "cdiv",    "num_tiles", "load",
-    "store",       "gather",   "scatter",  "atomic_add",    "mma",        "matmul",  "sum",       "max",
-    "min",         "prod",     "argmax",   "argmin",        "cumsum",     "cumprod", "exp",       "exp2",
-    "log",         "log2",     "sqrt",     "rsqrt",         "sin",        "cos",     "tanh",      "sigmoid",
-    "abs",         "floor",    "ceil",     "minimum",       "maximum",    "pow",     "where",     "astype",
-    "arange",      "full",     "zeros",    "ones",          "reshape",    "permute", "transpose", "broadcast_to",
-    "expand_dims", "cat",      "extract",  "static_assert", "printf",     "print",   "range",     "Config"};
+    "kernel",     "function",   "autotune",      "bid",        "num_blocks", "cdiv",         "num_tiles",
+    "load",       "store",      "gather",        "scatter",    "atomic_add", "atomic_xchg",  "atomic_max",
+    "atomic_min", "atomic_and", "atomic_or",     "atomic_xor", "atomic_cas", "mma",          "matmul",
+    "sum",        "max",        "min",           "prod",       "argmax",     "argmin",       "cumsum",
+    "cumprod",    "exp",        "exp2",          "log",        "log2",       "sqrt",         "rsqrt",
+    "sin",        "cos",        "tanh",          "sigmoid",    "abs",        "floor",        "ceil",
+    "minimum",    "maximum",    "pow",           "where",      "astype",     "arange",       "full",
+    "zeros",      "ones",       "reshape",       "permute",    "transpose",  "broadcast_to", "expand_dims",
+    "cat",        "extract",    "static_assert", "printf",     "print",      "range",        "Config"};
 
 // Methods of tiles (t.astype(...)) and their ct. equivalents.
 static const char *kTileMethods[] = {"astype",      "reshape",      "permute", "transpose", "sum",    "max",
@@ -300,11 +304,35 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
       for (const char *f : kCtFunctions)
         if (attr == f)
           return KValue::builtin("ct." + attr);
+      for (const char *const *n = kCtNamedOps; *n; ++n)
+        if (attr == *n)
+          return KValue::builtin("ct." + attr);
       if (attr == "PaddingMode")
         return KValue::ns("ct.PaddingMode");
+      if (attr == "RoundingMode" || attr == "MemoryOrder" || attr == "MemoryScope")
+        return KValue::ns("ct." + attr);
+      static const char *unsignedTypes[] = {"uint8", "uint16", "uint32", "uint64"};
+      for (const char *u : unsignedTypes)
+        if (attr == u) {
+          error(e.attrRange, "unsigned dtypes (ct." + attr + ") are not supported yet");
+          return KValue::error();
+        }
       if (attr == "Constant")
         return KValue::constantAnnotation("");
       error(e.attrRange, "'ct." + attr + "' is not a supported operation or dtype");
+      return KValue::error();
+    }
+    if (ns == "ct.RoundingMode" || ns == "ct.MemoryOrder" || ns == "ct.MemoryScope") {
+      static const std::vector<std::string> rounding = {"RN", "RZ", "RM", "RP", "RA", "FULL", "APPROX", "RZI"};
+      static const std::vector<std::string> order = {"WEAK", "RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL"};
+      static const std::vector<std::string> scope = {"NONE", "BLOCK", "CLUSTER", "DEVICE", "SYS"};
+      const auto &members = ns == "ct.RoundingMode" ? rounding : ns == "ct.MemoryOrder" ? order : scope;
+      if (std::find(members.begin(), members.end(), attr) != members.end())
+        return KValue::ns(ns + "." + attr);
+      std::string list;
+      for (const std::string &m : members)
+        list += (list.empty() ? "" : ", ") + m;
+      error(e.attrRange, "unknown member '" + ns.substr(3) + "." + attr + "' (expected " + list + ")");
       return KValue::error();
     }
     if (ns == "ct.PaddingMode") {
@@ -319,6 +347,8 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
                              "' (expected ZERO, NEG_ZERO, NAN, POS_INF, NEG_INF or UNDETERMINED)");
       return KValue::error();
     }
+    if (std::string module; isHostModule(ns, module))
+      return hostModuleAttribute(module, e);
     if (ns.rfind("extern:", 0) == 0) {
       error(e.range, "module '" + ns.substr(7) + "' cannot be used inside kernels");
       return KValue::error();
@@ -347,9 +377,25 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
       }
       return KValue::tuple(std::move(dims));
     }
+    if (base.isArray() && (attr == "tiled_view" || attr == "slice" || attr == "get_raw_memory")) {
+      error(e.attrRange, "Array." + attr + "() is not supported yet" +
+                             (attr == "tiled_view" ? std::string(" (cuTile's TiledView)") : std::string()));
+      return KValue::error();
+    }
+    if (attr == "strides" && base.isArray()) {
+      // Element strides, known at run time (64-bit), like shape.
+      std::vector<KValue> strides;
+      auto array = cast<mlir::tile::ArrayType>(base.value().getType());
+      for (int64_t i = 0; i < array.getRank(); ++i)
+        strides.push_back(KValue::runtime(mlir::tile::StrideOp::create(builder_, loc(e.range), builder_.getI64Type(),
+                                                                       base.value(), static_cast<uint32_t>(i))));
+      return KValue::tuple(std::move(strides));
+    }
     if (base.isScalar() && attr == "astype")
       return KValue::builtin("ct.astype", std::make_shared<KValue>(base));
     if (base.isTile()) {
+      if (attr == "item") // Tile.item(): the 1-element tile as a 0-d tile (reshape(()))
+        return KValue::builtin("ct.item", std::make_shared<KValue>(base));
       if (attr == "T") {
         CallArgs args;
         args.positional = {{base, e.value->range}};
@@ -482,11 +528,9 @@ KValue KernelIRGen::callFunction(const FunctionDefStmt &fn, const CallArgs &args
       return KValue::error();
     }
   }
-  if (!isHelper) {
-    error(args.callRange, "'" + fn.name + "' is not a @ct.function; decorate it to call it from a kernel")
-        .note(fn.nameRange, "'" + fn.name + "' is defined here");
-    return KValue::error();
-  }
+  // A plain Python function called from a kernel is inlined like a @ct.function helper
+  // (cuTile compiles such functions too).
+  (void)isHelper;
   if (inlineDepth_ >= 64) {
     error(args.callRange, "helper calls nested too deeply (recursion is not supported)");
     return KValue::error();
@@ -527,10 +571,11 @@ KValue KernelIRGen::callFunction(const FunctionDefStmt &fn, const CallArgs &args
   Scope *savedScope = scope_;
   auto *savedUndef = undefined_;
   std::map<std::string, std::string> undefined;
-  unsigned savedRegionDepth = regionDepth_;
+  unsigned savedRegionDepth = regionDepth_, savedLoopDepth = loopDepth_;
   scope_ = &scope;
   undefined_ = &undefined;
   regionDepth_ = 0;
+  loopDepth_ = 0; // `break` in a helper does not leave the caller's loop
   ++inlineDepth_;
   frames_.push_back({&fn, std::nullopt, false});
   emitBlock(fn.body);
@@ -538,6 +583,7 @@ KValue KernelIRGen::callFunction(const FunctionDefStmt &fn, const CallArgs &args
   frames_.pop_back();
   --inlineDepth_;
   regionDepth_ = savedRegionDepth;
+  loopDepth_ = savedLoopDepth;
   scope_ = savedScope;
   undefined_ = savedUndef;
   return frame.returnValue.value_or(KValue::none());

@@ -147,25 +147,6 @@ KValue KernelIRGen::evalDecorator(const Expr &e) {
 // Kernel inspection
 //===----------------------------------------------------------------------===//
 
-// True for `ct.Constant`, `ct.Constant[int]`, `Constant[...]` annotations; `kind` gets the
-// bracketed type name ("int", "float", "bool" or "").
-static bool isConstantAnnotation(const Expr *e, std::string &kind) {
-  if (!e)
-    return false;
-  const Expr *base = e;
-  kind.clear();
-  if (auto *sub = e->dynCast<SubscriptExpr>()) {
-    base = sub->value.get();
-    if (auto *n = sub->index->dynCast<NameExpr>())
-      kind = n->id;
-  }
-  if (auto *attr = base->dynCast<AttributeExpr>())
-    return attr->attr == "Constant";
-  if (auto *name = base->dynCast<NameExpr>())
-    return name->id == "Constant";
-  return false;
-}
-
 static std::optional<ConstantValue> toConstantValue(const KValue &v) {
   if (v.isBool())
     return ConstantValue(v.boolValue());
@@ -214,7 +195,7 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
   }
   for (const Param &p : fn->params) {
     std::string kind;
-    (isConstantAnnotation(p.annotation.get(), kind) ? info.constantParams : info.runtimeParams).push_back(p.name);
+    (constantAnnotation(p.annotation.get(), kind) ? info.constantParams : info.runtimeParams).push_back(p.name);
   }
   return info;
 }
@@ -242,6 +223,8 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       static const std::vector<Keyword> noKeywords;
       for (const Keyword &kw : call ? call->keywords : noKeywords) {
         KValue v = evalDecorator(*kw.value);
+        if (v.isNone()) // ct.ByTarget without a value for this target: the default
+          continue;
         if (std::find(std::begin(kKernelOptions), std::end(kKernelOptions), kw.name) == std::end(kKernelOptions)) {
           error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy or num_ctas)");
           ok = false;
@@ -361,6 +344,10 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       ok = false;
     } else {
       kernel->setAttr(name, builder_.getI32IntegerAttr(static_cast<int32_t>(value)));
+      if (name == "num_ctas" && value > 1)
+        diags_.warning(where, "num_ctas=" + std::to_string(value) +
+                                  " is recorded but not used yet: thread-block clusters are not implemented, so "
+                                  "the kernel runs with clusters of 1 block");
     }
   }
   return ok;
@@ -378,7 +365,7 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
   for (const Param &p : fn.params) {
     paramNames.insert(p.name);
     std::string kind;
-    if (isConstantAnnotation(p.annotation.get(), kind)) {
+    if (constantAnnotation(p.annotation.get(), kind)) {
       if (spec.args.count(p.name)) {
         error(p.nameRange,
               "'" + p.name + "' is a ct.Constant parameter; pass it with " + names.constant + ", not " + names.arg);
@@ -502,6 +489,7 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
 //===----------------------------------------------------------------------===//
 
 OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
+  arch_ = spec.arch;
   collectModuleScope();
   const FunctionDefStmt *fn = module_.findFunction(spec.kernel);
   if (!fn) {
@@ -548,6 +536,7 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   std::map<std::string, std::string> undefined;
   for (auto &[name, value] : constants)
     scope[name] = value;
+  scope[kReturnFlag] = KValue::boolean(false);
   for (auto &[name, index] : runtimeArgs)
     scope[name] = KValue::runtime(entry->getArgument(index));
   scope_ = &scope;

@@ -11,11 +11,33 @@ using namespace mlir;
 
 namespace tile::frontend {
 
-void KernelIRGen::emitBlock(const StmtList &stmts) {
-  for (const StmtPtr &s : stmts) {
+void KernelIRGen::emitStmts(const StmtList &stmts, size_t from) {
+  for (size_t i = from; i < stmts.size(); ++i) {
     if (diags_.stopped() || (!frames_.empty() && frames_.back().returned))
       return;
-    emitStmt(*s);
+    // After a break, continue or return taken at run time, the rest runs only if none was.
+    KValue jumped = pendingJump(stmts[i]->range);
+    if (jumped.isError())
+      return;
+    if (jumped.isBool()) {
+      if (jumped.boolValue())
+        return;
+      emitStmt(*stmts[i]);
+      continue;
+    }
+    Location l = loc(stmts[i]->range);
+    Value go =
+        arith::XOrIOp::create(builder_, l, jumped.value(), constant(KValue::boolean(true), builder_.getI1Type(), l));
+    emitRuntimeChoice(
+        go, stmts[i]->range,
+        [&] {
+          for (const char *flag : {kBreakFlag, kContinueFlag, kReturnFlag})
+            if (auto it = scope_->find(flag); it != scope_->end() && it->second.isRuntime())
+              it->second = KValue::boolean(false);
+          emitStmts(stmts, i);
+        },
+        [] {});
+    return;
   }
 }
 
@@ -48,12 +70,11 @@ void KernelIRGen::emitStmt(const Stmt &s) {
     return;
   case StmtKind::Assert:
     return emitAssert(s.as<AssertStmt>());
+  case StmtKind::While:
+    return emitWhile(s.as<WhileStmt>());
   case StmtKind::Break:
-    error(s.range, "'break' is not supported in kernels");
-    return;
   case StmtKind::Continue:
-    error(s.range, "'continue' is not supported in kernels");
-    return;
+    return emitBreakOrContinue(s);
   case StmtKind::FunctionDef:
     error(s.as<FunctionDefStmt>().nameRange, "nested function definitions are not supported in kernels");
     return;
@@ -180,6 +201,10 @@ void KernelIRGen::collectAssignedNames(const StmtList &stmts, std::set<std::stri
     else if (auto *f = s->dynCast<ForStmt>()) {
       targets(*f->target);
       collectAssignedNames(f->body, names);
+    } else if (auto *w = s->dynCast<WhileStmt>()) {
+      collectAssignedNames(w->body, names);
+    } else if (s->isa<ReturnStmt>()) {
+      names.insert(kReturnFlag);
     } else if (auto *i = s->dynCast<IfStmt>()) {
       for (const IfBranch &b : i->branches)
         collectAssignedNames(b.body, names);
@@ -230,11 +255,10 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   Arg start = bounds.size() == 1 ? Arg{KValue::integer(0), call->range} : bounds[0];
   Arg stop = bounds.size() == 1 ? bounds[0] : bounds[1];
   int64_t step = 1;
-  if (bounds.size() == 3) {
-    if (!bounds[2].value.isInt()) {
-      error(bounds[2].range, "range() step must be a compile-time constant");
-      return;
-    }
+  std::optional<Arg> runtimeStep; // persistent kernels: range(ct.bid(0), n, ct.num_blocks(0))
+  if (bounds.size() == 3 && bounds[2].value.isRuntime()) {
+    runtimeStep = bounds[2];
+  } else if (bounds.size() == 3) {
     step = bounds[2].value.intValue();
     if (step == 0) {
       error(bounds[2].range, "range() step must not be zero");
@@ -255,6 +279,8 @@ void KernelIRGen::emitFor(const ForStmt &s) {
            !llvm::isInt<32>(up) || !llvm::isInt<32>(down);
   };
   if (needs64(0))
+    ivType = builder_.getI64Type();
+  if (runtimeStep && runtimeStep->value.elementType().isInteger(64))
     ivType = builder_.getI64Type();
   for (const Arg &b : {start, stop}) {
     if (b.value.isRuntime() && b.value.elementType().isInteger(64))
@@ -278,9 +304,27 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     lo = zero;
     hi = arith::MaxSIOp::create(builder_, l, count, zero);
     stepValue = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, 1));
+  } else if (runtimeStep) {
+    // A run-time step must be positive (scf.for counts up); checked at run time.
+    stepValue = coerce(*runtimeStep, ivType, {}, runtimeStep->range);
+    if (!stepValue)
+      return;
+    Value zero = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, 0));
+    Value positive = arith::CmpIOp::create(builder_, l, arith::CmpIPredicate::sgt, stepValue, zero);
+    auto check = mlir::tile::AssertOp::create(builder_, loc(runtimeStep->range), positive,
+                                              builder_.getStringAttr("range() step must be positive"));
+    if (!verifyBuilt(check, runtimeStep->range, "range() step check"))
+      return;
   } else {
     stepValue = arith::ConstantOp::create(builder_, l, builder_.getIntegerAttr(ivType, step));
   }
+
+  if (loopNeedsWhile(s.body)) {
+    emitForAsWhile(s, targetName->id, lo, hi, stepValue, reversed ? reverseStart : Value(), reversed ? -step : 0);
+    return;
+  }
+  auto outerFlags = hideLoopFlags();
+  bool hasContinue = containsJump(s.body, StmtKind::Continue);
 
   // Loop-carried values: names assigned in the body that already hold a value.
   std::set<std::string> assigned;
@@ -321,9 +365,14 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     iv = arith::SubIOp::create(builder_, l, reverseStart, scaled);
   }
   (*scope_)[targetName->id] = KValue::runtime(iv);
+  if (hasContinue)
+    (*scope_)[kContinueFlag] = KValue::boolean(false);
   ++regionDepth_;
+  ++loopDepth_;
   emitBlock(s.body);
+  --loopDepth_;
   --regionDepth_;
+  scope_->erase(kContinueFlag);
 
   SmallVector<Value> yields;
   bool ok = true;
@@ -356,7 +405,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   // Compile-time values rebound inside the loop cannot change per iteration.
   for (const std::string &name : assigned) {
     auto before = saved.find(name);
-    if (before == saved.end() || std::find(carried.begin(), carried.end(), name) != carried.end())
+    if (before == saved.end() || std::find(carried.begin(), carried.end(), name) != carried.end() || name[0] == '%')
       continue;
     KValue after = (*scope_)[name];
     if (!sameValue(after, before->second) && !after.isError()) {
@@ -378,12 +427,13 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   for (const std::string &name : assigned)
     if (!saved.count(name)) {
       after.erase(name);
-      if (undefined_)
+      if (undefined_ && name[0] != '%')
         (*undefined_)[name] = "it is assigned only inside the loop body";
     }
   if (!saved.count(targetName->id) && undefined_)
     (*undefined_)[targetName->id] = "it is the loop variable and exists only inside the loop body";
   *scope_ = std::move(after);
+  restoreLoopFlags(outerFlags);
 }
 
 //===----------------------------------------------------------------------===//
@@ -416,22 +466,8 @@ void KernelIRGen::emitIf(const IfStmt &s) {
 // scf.if; variables assigned in the arms are merged through the if's results.
 void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
   const IfBranch &b = s.branches[index];
-  Location l = loc(b.keywordRange);
-  auto ifOp = scf::IfOp::create(builder_, l, TypeRange{}, cond, /*withElseRegion=*/true);
-  Scope before = *scope_;
-  auto undefinedBefore = undefined_ ? *undefined_ : std::map<std::string, std::string>{};
-
-  auto runArm = [&](Block *block, auto &&emitArm) {
-    OpBuilder::InsertionGuard guard(builder_);
-    builder_.setInsertionPoint(block->getTerminator());
-    *scope_ = before;
-    ++regionDepth_;
-    emitArm();
-    --regionDepth_;
-    return *scope_;
-  };
-  Scope thenScope = runArm(ifOp.thenBlock(), [&] { emitBlock(b.body); });
-  Scope elseScope = runArm(ifOp.elseBlock(), [&] {
+  auto thenArm = [&] { emitBlock(b.body); };
+  auto elseArm = [&] {
     if (index + 1 < s.branches.size()) {
       // elif: the rest of the chain is the else arm.
       const IfBranch &next = s.branches[index + 1];
@@ -467,7 +503,30 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
       return;
     }
     emitBlock(s.orelse);
-  });
+  };
+  emitRuntimeChoice(cond, b.keywordRange, thenArm, elseArm);
+}
+
+void KernelIRGen::emitRuntimeChoice(Value cond, SourceRange keyword, const std::function<void()> &thenArm,
+                                    const std::function<void()> &elseArm) {
+  struct {
+    SourceRange keywordRange;
+  } b{keyword};
+  Location l = loc(keyword);
+  auto ifOp = scf::IfOp::create(builder_, l, TypeRange{}, cond, /*withElseRegion=*/true);
+  Scope before = *scope_;
+
+  auto runArm = [&](Block *block, auto &&emitArm) {
+    OpBuilder::InsertionGuard guard(builder_);
+    builder_.setInsertionPoint(block->getTerminator());
+    *scope_ = before;
+    ++regionDepth_;
+    emitArm();
+    --regionDepth_;
+    return *scope_;
+  };
+  Scope thenScope = runArm(ifOp.thenBlock(), thenArm);
+  Scope elseScope = runArm(ifOp.elseBlock(), elseArm);
 
   // Merge: a name bound (differently) in either arm and bound in both becomes a result.
   std::vector<std::string> merged;
@@ -560,12 +619,14 @@ void KernelIRGen::emitRuntimeIf(const IfStmt &s, size_t index, Value cond) {
 void KernelIRGen::emitReturn(const ReturnStmt &s) {
   FunctionFrame &frame = frames_.back();
   if (frames_.size() == 1) {
-    if (s.value)
+    if (s.value && !s.value->isa<NoneLitExpr>())
       error(s.value->range, "kernels return nothing; write results with ct.store");
-    // Stopping here would silently drop the rest of the kernel on the paths that do not return.
-    else if (regionDepth_ > 0)
-      error(s.range, "'return' inside a loop or a run-time 'if' is not supported in kernels; "
-                     "put the rest of the kernel in the 'else' branch");
+    if (regionDepth_ > 0) {
+      // Inside a loop or a run-time 'if': a flag that the enclosing loops and the rest of the
+      // kernel test (emitStmts, loop conditions).
+      (*scope_)[kReturnFlag] = KValue::boolean(true);
+      return;
+    }
     frame.returned = true;
     return;
   }

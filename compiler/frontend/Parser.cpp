@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -303,7 +304,8 @@ private:
   bool parseParameters(FunctionDefStmt &fn, SourceRange lparen);
   bool parseIf(StmtList &out);
   bool parseFor(StmtList &out);
-  bool parseWhile();
+  bool parseWhile(StmtList &out);
+  void parseTopLevelStatement(Module &module);
   void parseTry();
   void reportAsync();
 
@@ -411,8 +413,122 @@ private:
 std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>(&file_);
   module->range = SourceRange(file_.startLoc(), file_.endLoc());
-  parseStatementsUntilDedent(module->body, /*inBlock=*/false);
+  for (;;) {
+    if (at(TokenKind::EndOfFile))
+      break;
+    if (at(TokenKind::Dedent)) {
+      consume(); // cannot happen at top level, but never loop on it
+      continue;
+    }
+    uint64_t before = consumed_;
+    tooDeepReported_ = false;
+    if (options_.setAsideHostCode)
+      parseTopLevelStatement(*module);
+    else
+      parseStatement(module->body);
+    if (consumed_ == before && !at(TokenKind::EndOfFile) && !at(TokenKind::Dedent))
+      consume(); // guarantee progress whatever went wrong
+  }
   return module;
+}
+
+// True for decorators that make a function part of the kernel language: `@ct.kernel`,
+// `@ct.kernel(...)`, `@ct.function`, `@ct.autotune(...)`, `@kernel` (imported from cuda.tile).
+static bool isTileDecorator(const Expr &e) {
+  const Expr *d = &e;
+  if (auto *call = d->dynCast<CallExpr>())
+    d = call->func.get();
+  std::string last;
+  if (auto *attr = d->dynCast<AttributeExpr>())
+    last = attr->attr;
+  else if (auto *name = d->dynCast<NameExpr>())
+    last = name->id;
+  return last == "kernel" || last == "function" || last == "autotune";
+}
+
+static bool isKernelCode(const Stmt &s) {
+  if (auto *fn = s.dynCast<FunctionDefStmt>())
+    for (const ExprPtr &d : fn->decorators)
+      if (isTileDecorator(*d))
+        return true;
+  return false;
+}
+
+// The names a top-level statement defines, from its nodes or, when it did not parse, from
+// its first tokens (`class Name`, `def name`, `name = ...`).
+static void boundNames(const Stmt &s, std::vector<std::string> &names) {
+  if (auto *fn = s.dynCast<FunctionDefStmt>()) {
+    names.push_back(fn->name);
+  } else if (auto *a = s.dynCast<AssignStmt>()) {
+    std::function<void(const Expr &)> add = [&](const Expr &t) {
+      if (auto *n = t.dynCast<NameExpr>())
+        names.push_back(n->id);
+      else if (auto *tup = t.dynCast<TupleExpr>())
+        for (const ExprPtr &x : tup->elts)
+          add(*x);
+    };
+    for (const ExprPtr &t : a->targets)
+      add(*t);
+  } else if (auto *a = s.dynCast<AnnAssignStmt>()) {
+    if (auto *n = a->target->dynCast<NameExpr>())
+      names.push_back(n->id);
+  }
+}
+
+// Host code (the Python that launches kernels) shares the file with them. A top-level
+// statement that does not parse and is not kernel code is set aside with its diagnostics;
+// the front end reports them only if a kernel uses a name it defines.
+void Parser::parseTopLevelStatement(Module &module) {
+  std::vector<std::string> tokenNames;
+  bool tokenKernel = false; // a decorator line names kernel, function or autotune
+  size_t ahead = 0;
+  while (peek(ahead).is(TokenKind::At) && ahead < 64) { // skip decorator lines
+    while (!peek(ahead).is(TokenKind::Newline) && !peek(ahead).is(TokenKind::EndOfFile) && ahead < 64) {
+      const Token &t = peek(ahead);
+      if (t.is(TokenKind::Identifier) && (t.text == "kernel" || t.text == "function" || t.text == "autotune"))
+        tokenKernel = true;
+      ++ahead;
+    }
+    ++ahead;
+  }
+  if ((peek(ahead).is(TokenKind::kw_class) || peek(ahead).is(TokenKind::kw_def)) &&
+      peek(ahead + 1).is(TokenKind::Identifier))
+    tokenNames.push_back(std::string(peek(ahead + 1).text));
+  else if (peek(0).is(TokenKind::Identifier) && peek(1).is(TokenKind::Equal))
+    tokenNames.push_back(std::string(peek(0).text));
+  SourceRange first = tok().range;
+
+  DiagnosticEngine::Checkpoint cp = diags_.checkpoint();
+  StmtList parsed;
+  if (tokenKernel) {
+    parseStatement(parsed);
+  } else {
+    // Errors in host code must not use up the error limit (and stop the parse) before the
+    // kernels are reached.
+    unsigned limit = diags_.errorLimit();
+    diags_.setErrorLimit(0);
+    parseStatement(parsed);
+    diags_.setErrorLimit(limit);
+  }
+  if (diags_.numErrors() == cp.numErrors || tokenKernel) {
+    for (StmtPtr &s : parsed)
+      module.body.push_back(std::move(s));
+    return;
+  }
+  for (const StmtPtr &s : parsed)
+    if (isKernelCode(*s)) { // errors in kernels are reported as they are
+      for (StmtPtr &p : parsed)
+        module.body.push_back(std::move(p));
+      return;
+    }
+  HostCode host;
+  host.range = first;
+  for (const StmtPtr &s : parsed)
+    boundNames(*s, host.names);
+  if (host.names.empty())
+    host.names = tokenNames;
+  host.diagnostics = diags_.takeSince(cp);
+  module.hostCode.push_back(std::move(host));
 }
 
 ExprPtr Parser::parseSingleExpression() {
@@ -469,7 +585,7 @@ void Parser::parseStatement(StmtList &out) {
     ok = parseFor(out);
     break;
   case TokenKind::kw_while:
-    ok = parseWhile();
+    ok = parseWhile(out);
     break;
   case TokenKind::kw_try:
     parseTry();
@@ -1084,30 +1200,33 @@ bool Parser::parseFor(StmtList &out) {
   return true;
 }
 
-bool Parser::parseWhile() {
+bool Parser::parseWhile(StmtList &out) {
   Lexeme kw = consume();
-  errorAt(kw.range, "`while` loops are not supported in kernels");
-  // Parse it anyway so that errors inside the loop are reported too.
   if (!expectExpressionStart("expected condition after 'while'"))
     return false;
-  if (!parseTest())
+  ExprPtr test = parseTest();
+  if (!test)
     return false;
   if (!at(TokenKind::Colon)) {
     expectedColonAfterCondition("'while'");
     return false;
   }
   consume();
-  StmtList dropped;
-  parseSuite(dropped, "'while' statement", kw.range);
+  auto stmt = std::make_unique<WhileStmt>(kw.range, std::move(test));
+  parseSuite(stmt->body, "'while' statement", kw.range);
+  stmt->range = SourceRange(kw.range.begin, prevEnd_);
   if (at(TokenKind::kw_else)) {
     Lexeme elseKw = consume();
+    errorAt(elseKw.range, "`else` clauses on `while` loops are not supported");
     if (!at(TokenKind::Colon)) {
       errorExpected("expected ':' after 'else'");
       return false;
     }
     consume();
+    StmtList dropped;
     parseSuite(dropped, "'else' statement", elseKw.range);
   }
+  out.push_back(std::move(stmt));
   return true;
 }
 

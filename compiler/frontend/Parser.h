@@ -27,7 +27,17 @@ struct ParseOptions {
   unsigned maxExpressionDepth = 256;
   /// Nested indented blocks ("too many levels of indentation").
   unsigned maxBlockDepth = 100;
+  /// Set aside top-level host code that does not parse (Module::hostCode) instead of
+  /// reporting its errors; the compilers turn this on, parser tests see every error.
+  bool setAsideHostCode = false;
 };
+
+/// The options for kernel files as users write them (host code set aside).
+inline ParseOptions hostFileOptions() {
+  ParseOptions options;
+  options.setAsideHostCode = true;
+  return options;
+}
 
 /// Parses a whole file. Always returns a Module, partial if there were errors: check
 /// diags.hasErrors() before using it. Nodes never have null required children.

@@ -41,6 +41,9 @@ struct Specialization {
   std::map<std::string, ArgType> args;
   /// Index into the kernel's @ct.autotune configs; default 0 when the kernel has configs.
   std::optional<unsigned> config;
+  /// The target ("sm_90a") that `ct.ByTarget` picks values for; empty for the interpreter
+  /// (ByTarget then takes its default).
+  std::string arch;
   SpecOptionNames optionNames;
 };
 

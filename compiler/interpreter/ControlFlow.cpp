@@ -1,4 +1,4 @@
-// scf.for, scf.if and the terminators (scf.yield, tile.return), which runBlock consumes.
+// scf.for, scf.while, scf.if and the terminators (scf.yield, tile.return), which runBlock consumes.
 
 #include "compiler/interpreter/OpTable.h"
 
@@ -44,6 +44,35 @@ LogicalResult runFor(ExecContext &ctx, Operation *op) {
   return success();
 }
 
+// scf.while: the before region computes the condition and the values passed on (to the
+// after region, or out as results once the condition is false).
+LogicalResult runWhile(ExecContext &ctx, Operation *op) {
+  auto loop = cast<scf::WhileOp>(op);
+  Values iters;
+  for (Value v : loop.getInits())
+    iters.push_back(ctx.shared(v));
+  for (;;) {
+    for (auto [arg, value] : llvm::zip(loop.getBeforeArguments(), iters))
+      ctx.bind(arg, value);
+    Values passed; // the condition, then the forwarded values
+    if (failed(runBlock(ctx, loop.getBefore().front(), &passed)))
+      return failure();
+    bool go = passed[0]->i[0] != 0;
+    passed.erase(passed.begin());
+    if (!go) {
+      for (auto [result, value] : llvm::zip(loop.getResults(), passed))
+        ctx.bind(result, value);
+      return success();
+    }
+    for (auto [arg, value] : llvm::zip(loop.getAfterArguments(), passed))
+      ctx.bind(arg, value);
+    Values next;
+    if (failed(runBlock(ctx, loop.getAfter().front(), &next)))
+      return failure();
+    iters = std::move(next);
+  }
+}
+
 LogicalResult runIf(ExecContext &ctx, Operation *op) {
   auto ifOp = cast<scf::IfOp>(op);
   bool cond = ctx.tensor(ifOp.getCondition()).i[0] != 0;
@@ -66,6 +95,8 @@ LogicalResult terminator(ExecContext &, Operation *) { return success(); }
 void registerControlFlowOps(OpTable &t) {
   t.add<scf::ForOp>(runFor);
   t.add<scf::IfOp>(runIf);
+  t.add<scf::WhileOp>(runWhile);
+  t.add<scf::ConditionOp>(terminator);
   t.add<scf::YieldOp>(terminator);
   t.add<mlir::tile::ReturnOp>(terminator);
 }

@@ -29,6 +29,11 @@ void registerGridOps(OpTable &t) {
     ctx.bind(dim, Tensor::scalarInt(DType::Int64, ctx.array(dim.getArray()).host.shape[dim.getAxis()]));
     return success();
   });
+  t.add<mlir::tile::StrideOp>([](ExecContext &ctx, Operation *op) {
+    auto stride = cast<mlir::tile::StrideOp>(op);
+    ctx.bind(stride, Tensor::scalarInt(DType::Int64, ctx.array(stride.getArray()).host.strides[stride.getAxis()]));
+    return success();
+  });
 }
 
 } // namespace tile::interp

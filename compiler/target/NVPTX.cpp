@@ -1,6 +1,7 @@
 #include "compiler/target/NVPTX.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -199,6 +200,8 @@ bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string 
     root["threads_per_block"] = fn->getAttrOfType<mlir::IntegerAttr>("tile.num_threads").getInt();
     root["dynamic_shared_memory"] = fn->getAttrOfType<mlir::IntegerAttr>("tile.shared_bytes").getInt();
     root["cluster"] = llvm::json::Array{1, 1, 1};
+    if (auto minCtas = fn->getAttrOfType<mlir::IntegerAttr>(mlir::NVVM::NVVMDialect::getMinctasmAttrName()))
+      root["occupancy"] = minCtas.getInt();
     llvm::json::Object constants;
     if (auto dict = fn->getAttrOfType<mlir::DictionaryAttr>("tile.constants"))
       for (mlir::NamedAttribute c : dict) {

@@ -16,7 +16,8 @@
 namespace tile::jit {
 
 /// Changes whenever the compiler's output for the same input may change.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/3"; // 2: .minnctapersm 1, 3: wgmma
+static constexpr const char *kCompilerVersion =
+    "tile-cc 0.1.0 codegen/4"; // 2: .minnctapersm 1, 3: wgmma, 4: occupancy, atomics, scf.while
 
 const char *compilerVersion() { return kCompilerVersion; }
 
@@ -149,6 +150,7 @@ CacheEntry Jit::build(const KernelRequest &request) const {
   spec.constants = request.constants;
   spec.args = request.args;
   spec.config = request.config;
+  spec.arch = arch_;
   driver::CompiledKernel compiled;
   std::string diagnostics;
   if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))

@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const SourceFile *file = sources.addBuffer("fuzz.py", std::string(reinterpret_cast<const char *>(data), size));
   if (!file)
     return 0;
-  std::unique_ptr<Module> module = parseModule(*file, diags);
+  std::unique_ptr<Module> module = parseModule(*file, diags, hostFileOptions());
   (void)diags.str(); // rendering must not crash either
   if (!module || diags.hasErrors())
     return 0;

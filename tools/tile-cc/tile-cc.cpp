@@ -474,7 +474,7 @@ int main(int argc, char **argv) {
     return 3;
   }
 
-  std::unique_ptr<Module> module = parseModule(*file, diags);
+  std::unique_ptr<Module> module = parseModule(*file, diags, hostFileOptions());
   if (diags.hasErrors())
     return finish(diags);
 
@@ -586,11 +586,16 @@ int main(int argc, char **argv) {
   Specialization spec;
   if (int rc = buildSpecialization(*module, config, spec))
     return rc;
+  spec.arch = arch;
 
   mlir::MLIRContext context;
   auto ir = compileToTileIR(*module, spec, context, diags);
   if (!ir)
     return finish(diags);
+  if (diags.numWarnings() != 0) { // shown now: a successful compile prints nothing else
+    finish(diags);
+    diags.clear();
+  }
   if (emit != EmitKind::Tile) {
     mlir::PassManager pm(&context);
     tile::pipeline::PipelineOptions options{static_cast<unsigned>(optLevel.getValue()), numThreads, arch};

@@ -211,7 +211,7 @@ int main(int argc, char **argv) {
     for (auto &[name, s] : scalarArgs)
       spec.args[name] = {dtypeName(s.dtype), 0};
     spec.config = config;
-    auto parsed = frontend::parseModule(*file, diags);
+    auto parsed = frontend::parseModule(*file, diags, frontend::hostFileOptions());
     if (parsed && !diags.hasErrors()) {
       // Name missing arguments in tile-run's terms before the front end asks for --arg.
       if (auto sig = frontend::inspectKernel(*parsed, kernelName, context, diags)) {

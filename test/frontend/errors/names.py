@@ -67,11 +67,11 @@ def unknown_attr(x):
     u = t.foo
 
 
-# HOST: {{.*}}names.py:[[@LINE+4]]:9: error: module 'math' cannot be used inside kernels
+# HOST: {{.*}}names.py:[[@LINE+4]]:14: error: 'math.gcd' is not supported in kernels (tile-cc knows math's constants and its math functions on compile-time numbers)
 # HOST: 1 error generated.
 @ct.kernel
 def host_module(x):
-    t = math.exp(1.0)
+    t = math.gcd(4, 6)
 
 
 # PAD: {{.*}}names.py:[[@LINE+4]]:73: error: unknown padding mode 'PaddingMode.ONE' (expected ZERO, NEG_ZERO, NAN, POS_INF, NEG_INF or UNDETERMINED)

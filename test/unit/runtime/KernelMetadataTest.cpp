@@ -71,7 +71,7 @@ TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   KernelMetadata md = parseKernelMetadata(R"({
     "format": "tile-kernel/1", "kernel": "scale_rows_TM64", "name": "scale_rows",
     "arch": "sm_90a", "threads_per_block": 128, "dynamic_shared_memory": 65536,
-    "cluster": [2, 1, 1], "constants": {"TM": 64, "EPS": 0.5, "FAST": true, "MODE": "a"},
+    "cluster": [2, 1, 1], "occupancy": 3, "constants": {"TM": 64, "EPS": 0.5, "FAST": true, "MODE": "a"},
     "params": [
       {"name": "x", "kind": "array", "dtype": "bfloat16", "rank": 2, "alignment": 16,
        "unit_stride_last": true},
@@ -84,6 +84,7 @@ TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   CHECK(md.threadsPerBlock == 128);
   CHECK(md.dynamicSharedMemory == 65536);
   CHECK(md.cluster == std::array<int, 3>{2, 1, 1});
+  CHECK(md.occupancy == 3);
   CHECK(std::get<std::int64_t>(md.constants.at("TM")) == 64);
   CHECK(std::get<double>(md.constants.at("EPS")) == 0.5);
   CHECK(std::get<bool>(md.constants.at("FAST")));
@@ -170,6 +171,8 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
       {d.with("cluster", "{}").text(), "cluster: expected an array, got object"},
       {d.with("cluster", "[1, 0, 1]").text(), "cluster[1]: 0 is out of range [1, 16]"},
       {d.with("cluster", "[4, 4, 2]").text(), "cluster: 32 blocks per cluster; at most 16"},
+      {d.with("occupancy", "0").text(), "occupancy: 0 is out of range [1, 32]"},
+      {d.with("occupancy", "\"2\"").text(), "occupancy: expected an integer, got string"},
       {d.with("constants", "[]").text(), "constants: expected an object, got array"},
       {d.with("constants", R"({"A": null})").text(), "constants.A: expected a number, bool or string, got null"},
       {d.without("params").text(), "missing required field 'params'"},
