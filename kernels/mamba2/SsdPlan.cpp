@@ -46,6 +46,11 @@ void expectFloatDType(SsdTensor t, rt::DType dtype) {
         fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", ssdTensorName(t), rt::dtypeName(dtype)));
 }
 
+// The kernels of SsdPlan::launches, in order.
+const char *const kLaunchNames[4] = {"chunk_cumsum", "chunk_bmm", "fwd_pass_state", "compute_out"};
+// The block-size constants each launch takes from ForwardOptions::blockSizes.
+const std::vector<std::string> kBlockNames[4] = {{"BH"}, {"BQ", "BN"}, {"BP", "BN"}, {"BQ", "BP", "BN"}};
+
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Block sizes are powers of two (tiles must be) no larger than the dimension, so a tiny test
@@ -77,6 +82,17 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, std::map<std::string, 
     l.args.push_back(arg);
   }
   return l;
+}
+
+// The block size `name` of launch `k`: ForwardOptions::blockSizes' value, checked, else `chosen`.
+std::int64_t blockSize(const ForwardOptions &options, unsigned k, const char *name, std::int64_t chosen) {
+  auto it = options.blockSizes[k].find(name);
+  if (it == options.blockSizes[k].end())
+    return chosen;
+  const std::int64_t v = it->second;
+  if (v < 1 || v > 256 || (v & (v - 1)))
+    invalid(fmt::format("block size {}={} of {} must be a power of two from 1 to 256", name, v, kLaunchNames[k]));
+  return v;
 }
 
 } // namespace
@@ -112,6 +128,19 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   const std::int64_t b = d.batch, seqlen = d.seqlen, H = d.nheads, P = d.headdim, G = d.ngroups, N = d.dstate;
   if ((N & (N - 1)) || N > 256)
     invalid(fmt::format("dstate {} must be a power of two up to 256", N));
+  for (unsigned k = 0; k < 4; ++k)
+    for (const auto &[name, value] : options.blockSizes[k]) {
+      if (std::find(kBlockNames[k].begin(), kBlockNames[k].end(), name) == kBlockNames[k].end()) {
+        std::string takes;
+        for (const std::string &b : kBlockNames[k])
+          takes += (takes.empty() ? "" : ", ") + b;
+        invalid(fmt::format("{} has no block size {} (it takes {})", kLaunchNames[k], name, takes));
+      }
+      if (name == "BQ" && (Q % value != 0 || value > Q))
+        invalid(fmt::format("block size BQ={} of {} must divide chunk_size {}", value, kLaunchNames[k], Q));
+      if (name == "BN" && k != 2 && (N % value != 0 || value > N))
+        invalid(fmt::format("block size BN={} of {} must divide dstate {}", value, kLaunchNames[k], N));
+    }
   const std::int64_t nc = cdiv(seqlen, Q);
   plan.chunkSize = Q;
   plan.numChunks = nc;
@@ -144,7 +173,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   const SsdOptions &o = options.dt;
 
   // 1. chunk_cumsum: grid (chunks, head blocks, batch).
-  const std::int64_t bh = pow2AtMost(H, 8);
+  const std::int64_t bh = blockSize(options, 0, "BH", pow2AtMost(H, 8));
   plan.launches[0] = launch(plan, "chunk_cumsum",
                             {{"Q", Q},
                              {"BH", bh},
@@ -165,16 +194,19 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   // The row block of chunk_bmm and compute_out (both index cb by it); BN must divide N (the
   // kernels' static_assert): N is a power of two, so min(N, 32) does.
   const std::int64_t bq = std::min<std::int64_t>(Q, 64), bnOut = std::min<std::int64_t>(N, 32);
+  const std::int64_t bqBmm = blockSize(options, 1, "BQ", bq), bnBmm = blockSize(options, 1, "BN", bnOut);
 
   // 2. chunk_bmm: grid (chunks * row blocks, column blocks, batch * groups); blocks above the
   // causal diagonal return at once.
-  plan.launches[1] = launch(plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bq}, {"BN", bnOut}, {"TF32", tf32}},
-                            {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bq), Q / bq, b * G});
+  plan.launches[1] =
+      launch(plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bqBmm}, {"BN", bnBmm}, {"TF32", tf32}},
+             {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bqBmm), Q / bqBmm, b * G});
 
   // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks. 32x32
   // state blocks: the largest that ptxas builds without spilling at chunk 64 (64x64 spills
   // 2 KB per thread), and more blocks for the serial chunk loop.
-  const std::int64_t bpState = pow2AtMost(P, 32), bnState = pow2AtMost(N, 32);
+  const std::int64_t bpState = blockSize(options, 2, "BP", pow2AtMost(P, 32)),
+                     bnState = blockSize(options, 2, "BN", pow2AtMost(N, 32));
   plan.launches[2] =
       launch(plan, "fwd_pass_state",
              {{"Q", Q}, {"BP", bpState}, {"BN", bnState}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
@@ -191,14 +223,15 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
              {cdiv(P, bpState), cdiv(N, bnState), b * H});
 
   // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads).
-  const std::int64_t bp = pow2AtMost(P, 64);
+  const std::int64_t bqOut = blockSize(options, 3, "BQ", bq), bp = blockSize(options, 3, "BP", pow2AtMost(P, 64)),
+                     bnOutBlock = blockSize(options, 3, "BN", bnOut);
   const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
   plan.launches[3] = launch(plan, "compute_out",
                             {{"Q", Q},
                              {"N", N},
-                             {"BQ", bq},
+                             {"BQ", bqOut},
                              {"BP", bp},
-                             {"BN", bnOut},
+                             {"BN", bnOutBlock},
                              {"HAS_D", present(T::D)},
                              {"D_PER_CHANNEL", dPerChannel},
                              {"HAS_Z", present(T::Z)},
@@ -214,7 +247,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
                              {"y", T::Y},
                              {"nheads", H},
                              {"ngroups", G}},
-                            {nc * (Q / bq), cdiv(P, bp), b * H});
+                            {nc * (Q / bqOut), cdiv(P, bp), b * H});
   return plan;
 }
 

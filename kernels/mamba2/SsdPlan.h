@@ -11,6 +11,7 @@
 #include "runtime/jit/Jit.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -36,6 +37,11 @@ struct ForwardOptions {
   MatmulPrecision precision = MatmulPrecision::Native;
   /// The dtype of y; default x's.
   std::optional<rt::DType> outputDType;
+  /// Block sizes that replace the plan's choice, per launch (chunk_cumsum, chunk_bmm,
+  /// fwd_pass_state, compute_out) by constant name (BH; BQ, BN; BP, BN; BQ, BP, BN): e.g. one of
+  /// the kernel's @ct.autotune configurations, which the tests run one by one. Each is a power of
+  /// two; BQ must divide the chunk size and BN dstate.
+  std::array<std::map<std::string, std::int64_t>, 4> blockSizes;
 };
 /// The chunk size chosen when ForwardOptions::chunkSize is 0: the fastest on the H200 for the
 /// benchmark shapes (README).

@@ -9,10 +9,14 @@
 #include "kernels/mamba2/Reference.h"
 #include "kernels/mamba2/SsdForward.h"
 #include "test/unit/mamba2/Mamba2TestUtil.h"
+#include "test/unit/mamba2/SsdConfigs.h"
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cstdio>
+#include <map>
+#include <string>
 
 using namespace tile;
 using namespace tile::mamba2;
@@ -62,20 +66,20 @@ struct Stored {
 };
 
 struct Case {
-  const char *name;
+  std::string name;
   ProblemSpec spec;
   int chunk = 16;
   interp::DType dtype = interp::DType::Float32; // of x, z, B, C (dt, A, D, bias, init: fp32)
   bool strided = false;                         // x, z, B, C as padded views
   double yTol = 1e-5;                           // on y's max abs error / RMS
   MatmulPrecision precision = MatmulPrecision::Native;
+  std::array<std::map<std::string, int64_t>, 4> blockSizes{}; // ForwardOptions::blockSizes
 };
 
-// C.B^T of each chunk from the rounded inputs, in float64: the blocks compute_out reads (row
-// block qb, column block kb <= qb, in blocks of bq) — the rest of cb is never written.
-void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, const char *name) {
+// C.B^T of each chunk from the rounded inputs, in float64: the blocks chunk_bmm writes (row
+// block qb, column block kb <= qb, in its blocks of bq) — the rest of cb is never written.
+void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, int64_t bq, const char *name) {
   const int64_t b = cb.shape[0], nc = cb.shape[1], G = cb.shape[2], T = in.x.shape[1], N = in.B.shape[3];
-  const int64_t bq = std::min<int64_t>(Q, 64);
   double worst = 0, sumSq = 0;
   int64_t count = 0;
   for (int64_t bi = 0; bi < b; ++bi)
@@ -138,6 +142,7 @@ void run(const Case &c) {
   options.chunkSize = c.chunk;
   options.dt = c.spec.options;
   options.precision = c.precision;
+  options.blockSizes = c.blockSizes;
 
   const SsdOutputs outputs = ssdForward(interpreter(), in, options);
   struct {
@@ -158,17 +163,27 @@ void run(const Case &c) {
   // decays, so the bound grows with chunks longer than 32.
   const double fp32Tol = 1e-5 * std::max(1.0, c.chunk / 32.0);
   const double stateTol = c.dtype == interp::DType::Float32 ? fp32Tol : bf16Products ? 1.5e-2 : 2e-3;
-  const ErrorStats ey = compare(out.y, expected.y, 3e-3, 1e-2);
-  const ErrorStats es = compare(out.finalStates, expected.finalStates, stateTol, stateTol);
+  // Elementwise: the precision-derived bound of Mamba2TestUtil.h, no element outside it.
+  const bool tf32 = c.precision == MatmulPrecision::TF32;
+  const rt::DType data = static_cast<rt::DType>(c.dtype);
+  const double sMax = tile::mamba2::test::maxAbs(out.dACumsum);
+  using tile::mamba2::test::ssdTolerance;
+  const auto ty = ssdTolerance(data, tf32, outputs.y.view.dtype, rms(expected.y), sMax);
+  const auto tfs = ssdTolerance(data, tf32, rt::DType::Float32, rms(expected.finalStates), sMax);
+  const auto tst = ssdTolerance(data, tf32, outputs.states.view.dtype, rms(chunked.states), sMax);
+  const ErrorStats ey = compare(out.y, expected.y, ty.atol, ty.rtol);
+  const ErrorStats es = compare(out.finalStates, expected.finalStates, tfs.atol, tfs.rtol);
   const ErrorStats edt = compare(out.dtOut, chunked.dt, 1e-6, 1e-5);
   const ErrorStats ecs = compare(out.dACumsum, chunked.dACumsum, 1e-6, 1e-5);
-  const ErrorStats est = compare(out.states, chunked.states, stateTol, stateTol);
-  report(c.name, "y", ey, out.y.shape);
-  report(c.name, "final_states", es, out.finalStates.shape);
-  report(c.name, "dt_out", edt, out.dtOut.shape);
-  report(c.name, "dA_cumsum", ecs, out.dACumsum.shape);
-  report(c.name, "states", est, out.states.shape);
-  checkCB(outputs.cb.values(), ref, c.chunk, c.name);
+  const ErrorStats est = compare(out.states, chunked.states, tst.atol, tst.rtol);
+  report(c.name.c_str(), "y", ey, out.y.shape);
+  report(c.name.c_str(), "final_states", es, out.finalStates.shape);
+  report(c.name.c_str(), "dt_out", edt, out.dtOut.shape);
+  report(c.name.c_str(), "dA_cumsum", ecs, out.dACumsum.shape);
+  report(c.name.c_str(), "states", est, out.states.shape);
+  const auto bmmBQ = c.blockSizes[1].find("BQ");
+  checkCB(outputs.cb.values(), ref, c.chunk,
+          bmmBQ != c.blockSizes[1].end() ? bmmBQ->second : std::min<int64_t>(c.chunk, 64), c.name.c_str());
   CHECK(ey.relToRms < c.yTol);
   CHECK(ey.outside == 0);
   for (const ErrorStats *s : {&edt, &ecs}) {
@@ -246,6 +261,47 @@ TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 reference
     run(c);
 }
 
+TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel", "[mamba2][interpreter]") {
+  // The runs of configRuns (SsdConfigs.h): every configuration of every kernel, and chunk_bmm
+  // and compute_out with different row blocks (BQ 32 against 64). Chunks of 128 and 256 hold
+  // 2 to 8 row blocks; dstate 64 is the smallest that every BN divides. Each run takes one of three
+  // problems, which between them hold every option: ragged T, two sequences, ngroups > 1 and
+  // = nheads, D per head and per channel, z, initial states, dt bias + softplus, dt limits,
+  // strided views, bf16/fp16/fp32 data and tf32 products.
+  const interp::DType bf16 = interp::DType::BFloat16, f16 = interp::DType::Float16, f32 = interp::DType::Float32;
+  std::vector<Case> problems;
+  {
+    Case c{"bf16 D(H) z init groups2", {}, 128, bf16};
+    c.spec.b = 1, c.spec.T = 200, c.spec.H = 4, c.spec.P = 16, c.spec.G = 2, c.spec.N = 64;
+    c.spec.dRank = 1, c.spec.z = true, c.spec.initialStates = true;
+    c.yTol = 5e-2; // bf16 products and a bf16 y, as the chunk128 case above
+    problems.push_back(c);
+  }
+  {
+    Case c{"fp32 D(H,P) bias softplus strided", {}, 256, f32, true};
+    c.spec.b = 2, c.spec.T = 300, c.spec.H = 4, c.spec.P = 16, c.spec.G = 1, c.spec.N = 64;
+    c.spec.dRank = 2, c.spec.dtBias = true, c.spec.options.dtSoftplus = true;
+    c.yTol = 8e-5; // fp32Tol at chunk 256 (see run)
+    problems.push_back(c);
+  }
+  {
+    Case c{"fp16 tf32 groups=heads dt limits", {}, 128, f16};
+    c.spec.b = 1, c.spec.T = 150, c.spec.H = 4, c.spec.P = 16, c.spec.G = 4, c.spec.N = 64;
+    c.spec.options.dtMin = 0.02, c.spec.options.dtMax = 0.3;
+    c.precision = MatmulPrecision::TF32;
+    c.yTol = 5e-3;
+    problems.push_back(c);
+  }
+  const std::vector<tile::mamba2::test::BlockSizes> runs = tile::mamba2::test::configRuns();
+  for (size_t r = 0; r < runs.size(); ++r) {
+    // The second half shifts the problems by one, so each configuration meets two of them.
+    Case c = problems[(r + r / (runs.size() / 2)) % problems.size()];
+    c.blockSizes = runs[r];
+    c.name += " [" + tile::mamba2::test::runString(runs[r]) + "]";
+    run(c);
+  }
+}
+
 TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][interpreter]") {
   Stored x(Tensor({1, 16, 4, 8}), interp::DType::Float32, false), dt(Tensor({1, 16, 4}), interp::DType::Float32, false),
       A(Tensor({4}), interp::DType::Float32, false), B(Tensor({1, 16, 3, 8}), interp::DType::Float32, false);
@@ -260,6 +316,45 @@ TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][i
   options.chunkSize = 8;
   CHECK_THROWS_WITH(ssdForward(interpreter(), in, options),
                     Catch::Contains("chunk_size 8 must be a power of two from 16"));
+}
+
+TEST_CASE("mamba2 plan: block sizes replace the plan's choice, checked", "[mamba2][interpreter]") {
+  // b=2, T=300, H=4, P=16, G=2, N=64 at chunk 128: 3 chunks.
+  SsdTensorTypes types;
+  const rt::DType f32 = rt::DType::Float32;
+  types[unsigned(SsdTensor::X)] = SsdTensorType{f32, {2, 300, 4, 16}};
+  types[unsigned(SsdTensor::Dt)] = SsdTensorType{f32, {2, 300, 4}};
+  types[unsigned(SsdTensor::A)] = SsdTensorType{f32, {4}};
+  types[unsigned(SsdTensor::B)] = types[unsigned(SsdTensor::C)] = SsdTensorType{f32, {2, 300, 2, 64}};
+  ForwardOptions options;
+  options.chunkSize = 128;
+  options.blockSizes = {{{{"BH", 2}}, {{"BQ", 32}, {"BN", 16}}, {{"BP", 8}, {"BN", 64}}, {{"BQ", 16}, {"BP", 4}}}};
+  const SsdPlan plan = planSsdForward(types, options);
+  auto constant = [&](size_t k, const char *name) {
+    return std::get<int64_t>(plan.launches[k].request.constants.at(name));
+  };
+  CHECK(constant(0, "BH") == 2);
+  CHECK(plan.launches[0].grid == std::array<int64_t, 3>{3, 2, 2});
+  CHECK((constant(1, "BQ") == 32 && constant(1, "BN") == 16));
+  CHECK(plan.launches[1].grid == std::array<int64_t, 3>{3 * 4, 4, 2 * 2});
+  CHECK((constant(2, "BP") == 8 && constant(2, "BN") == 64));
+  CHECK(plan.launches[2].grid == std::array<int64_t, 3>{2, 1, 2 * 4});
+  // compute_out: BQ and BP given, BN the plan's (min(N, 32)).
+  CHECK((constant(3, "BQ") == 16 && constant(3, "BP") == 4 && constant(3, "BN") == 32));
+  CHECK(plan.launches[3].grid == std::array<int64_t, 3>{3 * 8, 4, 2 * 4});
+
+  auto refused = [&](unsigned k, const char *name, int64_t value, const char *message) {
+    ForwardOptions bad;
+    bad.chunkSize = 128;
+    bad.blockSizes[k][name] = value;
+    CHECK_THROWS_WITH(planSsdForward(types, bad), Catch::Contains(message));
+  };
+  refused(0, "BQ", 8, "chunk_cumsum has no block size BQ (it takes BH)");
+  refused(3, "BK", 8, "compute_out has no block size BK (it takes BQ, BP, BN)");
+  refused(2, "BP", 24, "block size BP=24 of fwd_pass_state must be a power of two from 1 to 256");
+  refused(0, "BH", 0, "block size BH=0 of chunk_cumsum must be a power of two from 1 to 256");
+  refused(1, "BQ", 256, "block size BQ=256 of chunk_bmm must divide chunk_size 128");
+  refused(3, "BN", 128, "block size BN=128 of compute_out must divide dstate 64");
 }
 
 TEST_CASE("mamba2 interpreted: shapes whose outputs would overflow are refused", "[mamba2][interpreter]") {
