@@ -14,8 +14,29 @@ for name in ${BUNDLE_BINARIES:-tile-unittests tile-ssd tile-bench}; do
   [ -x "$exe" ] || { echo "bundle-gpu: missing $exe" >&2; exit 1; }
   strip -o "$stage/bin/$name" "$exe"
 done
+# The example applications (docs/embedding.md), built against the installed static package the
+# way an application outside the tree is: BUNDLE_EXAMPLES names them (default "aot": the
+# launcher on TileCC::runtime, static libstdc++, 0.4 MB compressed; "embed" is TileCC::jit +
+# ::mamba2, 17 MB like every binary carrying the JIT, so it needs a shorter BUNDLE_BINARIES:
+# BUNDLE_BINARIES=tile-unittests BUNDLE_EXAMPLES="aot embed"). "" builds none.
+examples=${BUNDLE_EXAMPLES-aot}
+if [ -n "$examples" ]; then
+  cmake --install "$root/build-static" --prefix "$stage/sdk" > /dev/null
+  for name in $examples; do
+    [ -d "$root/examples/$name" ] || { echo "bundle-gpu: no examples/$name" >&2; exit 1; }
+    cmake -S "$root/examples/$name" -B "$stage/example-$name" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+          -DCMAKE_PREFIX_PATH="$stage/sdk" -DCMAKE_EXE_LINKER_FLAGS="-static-libstdc++ -static-libgcc" > /dev/null
+    ninja -C "$stage/example-$name" > /dev/null
+    strip -o "$stage/bin/tile-$name-example" "$stage/example-$name/tile-$name-example"
+  done
+  rm -rf "$stage/sdk" "$stage"/example-*
+fi
 mkdir -p "$root/bundle"
 tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"
+if [ "$(stat -c %s "$root/bundle/tools.tar.xz")" -gt $((64 * 1024 * 1024 - 2 * 1024 * 1024)) ]; then
+  echo "bundle-gpu: warning: bundle/tools.tar.xz is $(($(stat -c %s "$root/bundle/tools.tar.xz") / 1048576)) MiB;" \
+       "a device call carries at most 64 MiB: name fewer BUNDLE_BINARIES or BUNDLE_EXAMPLES" >&2
+fi
 # Another implementation's timings for `tile-bench ssd --peer` (the format is in
 # docs/mamba2.md): PEER_JSON=FILE copies FILE into the bundle as bundle/peer.json.
 if [ -n "${PEER_JSON:-}" ]; then

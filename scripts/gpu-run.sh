@@ -31,8 +31,18 @@ export TILE_CACHE_DIR="$work/cache"
 have tile-jit-example && step "tile-jit-example on the GPU (compiles)" tile-jit-example --backend gpu
 have tile-jit-example && step "tile-jit-example on the GPU (second process, disk cache)" tile-jit-example --backend gpu
 have tile-jit-example && step "tile-jit-example with TILE_INTERPRET=1 (interpreter)" env TILE_INTERPRET=1 tile-jit-example
-have tile-ssd && step "tile-ssd demo (compiles; checked against the float64 reference)" tile-ssd
-have tile-ssd && step "tile-ssd demo again (second process: kernels from the disk cache)" tile-ssd
+# The example applications built against the installed package (docs/embedding.md): the
+# launcher application on the runtime alone, and the JIT + ssdForward one, on the GPU (a
+# fallback to the interpreter fails here) and then interpreted.
+have tile-aot-example && step "examples/aot: launch_matmul from the generated launcher" env TILE_TEST_REQUIRE_GPU=1 tile-aot-example
+have tile-embed-example && step "examples/embed on the GPU (JIT kernel + ssdForward)" env TILE_TEST_REQUIRE_GPU=1 tile-embed-example
+have tile-embed-example && step "examples/embed with TILE_INTERPRET=1" env TILE_INTERPRET=1 tile-embed-example
+# Cold start with tuning off (a fresh cache: compiling configuration 0 of the four kernels),
+# then with tuning (every configuration compiled at once and timed), then a second process
+# (kernels and decisions from the caches).
+have tile-ssd && step "tile-ssd demo, cold cache, TILE_AUTOTUNE=0" env TILE_CACHE_DIR="$work/cold0" TILE_AUTOTUNE=0 tile-ssd
+have tile-ssd && step "tile-ssd demo (compiles and tunes; checked against the float64 reference)" env TILE_AUTOTUNE_PRINT=1 tile-ssd
+have tile-ssd && step "tile-ssd demo again (second process: kernels and decisions from the caches)" tile-ssd
 # The Tensor Core products on sm_90a are HGMMA in the SASS (wgmma): cubins that bundle-gpu.sh
 # compiled on the build machine, read with cuobjdump here; the ptxas report beside each says
 # whether it spills.
@@ -48,14 +58,14 @@ if have cuobjdump && [ -d "$root/bundle/cubins" ]; then
     step "SASS: $k's products are HGMMA" sass_has_hgmma "$k"
   done
 fi
-if [ "${TILE_BENCH:-1}" = 1 ]; then
+if [ "${TILE_BENCH:-1}" = 1 ] && have tile-bench; then
   step "tile-bench gemm" tile-bench gemm --iters "${TILE_BENCH_ITERS:-10}" --json "$out/gemm.json"
   # The peer's timings when bundle-gpu.sh packed them (PEER_JSON), else this compiler's alone.
   peer=()
   for f in "$root/bundle/peer.json" "$root/bundle/triton_mamba_ssm_h200.json"; do
     if [ -f "$f" ]; then peer=(--peer "$f"); break; fi
   done
-  step "tile-bench ssd" tile-bench ssd ${peer[@]+"${peer[@]}"} --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json"
+  step "tile-bench ssd" tile-bench ssd ${peer[@]+"${peer[@]}"} --iters "${TILE_BENCH_ITERS:-10}" --warmup 2 --json "$out/bench.json" --export-tuning "$out/tuning.json"
 fi
 tail -n 120 "$log"
 echo "gpu-run: $failures step(s) failed"

@@ -340,7 +340,10 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   // last 4-element run of initial_states from the start of the row (it rematerialised the
   // column offset from a register it had already reused for the address's high word), so the
   // states of chunk 0 were wrong (test/codegen/min-ctas.py).
-  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b_.getI32IntegerAttr(1));
+  // The kernel option occupancy=N asks for N resident blocks per SM instead: ptxas then keeps
+  // every thread within 65536 / (N * numThreads) registers.
+  int32_t minBlocks = static_cast<int32_t>(kernel_.getOccupancy().value_or(1));
+  fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b_.getI32IntegerAttr(minBlocks));
   Block *entry = fn.addEntryBlock(b_);
   b_.setInsertionPointToStart(entry);
   tid_ = NVVM::ThreadIdXOp::create(b_, loc_, b_.getI32Type());

@@ -74,8 +74,14 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   bool inRegisters = layoutOf(accType).isMma();
   if (inRegisters != layoutOf(op.getType()).isMma())
     return op.emitError("internal error: the accumulator and result of a Tensor Core product disagree on the layout");
+  // tile-assign-layouts records its choice (tile.mma_instruction); hand-written IR may ask for
+  // mma.sync where wgmma would do, never for wgmma where it cannot run.
   std::string notWgmma;
-  if (usesWgmma(op, target_, dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(accType.getEncoding()), &notWgmma))
+  auto chosen = op->getAttrOfType<StringAttr>("tile.mma_instruction");
+  bool wgmma = usesWgmma(op, target_, dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(accType.getEncoding()), &notWgmma);
+  if (chosen && chosen.getValue() == "wgmma" && !wgmma)
+    return op.emitError("tile.mma_instruction = \"wgmma\" cannot be honoured: ") << notWgmma;
+  if (wgmma && (!chosen || chosen.getValue() != "mma.sync"))
     return lowerMmaWgmma(op);
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;

@@ -8,6 +8,8 @@ namespace tile::frontend {
 
 const char *severityName(Severity severity) {
   switch (severity) {
+  case Severity::Remark:
+    return "remark";
   case Severity::Note:
     return "note";
   case Severity::Warning:

@@ -20,9 +20,10 @@
 
 namespace tile::frontend {
 
-enum class Severity { Note, Warning, Error, Fatal };
+enum class Severity { Remark, Note, Warning, Error, Fatal };
 
-/// "note", "warning", "error", "fatal error".
+/// "remark", "note", "warning", "error", "fatal error". A remark reports a compiler decision
+/// (`tile-cc --remarks`), e.g. why a product does not use wgmma.
 const char *severityName(Severity severity);
 
 /// A note attached to a diagnostic, usually pointing at a related location.

@@ -29,10 +29,14 @@ SourceRange sourceRangeOf(const SourceManager &sources, mlir::Location loc) {
   return {};
 }
 
-MLIRDiagnosticBridge::MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags) : context_(context) {
-  handler_ = context.getDiagEngine().registerHandler([&diags](mlir::Diagnostic &diag) {
+MLIRDiagnosticBridge::MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags, bool remarks)
+    : context_(context) {
+  handler_ = context.getDiagEngine().registerHandler([&diags, remarks](mlir::Diagnostic &diag) {
+    if (diag.getSeverity() == mlir::DiagnosticSeverity::Remark && !remarks)
+      return mlir::success(); // the passes' decisions, shown only when asked for
     Severity severity = diag.getSeverity() == mlir::DiagnosticSeverity::Error     ? Severity::Error
                         : diag.getSeverity() == mlir::DiagnosticSeverity::Warning ? Severity::Warning
+                        : diag.getSeverity() == mlir::DiagnosticSeverity::Remark  ? Severity::Remark
                                                                                   : Severity::Note;
     diags.report(severity, sourceRangeOf(diags.sources(), diag.getLocation()), diag.str());
     return mlir::success();

@@ -40,10 +40,11 @@ mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Sp
 SourceRange sourceRangeOf(const SourceManager &sources, mlir::Location loc);
 
 /// Routes MLIR diagnostics (from passes after the front end) to `diags` with source
-/// positions, for as long as it lives.
+/// positions, for as long as it lives. Remarks (the passes' decisions) are dropped unless
+/// `remarks` is set.
 class MLIRDiagnosticBridge {
 public:
-  MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags);
+  MLIRDiagnosticBridge(mlir::MLIRContext &context, DiagnosticEngine &diags, bool remarks = false);
   ~MLIRDiagnosticBridge();
 
 private:

@@ -230,6 +230,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
   bool ok = true, isKernel = false;
   std::map<std::string, int64_t> options;
   std::map<std::string, SourceRange> optionRanges; // where each option was given
+  std::set<std::string> configOptions;             // given by the chosen autotune config: they win
   for (const ExprPtr &dec : fn.decorators) {
     const CallExpr *call = dec->dynCast<CallExpr>();
     KValue d = evalDecorator(call ? *call->func : *dec);
@@ -247,7 +248,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         } else if (!v.isInt()) {
           error(kw.value->range, "kernel option '" + kw.name + "' must be an integer constant");
           ok = false;
-        } else {
+        } else if (!configOptions.count(kw.name)) {
           options[kw.name] = v.intValue();
           optionRanges[kw.name] = kw.range;
         }
@@ -319,6 +320,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         if (isOption && std::holds_alternative<int64_t>(*c)) {
           options[key] = std::get<int64_t>(*c);
           optionRanges[key] = configs->value->range;
+          configOptions.insert(key);
         } else if (!isOption && !spec.constants.count(key))
           configConstants[key] = *c;
       }

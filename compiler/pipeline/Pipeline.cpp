@@ -6,6 +6,7 @@
 #include "mlir/Conversion/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace tile::pipeline {
@@ -28,7 +29,14 @@ void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opt
 void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileLayoutPipeline(pm, options);
   pm.addPass(codegen::createTileLowerToLLVM({options.numThreads, options.arch}));
-  pm.addPass(mlir::createCanonicalizerPass());
+  {
+    // Without region simplification (block merging, dead block arguments) this canonicalizer
+    // of the lowered per-thread code costs a tenth (compute_out: 0.52 s -> 0.05 s) and the four
+    // Mamba-2 kernels' PTX is byte for byte the same; LLVM cleans up the control flow anyway.
+    mlir::GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(mlir::GreedySimplifyRegionLevel::Disabled);
+    pm.addPass(mlir::createCanonicalizerPass(config));
+  }
   pm.addPass(mlir::createCSEPass());
 }
 

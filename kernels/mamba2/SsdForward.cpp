@@ -4,11 +4,17 @@
 
 #include "compiler/interpreter/DType.h"
 #include "runtime/Error.h"
+#include "runtime/jit/LaunchTimer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
 namespace tile::mamba2 {
+
+std::string SsdKernelChoice::str() const {
+  return label + " (config " + std::to_string(config) + ", " + jit::tuneSourceName(source) + ")";
+}
 
 SsdShapes SsdArrayInputs::shapes() const { return SsdShapes::of(*this); }
 
@@ -69,19 +75,52 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   alloc(SsdTensor::States, out.states);
   alloc(SsdTensor::CB, out.cb);
 
-  // Every kernel is compiled first, on the host, so compiling never falls between two time
-  // points.
-  // Compiled together: on the GPU the four kernels compile concurrently on a cold cache.
-  std::vector<jit::KernelRequest> requests;
-  for (const SsdLaunch &l : plan.launches)
-    requests.push_back(l.request);
-  std::vector<jit::KernelHandle> kernels = backend.compileAll(requests);
-  std::vector<jit::TimePoint> points; // a start and an end per timed launch
-  std::vector<size_t> timed;          // which launch each pair brackets
-  for (size_t k = 0; k < plan.launches.size(); ++k) {
+  // Which configuration each kernel runs: known without timing (forced, off, in memory, a
+  // tuning file, an imported table), else tuned below.
+  jit::Tuner &tuner = backend.tuner();
+  constexpr size_t kKernels = std::tuple_size<decltype(plan.launches)>::value;
+  std::array<std::vector<jit::TuneCandidate>, kKernels> candidates;
+  std::array<std::optional<jit::TuneKey>, kKernels> keys;
+  std::array<std::optional<jit::TuneDecision>, kKernels> decisions;
+  for (size_t k = 0; k < kKernels; ++k) {
     const SsdLaunch &l = plan.launches[k];
-    if (l.empty())
+    for (const SsdVariant &v : l.variants)
+      candidates[k].push_back(v.candidate);
+    if (l.empty()) {
+      decisions[k] = jit::TuneDecision{0, jit::TuneSource::Only, {}, 0};
       continue;
+    }
+    const auto &g = l.grid();
+    keys[k] = jit::makeTuneKey({l.request(), l.keyNames, l.keyValues, g[0] * g[1] * g[2], backend.deviceName(),
+                                backend.driverVersion(), backend.targetOptions()},
+                               candidates[k]);
+    decisions[k] = tuner.known(*keys[k], candidates[k]);
+  }
+
+  // Every kernel is compiled first, on the host, so compiling never falls between two time
+  // points: at once (concurrently on the GPU), the chosen configuration of each kernel whose
+  // choice is known and every configuration of the others.
+  std::vector<jit::KernelRequest> requests;
+  std::array<size_t, kKernels> first{};
+  for (size_t k = 0; k < kKernels; ++k) {
+    first[k] = requests.size();
+    const SsdLaunch &l = plan.launches[k];
+    if (decisions[k])
+      requests.push_back(l.variants[decisions[k]->winner].request);
+    else
+      for (const SsdVariant &v : l.variants)
+        requests.push_back(v.request);
+  }
+  std::vector<jit::CompileAttempt> compiled = backend.tryCompileAll(requests);
+  std::array<std::optional<jit::KernelHandle>, kKernels> kernels;
+  for (size_t k = 0; k < kKernels; ++k)
+    if (decisions[k]) {
+      if (!compiled[first[k]].kernel)
+        throw rt::Error(rt::Error::Kind::InvalidArgument, compiled[first[k]].error);
+      kernels[k] = compiled[first[k]].kernel;
+    }
+
+  auto argsOf = [&](const SsdLaunch &l) {
     std::vector<rt::Arg> args;
     for (const SsdLaunchArg &a : l.args) {
       if (auto *t = std::get_if<SsdTensor>(&a))
@@ -89,14 +128,56 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
       else
         args.emplace_back(rt::Scalar(std::get<std::int64_t>(a)));
     }
+    return args;
+  };
+  auto gridOf = [](const SsdVariant &v) { return rt::Grid(v.grid[0], v.grid[1], v.grid[2]); };
+
+  // The tuning pass: in launch order, each undecided kernel's configurations are timed on the
+  // results of the kernels before it, then its winner runs so the next kernel sees real data.
+  const bool tuning = std::any_of(decisions.begin(), decisions.end(), [](auto &d) { return !d; });
+  for (size_t k = 0; tuning && k < kKernels; ++k) {
+    const SsdLaunch &l = plan.launches[k];
+    if (l.empty())
+      continue;
+    if (!decisions[k]) {
+      std::vector<jit::LaunchTimer::Variant> variants;
+      for (const SsdVariant &v : l.variants)
+        variants.push_back({v.request, gridOf(v)});
+      jit::LaunchTimer timer(backend, variants, argsOf(l), stream);
+      timer.provide(std::vector<jit::CompileAttempt>(compiled.begin() + first[k],
+                                                     compiled.begin() + first[k] + l.variants.size()));
+      decisions[k] = tuner.choose(*keys[k], candidates[k], timer);
+      kernels[k] = timer.kernel(decisions[k]->winner);
+    }
+    backend.launch(*kernels[k], gridOf(l.variants[decisions[k]->winner]), argsOf(l), stream);
+  }
+
+  // The pass proper, with the chosen configurations.
+  std::vector<jit::TimePoint> points; // a start and an end per timed launch
+  std::vector<size_t> timed;          // which launch each pair brackets
+  for (size_t k = 0; k < kKernels; ++k) {
+    const SsdLaunch &l = plan.launches[k];
+    const SsdVariant &v = l.variants[decisions[k]->winner];
+    const jit::TuneDecision &d = *decisions[k];
+    out.choices[k] = {l.request().kernel,
+                      v.candidate.config,
+                      v.candidate.label(),
+                      d.source,
+                      d.msOf(v.candidate.config),
+                      d.msOf(0),
+                      d.tuneMs};
+    if (l.empty())
+      continue;
+    std::vector<rt::Arg> args = argsOf(l);
     if (timings)
       points.push_back(backend.now(stream));
-    backend.launch(kernels[k], rt::Grid(l.grid[0], l.grid[1], l.grid[2]), args, stream);
+    backend.launch(*kernels[k], gridOf(v), args, stream);
     if (timings) {
       points.push_back(backend.now(stream));
       timed.push_back(k);
     }
   }
+  out.cbBlock = std::get<std::int64_t>(plan.launches[1].variants[decisions[1]->winner].request.constants.at("BQ"));
   if (stream)
     stream->synchronize();
   else

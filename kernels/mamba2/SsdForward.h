@@ -43,16 +43,32 @@ struct SsdOutput {
   Tensor values() const;
 };
 
+/// Which configuration of a kernel ran, and why (the autotuner's decision).
+struct SsdKernelChoice {
+  std::string kernel;
+  unsigned config = 0;
+  std::string label; // its block sizes, "BQ=64 BP=64 BN=32"
+  jit::TuneSource source = jit::TuneSource::Only;
+  /// From the tuning that chose it (now or in an earlier process; 0 when not timed): the
+  /// winner's and configuration 0's median launch times, and how long tuning took (now).
+  double ms = 0, config0Ms = 0, tuneMs = 0;
+  /// "BQ=64 BP=64 BN=32 (config 0, tuned)".
+  std::string str() const;
+};
+
 /// Shapes as in docs/mamba2.md.
 struct SsdOutputs {
-  SsdOutput y;           // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
-  SsdOutput finalStates; // (b, H, P, N)
-  SsdOutput dtOut;       // (b, H, nc, Q)
-  SsdOutput dACumsum;    // (b, H, nc, Q)
-  SsdOutput states;      // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
-                         // with native products, else fp32)
-  SsdOutput cb;          // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
-                         // causal diagonal (in compute_out's row blocks) are written
+  SsdOutput y;              // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
+  SsdOutput finalStates;    // (b, H, P, N)
+  SsdOutput dtOut;          // (b, H, nc, Q)
+  SsdOutput dACumsum;       // (b, H, nc, Q)
+  SsdOutput states;         // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
+                            // with native products, else fp32)
+  SsdOutput cb;             // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
+                            // causal diagonal, in blocks of cbBlock rows, are written
+  std::int64_t cbBlock = 0; // chunk_bmm's row block (its BQ) in the configuration that ran
+  /// The configuration each kernel ran in (SsdPlan::launches' order).
+  std::array<SsdKernelChoice, 4> choices;
 };
 
 /// Checks the inputs' shapes (the reference's checks, same messages) and dtypes; throws
@@ -60,10 +76,15 @@ struct SsdOutputs {
 SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 
 /// Runs the forward pass on `stream` (the default stream when null; the interpreter ignores
-/// it) and waits for it. Every kernel is compiled first, so `timings` (GPU: CUDA events around
-/// each launch and around all of them; interpreter: host wall-clock time) never include
-/// compiling. A kernel the
-/// interpreter stops throws rt::Error(InvalidArgument) with its message.
+/// it) and waits for it. Each kernel runs in the configuration the backend's tuner chooses
+/// (jit::Backend::tuner(): timed on the first call for a new key, then from memory or the
+/// tuning cache; the interpreter takes configuration 0 unless forced). A call that tunes
+/// first runs the whole pass once while timing (each kernel's configurations on the previous
+/// kernels' results), then the pass proper: what it returns comes from the chosen
+/// configurations alone (no kernel reads what it writes, so the timed launches leave nothing
+/// behind that the final ones do not overwrite, except cb blocks no configuration reads). Every kernel is compiled
+/// first, so `timings` (GPU: CUDA events around each launch and around all of them; interpreter: host wall-clock time)
+/// never include compiling. A kernel the interpreter stops throws rt::Error(InvalidArgument) with its message.
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
 

@@ -1,9 +1,12 @@
 #include "kernels/mamba2/SsdPlan.h"
 
+#include "runtime/jit/AutotuneConfigs.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 extern const unsigned char tile_mamba2_ssd_py[];
@@ -46,11 +49,6 @@ void expectFloatDType(SsdTensor t, rt::DType dtype) {
         fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", ssdTensorName(t), rt::dtypeName(dtype)));
 }
 
-// The kernels of SsdPlan::launches, in order.
-const char *const kLaunchNames[4] = {"chunk_cumsum", "chunk_bmm", "fwd_pass_state", "compute_out"};
-// The block-size constants each launch takes from ForwardOptions::blockSizes.
-const std::vector<std::string> kBlockNames[4] = {{"BH"}, {"BQ", "BN"}, {"BP", "BN"}, {"BQ", "BP", "BN"}};
-
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Block sizes are powers of two (tiles must be) no larger than the dimension, so a tiny test
@@ -63,36 +61,58 @@ std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap) {
   return p;
 }
 
-// The request of one ssd.py kernel; args get their types from the plan's tensors.
-SsdLaunch launch(const SsdPlan &plan, const char *kernel, std::map<std::string, frontend::ConstantValue> constants,
-                 std::vector<std::pair<const char *, SsdLaunchArg>> params, std::array<std::int64_t, 3> grid) {
+using Constants = std::map<std::string, frontend::ConstantValue>;
+
+std::int64_t intOf(const Constants &c, const char *name) { return std::get<std::int64_t>(c.at(name)); }
+
+// One ssd.py launch: every @ct.autotune configuration of `kernel`, its block sizes fitted to
+// the shape by `fit`, on the grid `grid` gives for them; `fixed` holds the other constants and
+// args get their types from the plan's tensors.
+SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
+                 std::vector<std::pair<const char *, SsdLaunchArg>> params, const std::function<void(Constants &)> &fit,
+                 const std::function<std::array<std::int64_t, 3>(const Constants &)> &grid,
+                 const std::map<std::string, std::int64_t> &dims) {
   SsdLaunch l;
-  l.request.source = ssdSource();
-  l.request.fileName = "ssd.py";
-  l.request.kernel = kernel;
-  l.request.constants = std::move(constants);
-  l.grid = grid;
+  jit::KernelRequest base;
+  base.source = ssdSource();
+  base.fileName = "ssd.py";
+  base.kernel = kernel;
+  base.constants = std::move(fixed);
   for (auto &[name, arg] : params) {
     if (auto *t = std::get_if<SsdTensor>(&arg)) {
       const SsdTensorType &type = plan.type(*t);
-      l.request.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size())};
+      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size())};
     } else {
-      l.request.args[name] = {"int64", 0};
+      base.args[name] = {"int64", 0};
     }
     l.args.push_back(arg);
   }
+  const jit::AutotuneDecl decl = jit::autotuneDecl(base.source, base.fileName, kernel);
+  if (decl.configs.empty())
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    fmt::format("ssd.py: {} has no @ct.autotune configurations", kernel));
+  l.keyNames = decl.key;
+  l.keyValues = dims;
+  for (unsigned i = 0; i < decl.configs.size(); ++i) {
+    Constants tuned = decl.configs[i];
+    fit(tuned);
+    SsdVariant v;
+    v.candidate.config = i;
+    for (auto &[name, value] : tuned)
+      v.candidate.constants[name] = frontend::formatConstant(value);
+    bool duplicate = std::any_of(l.variants.begin(), l.variants.end(),
+                                 [&](const SsdVariant &o) { return o.candidate.constants == v.candidate.constants; });
+    if (duplicate)
+      continue;
+    v.request = base;
+    v.request.config = i;
+    // The fitted sizes override the configuration's own (a constant given overrides it).
+    for (auto &[name, value] : tuned)
+      v.request.constants[name] = value;
+    v.grid = grid(v.request.constants);
+    l.variants.push_back(std::move(v));
+  }
   return l;
-}
-
-// The block size `name` of launch `k`: ForwardOptions::blockSizes' value, checked, else `chosen`.
-std::int64_t blockSize(const ForwardOptions &options, unsigned k, const char *name, std::int64_t chosen) {
-  auto it = options.blockSizes[k].find(name);
-  if (it == options.blockSizes[k].end())
-    return chosen;
-  const std::int64_t v = it->second;
-  if (v < 1 || v > 256 || (v & (v - 1)))
-    invalid(fmt::format("block size {}={} of {} must be a power of two from 1 to 256", name, v, kLaunchNames[k]));
-  return v;
 }
 
 } // namespace
@@ -128,19 +148,6 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   const std::int64_t b = d.batch, seqlen = d.seqlen, H = d.nheads, P = d.headdim, G = d.ngroups, N = d.dstate;
   if ((N & (N - 1)) || N > 256)
     invalid(fmt::format("dstate {} must be a power of two up to 256", N));
-  for (unsigned k = 0; k < 4; ++k)
-    for (const auto &[name, value] : options.blockSizes[k]) {
-      if (std::find(kBlockNames[k].begin(), kBlockNames[k].end(), name) == kBlockNames[k].end()) {
-        std::string takes;
-        for (const std::string &b : kBlockNames[k])
-          takes += (takes.empty() ? "" : ", ") + b;
-        invalid(fmt::format("{} has no block size {} (it takes {})", kLaunchNames[k], name, takes));
-      }
-      if (name == "BQ" && (Q % value != 0 || value > Q))
-        invalid(fmt::format("block size BQ={} of {} must divide chunk_size {}", value, kLaunchNames[k], Q));
-      if (name == "BN" && k != 2 && (N % value != 0 || value > N))
-        invalid(fmt::format("block size BN={} of {} must divide dstate {}", value, kLaunchNames[k], N));
-    }
   const std::int64_t nc = cdiv(seqlen, Q);
   plan.chunkSize = Q;
   plan.numChunks = nc;
@@ -172,82 +179,109 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   const SsdTensor z = present(T::Z) ? T::Z : T::X;
   const SsdOptions &o = options.dt;
 
+  // The dimensions a kernel's autotune key= may name.
+  const std::map<std::string, std::int64_t> dims = {{"batch", b},   {"seqlen", seqlen}, {"nheads", H}, {"headdim", P},
+                                                    {"ngroups", G}, {"dstate", N},      {"Q", Q}};
+  // Block sizes are fitted to the shape: a power of two no larger than the dimension it tiles
+  // (a tiny test shape gets tiny blocks rather than mostly-padding ones); row blocks divide Q
+  // and BN divides N (the kernels' static_assert), both powers of two.
+  auto fitPow2 = [](Constants &c, const char *name, std::int64_t dim) { c[name] = pow2AtMost(dim, intOf(c, name)); };
+  auto fitMin = [](Constants &c, const char *name, std::int64_t dim) { c[name] = std::min(dim, intOf(c, name)); };
+
   // 1. chunk_cumsum: grid (chunks, head blocks, batch).
-  const std::int64_t bh = blockSize(options, 0, "BH", pow2AtMost(H, 8));
-  plan.launches[0] = launch(plan, "chunk_cumsum",
-                            {{"Q", Q},
-                             {"BH", bh},
-                             {"HAS_BIAS", present(T::DtBias)},
-                             {"SOFTPLUS", o.dtSoftplus},
-                             // The kernel's constants are f32: an infinite limit is the largest such value.
-                             {"DT_MIN", o.dtMin},
-                             {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
-                            {{"dt", T::Dt},
-                             {"A", T::A},
-                             {"dt_bias", dtBias},
-                             {"dt_out", T::DtOut},
-                             {"dA_cumsum", T::DACumsum},
-                             {"seqlen", seqlen}},
-                            {nc, cdiv(H, bh), b});
+  plan.launches[0] = launch(
+      plan, "chunk_cumsum",
+      {{"Q", Q},
+       {"HAS_BIAS", present(T::DtBias)},
+       {"SOFTPLUS", o.dtSoftplus},
+       // The kernel's constants are f32: an infinite limit is the largest such value.
+       {"DT_MIN", o.dtMin},
+       {"DT_MAX", std::isinf(o.dtMax) ? 3.0e38 : o.dtMax}},
+      {{"dt", T::Dt},
+       {"A", T::A},
+       {"dt_bias", dtBias},
+       {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum},
+       {"seqlen", seqlen}},
+      [&](Constants &c) { fitPow2(c, "BH", H); },
+      [&](const Constants &c) {
+        return std::array<std::int64_t, 3>{nc, cdiv(H, intOf(c, "BH")), b};
+      },
+      dims);
 
   const bool tf32 = options.precision == MatmulPrecision::TF32;
-  // The row block of chunk_bmm and compute_out (both index cb by it); BN must divide N (the
-  // kernels' static_assert): N is a power of two, so min(N, 32) does.
-  const std::int64_t bq = std::min<std::int64_t>(Q, 64), bnOut = std::min<std::int64_t>(N, 32);
-  const std::int64_t bqBmm = blockSize(options, 1, "BQ", bq), bnBmm = blockSize(options, 1, "BN", bnOut);
 
   // 2. chunk_bmm: grid (chunks * row blocks, column blocks, batch * groups); blocks above the
   // causal diagonal return at once.
-  plan.launches[1] =
-      launch(plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"BQ", bqBmm}, {"BN", bnBmm}, {"TF32", tf32}},
-             {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}}, {nc * (Q / bqBmm), Q / bqBmm, b * G});
+  plan.launches[1] = launch(
+      plan, "chunk_bmm", {{"Q", Q}, {"N", N}, {"TF32", tf32}},
+      {{"B", T::B}, {"C", T::C}, {"cb", T::CB}, {"ngroups", G}},
+      [&](Constants &c) {
+        fitMin(c, "BQ", Q);
+        fitMin(c, "BN", N);
+      },
+      [&](const Constants &c) {
+        const std::int64_t rowBlocks = Q / intOf(c, "BQ");
+        return std::array<std::int64_t, 3>{nc * rowBlocks, rowBlocks, b * G};
+      },
+      dims);
 
-  // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks. 32x32
-  // state blocks: the largest that ptxas builds without spilling at chunk 64 (64x64 spills
-  // 2 KB per thread), and more blocks for the serial chunk loop.
-  const std::int64_t bpState = blockSize(options, 2, "BP", pow2AtMost(P, 32)),
-                     bnState = blockSize(options, 2, "BN", pow2AtMost(N, 32));
-  plan.launches[2] =
-      launch(plan, "fwd_pass_state",
-             {{"Q", Q}, {"BP", bpState}, {"BN", bnState}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
-             {{"x", T::X},
-              {"B", T::B},
-              {"dt_out", T::DtOut},
-              {"dA_cumsum", T::DACumsum},
-              {"initial_states", init},
-              {"states", T::States},
-              {"final_states", T::FinalStates},
-              {"nheads", H},
-              {"ngroups", G},
-              {"nchunks", nc}},
-             {cdiv(P, bpState), cdiv(N, bnState), b * H});
+  // 3. fwd_pass_state: grid (P blocks, N blocks, batch * heads); loops over the chunks.
+  // Configuration 0 has 32x32 state blocks: the largest that ptxas builds without spilling at
+  // chunk 64 (64x64 spills 2 KB per thread), and more blocks for the serial chunk loop.
+  plan.launches[2] = launch(
+      plan, "fwd_pass_state", {{"Q", Q}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
+      {{"x", T::X},
+       {"B", T::B},
+       {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum},
+       {"initial_states", init},
+       {"states", T::States},
+       {"final_states", T::FinalStates},
+       {"nheads", H},
+       {"ngroups", G},
+       {"nchunks", nc}},
+      [&](Constants &c) {
+        fitPow2(c, "BP", P);
+        fitPow2(c, "BN", N);
+      },
+      [&](const Constants &c) {
+        return std::array<std::int64_t, 3>{cdiv(P, intOf(c, "BP")), cdiv(N, intOf(c, "BN")), b * H};
+      },
+      dims);
 
-  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads).
-  const std::int64_t bqOut = blockSize(options, 3, "BQ", bq), bp = blockSize(options, 3, "BP", pow2AtMost(P, 64)),
-                     bnOutBlock = blockSize(options, 3, "BN", bnOut);
+  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads). It reads cb in its own
+  // row blocks: where chunk_bmm's are smaller, the parts of a diagonal block above chunk_bmm's
+  // diagonal were never written, and the causal mask drops them.
   const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
-  plan.launches[3] = launch(plan, "compute_out",
-                            {{"Q", Q},
-                             {"N", N},
-                             {"BQ", bqOut},
-                             {"BP", bp},
-                             {"BN", bnOutBlock},
-                             {"HAS_D", present(T::D)},
-                             {"D_PER_CHANNEL", dPerChannel},
-                             {"HAS_Z", present(T::Z)},
-                             {"TF32", tf32}},
-                            {{"x", T::X},
-                             {"C", T::C},
-                             {"cb", T::CB},
-                             {"dt_out", T::DtOut},
-                             {"dA_cumsum", T::DACumsum},
-                             {"states", T::States},
-                             {"D", D},
-                             {"z", z},
-                             {"y", T::Y},
-                             {"nheads", H},
-                             {"ngroups", G}},
-                            {nc * (Q / bqOut), cdiv(P, bp), b * H});
+  plan.launches[3] = launch(
+      plan, "compute_out",
+      {{"Q", Q},
+       {"N", N},
+       {"HAS_D", present(T::D)},
+       {"D_PER_CHANNEL", dPerChannel},
+       {"HAS_Z", present(T::Z)},
+       {"TF32", tf32}},
+      {{"x", T::X},
+       {"C", T::C},
+       {"cb", T::CB},
+       {"dt_out", T::DtOut},
+       {"dA_cumsum", T::DACumsum},
+       {"states", T::States},
+       {"D", D},
+       {"z", z},
+       {"y", T::Y},
+       {"nheads", H},
+       {"ngroups", G}},
+      [&](Constants &c) {
+        fitMin(c, "BQ", Q);
+        fitPow2(c, "BP", P);
+        fitMin(c, "BN", N);
+      },
+      [&](const Constants &c) {
+        return std::array<std::int64_t, 3>{nc * (Q / intOf(c, "BQ")), cdiv(P, intOf(c, "BP")), b * H};
+      },
+      dims);
   return plan;
 }
 

@@ -9,6 +9,7 @@
 
 #include "kernels/mamba2/SsdProblem.h"
 #include "runtime/jit/Jit.h"
+#include "runtime/jit/TuneKey.h"
 
 #include <array>
 #include <map>
@@ -37,11 +38,6 @@ struct ForwardOptions {
   MatmulPrecision precision = MatmulPrecision::Native;
   /// The dtype of y; default x's.
   std::optional<rt::DType> outputDType;
-  /// Block sizes that replace the plan's choice, per launch (chunk_cumsum, chunk_bmm,
-  /// fwd_pass_state, compute_out) by constant name (BH; BQ, BN; BP, BN; BQ, BP, BN): e.g. one of
-  /// the kernel's @ct.autotune configurations, which the tests run one by one. Each is a power of
-  /// two; BQ must divide the chunk size and BN dstate.
-  std::array<std::map<std::string, std::int64_t>, 4> blockSizes;
 };
 /// The chunk size chosen when ForwardOptions::chunkSize is 0: the fastest on the H200 for the
 /// benchmark shapes (README).
@@ -81,14 +77,33 @@ using SsdTensorTypes = std::array<std::optional<SsdTensorType>, kNumSsdTensors>;
 /// One kernel argument: a tensor by name, or an int64 scalar.
 using SsdLaunchArg = std::variant<SsdTensor, std::int64_t>;
 
-struct SsdLaunch {
-  jit::KernelRequest request; // source ssd.py, kernel name, constants, argument types
+/// One way to run a launch: an @ct.autotune configuration of the kernel fitted to the shape
+/// (block sizes no larger than the dimensions they tile), its request and its grid.
+struct SsdVariant {
+  jit::KernelRequest request; // source ssd.py, kernel name, constants, argument types, config
   std::array<std::int64_t, 3> grid{1, 1, 1};
-  std::vector<SsdLaunchArg> args; // in the kernel's parameter order
+  jit::TuneCandidate candidate; // the configuration index and its fitted block sizes
+};
 
+struct SsdLaunch {
+  /// One per configuration, in the kernel's order, without duplicates (configurations that fit
+  /// to the same block sizes on a small shape); variants[0] is configuration 0, what runs
+  /// when tuning is off.
+  std::vector<SsdVariant> variants;
+  std::vector<SsdLaunchArg> args; // in the kernel's parameter order
+  /// The kernel's autotune key= names, and the problem's dimensions they may name (batch,
+  /// seqlen, nheads, headdim, ngroups, dstate, Q).
+  std::vector<std::string> keyNames;
+  std::map<std::string, std::int64_t> keyValues;
+
+  const jit::KernelRequest &request() const { return variants.front().request; }
+  const std::array<std::int64_t, 3> &grid() const { return variants.front().grid; }
   /// No blocks (an empty batch or sequence): the executor skips the launch, which is exactly its
   /// effect (fwd_pass_state still runs for T = 0, so final_states = initial_states).
-  bool empty() const { return grid[0] == 0 || grid[1] == 0 || grid[2] == 0; }
+  bool empty() const {
+    const auto &g = grid();
+    return g[0] == 0 || g[1] == 0 || g[2] == 0;
+  }
 };
 
 struct SsdPlan {

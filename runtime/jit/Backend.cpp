@@ -21,6 +21,22 @@ TimePoint BackendImpl::eventTime(std::shared_ptr<rt::Event> recorded) {
   return t;
 }
 
+std::vector<CompileAttempt> BackendImpl::tryCompileAll(const std::vector<KernelRequest> &requests) {
+  std::vector<CompileAttempt> attempts;
+  for (const KernelRequest &r : requests) {
+    CompileAttempt a;
+    try {
+      a.kernel = handleOf(compile(r));
+    } catch (const rt::Error &e) {
+      a.error = e.what();
+    } catch (const std::exception &e) {
+      a.error = "compile of '" + r.kernel + "': " + e.what();
+    }
+    attempts.push_back(std::move(a));
+  }
+  return attempts;
+}
+
 void checkBufferRange(std::size_t bytes, std::size_t offset, std::size_t size, const char *what) {
   if (offset > size || bytes > size - offset)
     throw rt::Error(rt::Error::Kind::InvalidArgument, std::string(what) + ": bytes [" + std::to_string(offset) + ", " +
@@ -60,27 +76,29 @@ const std::string &KernelHandle::name() const { return state_->name; }
 const std::vector<rt::ParamInfo> &KernelHandle::params() const { return state_->params; }
 BackendKind KernelHandle::backend() const { return state_->backend; }
 
-Backend::Backend(const BackendOptions &options) {
+static std::shared_ptr<detail::BackendImpl> makeImpl(const BackendOptions &options) {
   using Choice = BackendOptions::Choice;
   switch (options.choice) {
   case Choice::Gpu:
-    impl_ = detail::makeGpuBackend(options, "requested");
-    return;
+    return detail::makeGpuBackend(options, "requested");
   case Choice::Interpreter:
-    impl_ = detail::makeInterpreterBackend("requested");
-    return;
+    return detail::makeInterpreterBackend("requested");
   case Choice::Auto:
     break;
   }
-  if (interpretRequested()) {
-    impl_ = detail::makeInterpreterBackend("TILE_INTERPRET is set");
-    return;
-  }
+  if (interpretRequested())
+    return detail::makeInterpreterBackend("TILE_INTERPRET is set");
   std::string why;
   if (rt::Device::available(options.deviceOrdinal, &why))
-    impl_ = detail::makeGpuBackend(options, "a GPU is available");
-  else
-    impl_ = detail::makeInterpreterBackend("no GPU: " + why);
+    return detail::makeGpuBackend(options, "a GPU is available");
+  return detail::makeInterpreterBackend("no GPU: " + why);
+}
+
+Backend::Backend(const BackendOptions &options) : impl_(makeImpl(options)) {
+  TuneSettings settings = options.tuning ? *options.tuning : TuneSettings::fromEnvironment();
+  if (impl_->kind() == BackendKind::Interpreter)
+    settings.mode = TuneMode::Off;
+  tuner_ = std::make_shared<Tuner>(impl_->tuningDirectory(), std::move(settings));
 }
 
 BackendKind Backend::kind() const { return impl_->kind(); }
@@ -98,6 +116,26 @@ std::vector<KernelHandle> Backend::compileAll(const std::vector<KernelRequest> &
       handles.push_back(KernelHandle(std::move(state)));
     return handles;
   });
+}
+
+std::vector<CompileAttempt> Backend::tryCompileAll(const std::vector<KernelRequest> &requests) {
+  return guarded("compile", [&] { return impl_->tryCompileAll(requests); });
+}
+
+std::string Backend::deviceName() const {
+  const rt::Device *d = device();
+  return d ? d->name() : "";
+}
+std::string Backend::driverVersion() const {
+  const rt::Device *d = device();
+  return d ? std::to_string(d->driverVersion()) : "";
+}
+std::string Backend::targetOptions() const {
+  Jit *j = impl_->jit();
+  if (!j)
+    return "interpreter";
+  const JitOptions &o = j->options();
+  return j->arch() + "/" + std::to_string(o.numThreads) + "/O" + std::to_string(o.optLevel) + (o.usePtx ? "/ptx" : "");
 }
 
 Buffer Backend::allocate(std::size_t bytes) {

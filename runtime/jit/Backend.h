@@ -21,6 +21,7 @@
 
 #include "runtime/jit/Buffer.h"
 #include "runtime/jit/Jit.h"
+#include "runtime/jit/Tuner.h"
 
 #include <chrono>
 #include <memory>
@@ -44,6 +45,10 @@ struct BackendOptions {
   int deviceOrdinal = 0;
   JitOptions jit;                     // GPU: target, threads, PTX path
   std::optional<DiskCache> diskCache; // GPU: default DiskCache::fromEnvironment()
+  /// The autotuner's knobs; default TuneSettings::fromEnvironment(). The interpreter never
+  /// times (a CPU's timings say nothing of a GPU's): it runs the first configuration unless
+  /// a forcing rule picks another.
+  std::optional<TuneSettings> tuning;
 };
 
 namespace detail {
@@ -62,6 +67,7 @@ public:
 
 private:
   friend class Backend;
+  friend class detail::BackendImpl;
   explicit KernelHandle(std::shared_ptr<const detail::KernelState> state) : state_(std::move(state)) {}
   std::shared_ptr<const detail::KernelState> state_;
 };
@@ -78,6 +84,10 @@ private:
   std::shared_ptr<rt::Event> event_;
   std::chrono::steady_clock::time_point host_;
 };
+
+class KernelHandle;
+/// One request of Backend::tryCompileAll: its kernel, or why it does not compile.
+struct CompileAttempt;
 
 class Backend {
 public:
@@ -98,6 +108,9 @@ public:
   /// compiled concurrently (one worker per hardware thread), so several kernels cost about as
   /// much as the slowest. Throws for the first failing request, naming it.
   std::vector<KernelHandle> compileAll(const std::vector<KernelRequest> &requests);
+  /// compileAll() that does not stop at a failure: each request gets its kernel or its
+  /// error (what the autotuner needs to skip configurations that do not compile).
+  std::vector<CompileAttempt> tryCompileAll(const std::vector<KernelRequest> &requests);
 
   /// `bytes` of uninitialised memory (the interpreter fills it with 0xff bytes: NaN floats).
   Buffer allocate(std::size_t bytes);
@@ -124,8 +137,23 @@ public:
   Jit *jit() const;
   const rt::Device *device() const;
 
+  /// The autotuner of this backend's launches: its decisions are kept next to the JIT's
+  /// disk cache (GPU; in memory only on the interpreter or with the disk cache off).
+  Tuner &tuner() const { return *tuner_; }
+  /// What a tuning key says about the target: device name and driver version ("" on the
+  /// interpreter) and the JIT's options ("interpreter" there).
+  std::string deviceName() const;
+  std::string driverVersion() const;
+  std::string targetOptions() const;
+
 private:
   std::shared_ptr<detail::BackendImpl> impl_;
+  std::shared_ptr<Tuner> tuner_;
+};
+
+struct CompileAttempt {
+  std::optional<KernelHandle> kernel;
+  std::string error; // set when kernel is empty
 };
 
 } // namespace tile::jit

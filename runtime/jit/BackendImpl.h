@@ -32,12 +32,17 @@ public:
       states.push_back(compile(r));
     return states;
   }
+  virtual std::vector<CompileAttempt> tryCompileAll(const std::vector<KernelRequest> &requests);
   virtual std::unique_ptr<BufferStorage> allocate(std::size_t bytes) = 0;
   virtual void launch(const KernelState &kernel, const rt::Grid &grid, const std::vector<rt::Arg> &args,
                       const rt::Stream *stream) = 0;
   virtual void synchronize() = 0;
   virtual TimePoint now(const rt::Stream *stream) = 0;
   virtual Jit *jit() { return nullptr; }
+  /// Where the tuner keeps its decisions ("" for memory only).
+  virtual std::string tuningDirectory() const { return ""; }
+
+  static KernelHandle handleOf(std::shared_ptr<const KernelState> state) { return KernelHandle(std::move(state)); }
 
 protected:
   static TimePoint hostTime();

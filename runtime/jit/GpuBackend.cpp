@@ -42,6 +42,22 @@ public:
     return states;
   }
 
+  std::vector<CompileAttempt> tryCompileAll(const std::vector<KernelRequest> &requests) override {
+    std::vector<CompileAttempt> attempts;
+    for (CompileOutcome &outcome : jit_.compileEach(requests)) {
+      CompileAttempt a;
+      if (outcome.kernel)
+        a.kernel = handleOf(stateOf(std::move(*outcome.kernel)));
+      a.error = outcome.error;
+      attempts.push_back(std::move(a));
+    }
+    return attempts;
+  }
+
+  std::string tuningDirectory() const override {
+    return jit_.diskCache().enabled() ? jit_.diskCache().directory() : "";
+  }
+
   static std::shared_ptr<const KernelState> stateOf(rt::Kernel kernel) {
     auto state = std::make_shared<KernelState>();
     state->backend = BackendKind::Gpu;

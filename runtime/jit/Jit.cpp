@@ -18,6 +18,8 @@ namespace tile::jit {
 /// Changes whenever the compiler's output for the same input may change.
 static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/3"; // 2: .minnctapersm 1, 3: wgmma
 
+const char *compilerVersion() { return kCompilerVersion; }
+
 std::string archForComputeCapability(int major, int minor) {
   if (major == 9 && minor == 0)
     return "sm_90a";
@@ -172,50 +174,91 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
   return install(key, build(request), request.fileName);
 }
 
-std::vector<rt::Kernel> Jit::compileAll(const std::vector<KernelRequest> &requests, unsigned threads) {
+// What one request became: an rt::Error's message, or any other exception as compile() words it.
+static std::string messageOf(const std::exception_ptr &error, const std::string &kernel) {
   try {
-    std::vector<std::optional<rt::Kernel>> kernels(requests.size());
-    std::vector<std::string> keys;
-    std::vector<size_t> misses;
-    for (size_t i = 0; i < requests.size(); ++i) {
+    std::rethrow_exception(error);
+  } catch (const rt::Error &e) {
+    return e.what();
+  } catch (const std::bad_alloc &) {
+    return "compile of '" + kernel + "': out of host memory";
+  } catch (const std::exception &e) {
+    return "compile of '" + kernel + "': " + e.what();
+  }
+}
+
+std::vector<CompileOutcome> Jit::compileEach(const std::vector<KernelRequest> &requests, unsigned threads) {
+  std::vector<std::optional<rt::Kernel>> kernels(requests.size());
+  std::vector<std::exception_ptr> errors(requests.size());
+  std::vector<std::string> keys;
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    try {
       keys.push_back(cacheKey(requests[i], options_, arch_));
       // The same request twice compiles once: the later one finds the first in memory.
       bool duplicate = std::find(keys.begin(), keys.end() - 1, keys.back()) != keys.end() - 1;
       if (!duplicate && !(kernels[i] = lookup(keys[i])))
         misses.push_back(i);
+    } catch (const rt::Error &e) {
+      if (e.noGpu())
+        throw;
+      errors[i] = std::current_exception();
     }
-    // Compile the misses concurrently: each compile has its own MLIR context; only the driver
-    // calls (load, in install) need the calling thread, which holds the CUDA context.
-    std::vector<std::optional<CacheEntry>> built(requests.size());
-    std::vector<std::exception_ptr> errors(requests.size());
-    unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-    workers = std::min<unsigned>(workers, static_cast<unsigned>(misses.size()));
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-      for (size_t m; (m = next.fetch_add(1)) < misses.size();) {
-        size_t i = misses[m];
-        try {
-          built[i] = build(requests[i]);
-        } catch (...) {
-          errors[i] = std::current_exception();
-        }
+  }
+  // Compile the misses concurrently: each compile has its own MLIR context; only the driver
+  // calls (load, in install) need the calling thread, which holds the CUDA context.
+  std::vector<std::optional<CacheEntry>> built(requests.size());
+  unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  workers = std::min<unsigned>(workers, static_cast<unsigned>(misses.size()));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t m; (m = next.fetch_add(1)) < misses.size();) {
+      size_t i = misses[m];
+      try {
+        built[i] = build(requests[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
       }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w)
-      pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool)
-      t.join();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < workers; ++w)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool)
+    t.join();
+  std::vector<CompileOutcome> result(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (!errors[i]) {
+      try {
+        if (built[i])
+          kernels[i] = install(keys[i], *built[i], requests[i].fileName);
+        else if (!kernels[i])
+          kernels[i] = compileOrLoad(requests[i]); // a duplicate of an earlier request: in memory now
+      } catch (const rt::Error &e) {
+        if (e.noGpu())
+          throw;
+        errors[i] = std::current_exception();
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+    if (errors[i]) {
+      result[i].error = messageOf(errors[i], requests[i].kernel);
+      result[i].exception = errors[i];
+    } else
+      result[i].kernel = std::move(kernels[i]);
+  }
+  return result;
+}
+
+std::vector<rt::Kernel> Jit::compileAll(const std::vector<KernelRequest> &requests, unsigned threads) {
+  try {
     std::vector<rt::Kernel> result;
-    for (size_t i = 0; i < requests.size(); ++i) {
-      if (errors[i])
-        std::rethrow_exception(errors[i]);
-      if (built[i])
-        kernels[i] = install(keys[i], *built[i], requests[i].fileName);
-      else if (!kernels[i])
-        kernels[i] = compileOrLoad(requests[i]); // a duplicate of an earlier request: in memory now
-      result.push_back(*kernels[i]);
+    for (CompileOutcome &outcome : compileEach(requests, threads)) {
+      if (!outcome.kernel)
+        std::rethrow_exception(outcome.exception);
+      result.push_back(std::move(*outcome.kernel));
     }
     return result;
   } catch (const rt::Error &) {

@@ -18,6 +18,7 @@
 #include "runtime/Runtime.h"
 #include "runtime/jit/DiskCache.h"
 
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -56,6 +57,16 @@ inline constexpr uint64_t kMaxSourceBytes = 64u << 20;
 /// larger than kMaxSourceBytes).
 std::string loadSource(const std::string &path);
 
+/// The compiler's version string: part of every cache and tuning key.
+const char *compilerVersion();
+
+/// What compiling one request of compileEach gave: the kernel, or the error's message.
+struct CompileOutcome {
+  std::optional<rt::Kernel> kernel;
+  std::string error;            // set when kernel is empty
+  std::exception_ptr exception; // what compile() would have thrown
+};
+
 /// The cache key of a request: a hash of everything that changes the compiled code.
 std::string cacheKey(const KernelRequest &request, const JitOptions &options, const std::string &arch);
 
@@ -72,12 +83,17 @@ public:
   /// per hardware thread); loading into the driver stays on the calling thread. The first
   /// failing request (in order) throws after every compile has finished.
   std::vector<rt::Kernel> compileAll(const std::vector<KernelRequest> &requests, unsigned threads = 0);
+  /// compileAll() that does not stop at a failure: each request gets its kernel or its error
+  /// (the autotuner skips the configurations that do not compile, saying why).
+  std::vector<CompileOutcome> compileEach(const std::vector<KernelRequest> &requests, unsigned threads = 0);
 
   struct Stats {
     unsigned memoryHits = 0, diskHits = 0, compiles = 0, corruptEntries = 0;
   };
   Stats stats() const;
   const std::string &arch() const { return arch_; }
+  const JitOptions &options() const { return options_; }
+  const DiskCache &diskCache() const { return cache_; }
   const rt::Device &device() const { return device_; }
 
 private:

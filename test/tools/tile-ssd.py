@@ -16,6 +16,15 @@
 # RUN: not tile-ssd --interpret --dt-limit -1,2 2>&1 | FileCheck %s --check-prefix=LIMITNEG
 # RUN: not tile-ssd --interpret --dt-limit nan,1 2>&1 | FileCheck %s --check-prefix=LIMITNAN
 #
+# The autotuner's knobs: a forced configuration runs (and says so); a rule that matches none
+# is an error listing the configurations.
+# RUN: env TILE_AUTOTUNE_FORCE="chunk_cumsum:BH=2" tile-ssd --interpret --inputs %t/in --chunk-size 16 | FileCheck %s --check-prefix=FORCED
+# RUN: env TILE_AUTOTUNE_FORCE="chunk_cumsum:7" not tile-ssd --interpret --inputs %t/in --chunk-size 16 2>&1 | FileCheck %s --check-prefix=NOMATCH
+# RUN: env TILE_AUTOTUNE=maybe not tile-ssd --interpret --inputs %t/in --chunk-size 16 2>&1 | FileCheck %s --check-prefix=BADMODE
+# FORCED: tile-ssd: chunk_cumsum   ran BH=2 (config 0, forced)
+# NOMATCH: tile-ssd: error: TILE_AUTOTUNE_FORCE rule 'chunk_cumsum:7' matches no configuration of chunk_cumsum nheads=2 Q=16 blocks~2^2 (its configurations: 0: BH=2)
+# BADMODE: tile-ssd: error: TILE_AUTOTUNE='maybe': expected 1 (tune), 0 (first configuration) or table
+#
 # A good run passes its check and writes both outputs.
 # RUN: tile-ssd --interpret --inputs %t/in --chunk-size 16 --check --out %t/out | FileCheck %s --check-prefix=PASS
 # RUN: test -f %t/out/y.npy && test -f %t/out/final_states.npy
@@ -52,6 +61,8 @@
 # LIMITORDER: tile-ssd: error: --dt-limit: MIN must not exceed MAX, got '2,1'
 # LIMITNEG: tile-ssd: error: --dt-limit: -1 is out of range [0, inf] (in '-1,2')
 # LIMITNAN: tile-ssd: error: --dt-limit: 'nan' is not a number (NaN is not allowed here)
+# PASS: tile-ssd: chunk_cumsum   ran BH=2 (config 0, disabled)
+# PASS: tile-ssd: compute_out    ran BN=16 BP=16 BQ=16 (config 0, disabled)
 # PASS: tile-ssd: wrote
 # PASS: tile-ssd: check passed
 # NANCHECK: tile-ssd: y {{.*}} 40 of 1280 outside

@@ -4,7 +4,12 @@
 // to the peer's figures.
 //
 //   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
-//                  [--chunk-size N] [--precision native|tf32]
+//                  [--chunk-size N] [--precision native|tf32] [--export-tuning FILE]
+//
+// Each kernel runs in the configuration the autotuner picks (TILE_AUTOTUNE=0: config 0); the
+// first call of a shape tunes what the tuning cache lacks, and a table at the end says per
+// shape and kernel which configuration won, by how much over config 0, and how long tuning
+// took. --export-tuning writes the tuner's decisions as a table (TILE_AUTOTUNE_TABLE reads it).
 //
 // PEER.json (another implementation's timings, measured on the same GPU) is a JSON list of
 // shapes: {"shape": NAME, "batch", "seqlen", "nheads", "headdim", "ngroups", "dstate", "chunk"
@@ -82,11 +87,11 @@ int main(int argc, char **argv) {
     return bench::runGemm(argc, argv);
   if (argc < 2 || std::strcmp(argv[1], "ssd") != 0) {
     std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE] "
-                         "[--chunk-size N] [--precision native|tf32]\n"
+                         "[--chunk-size N] [--precision native|tf32] [--export-tuning FILE]\n"
                          "       tile-bench gemm [--sizes 4096,8192] [--iters N] [--warmup N] [--json FILE]\n");
     return 2;
   }
-  std::string peerFile, onlyShape, jsonOut;
+  std::string peerFile, onlyShape, jsonOut, tuningOut;
   int iters = 20, warmup = 3;
   int chunkOverride = -1; // -1: each shape's own chunk
   mamba2::MatmulPrecision precision = mamba2::MatmulPrecision::Native;
@@ -118,6 +123,8 @@ int main(int argc, char **argv) {
       onlyShape = next();
     else if (a == "--json")
       jsonOut = next();
+    else if (a == "--export-tuning")
+      tuningOut = next();
     else if (a == "--chunk-size") {
       chunkOverride = count(0, 256);
       if (chunkOverride && (chunkOverride < 16 || (chunkOverride & (chunkOverride - 1)))) {
@@ -186,6 +193,9 @@ int main(int argc, char **argv) {
               "e2e ms", "GB/s", "%floor", "vs peer");
   json results = json::array();
   int failed = 0;
+  // Per shape, the configuration each kernel ran in and its tuned time against config 0's.
+  std::vector<std::pair<std::string, std::array<mamba2::SsdKernelChoice, 4>>> choices;
+  double totalTuneMs = 0;
   for (const Shape &s : shapes) {
     if (!onlyShape.empty() && s.name != onlyShape)
       continue;
@@ -212,9 +222,23 @@ int main(int argc, char **argv) {
     options.dt.dtSoftplus = true;
     const int64_t chunk = options.chunkSize ? options.chunkSize : mamba2::kDefaultChunkSize;
     try {
-      // The first call compiles what neither cache holds (the four kernels concurrently).
+      // The first call compiles what neither cache holds (the four kernels' configurations
+      // concurrently) and tunes what the tuning cache does not know.
       auto firstStart = std::chrono::steady_clock::now();
-      mamba2::ssdForward(backend, in, options);
+      mamba2::SsdOutputs first = mamba2::ssdForward(backend, in, options);
+      choices.push_back({s.name, first.choices});
+      double tuneMs = 0;
+      json autotune = json::array();
+      for (const mamba2::SsdKernelChoice &c : first.choices) {
+        tuneMs += c.tuneMs;
+        autotune.push_back({{"kernel", c.kernel},
+                            {"config", c.config},
+                            {"label", c.label},
+                            {"source", jit::tuneSourceName(c.source)},
+                            {"ms", c.ms},
+                            {"config0_ms", c.config0Ms}});
+      }
+      totalTuneMs += tuneMs;
       double firstCallMs =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - firstStart).count();
       for (int i = 1; i < warmup; ++i)
@@ -251,13 +275,41 @@ int main(int argc, char **argv) {
                          {"total_ms", ms},
                          {"floor_ms", floorMs},
                          {"peer_total_ms", s.peerTotalMs},
-                         {"first_call_ms", firstCallMs}});
-      std::fprintf(stderr, "tile-bench: %s: first call %.0f ms (compiling what no cache holds, then running)\n",
-                   s.name.c_str(), firstCallMs);
+                         {"first_call_ms", firstCallMs},
+                         {"tune_ms", tuneMs},
+                         {"autotune", autotune}});
+      std::fprintf(stderr,
+                   "tile-bench: %s: first call %.0f ms (compiling what no cache holds, tuning %.0f ms, then running)\n",
+                   s.name.c_str(), firstCallMs, tuneMs);
     } catch (const rt::Error &e) {
       std::printf("%-24s failed: %s\n", s.name.c_str(), e.what());
       ++failed;
       results.push_back({{"shape", s.name}, {"error", e.what()}});
+    }
+  }
+  // The tuner's choices: which configuration ran per shape and kernel, and the speed-up over
+  // configuration 0 that the tuning measured (blank when nothing was timed: one candidate,
+  // tuning off or forced).
+  std::printf("\nautotune: configuration per shape and kernel (tuned median vs config 0; tuning took %.0f ms in all)\n",
+              totalTuneMs);
+  std::printf("%-24s %-14s %-22s %-8s %-12s %9s %9s %7s\n", "shape", "kernel", "configuration", "index", "source", "ms",
+              "config0", "speedup");
+  for (const auto &[shape, kernelChoices] : choices)
+    for (const mamba2::SsdKernelChoice &c : kernelChoices) {
+      std::printf("%-24s %-14s %-22s %-8u %-12s", shape.c_str(), c.kernel.c_str(), c.label.c_str(), c.config,
+                  jit::tuneSourceName(c.source));
+      if (c.ms > 0 && c.config0Ms > 0)
+        std::printf(" %9.4f %9.4f %6.2fx\n", c.ms, c.config0Ms, c.config0Ms / c.ms);
+      else
+        std::printf(" %9s %9s %7s\n", "-", "-", "-");
+    }
+  if (!tuningOut.empty()) {
+    try {
+      backend.tuner().exportTable(tuningOut);
+      std::printf("tile-bench: wrote the tuning table %s\n", tuningOut.c_str());
+    } catch (const rt::Error &e) {
+      std::fprintf(stderr, "tile-bench: error: %s\n", e.what());
+      return 3;
     }
   }
   if (!jsonOut.empty()) {

@@ -1,9 +1,16 @@
 //===- tile-cc.cpp - the tile-cc command-line compiler --------------------===//
 //
 //   tile-cc kernel.py --kernel NAME [--const K=V ...] [--arg NAME=DTYPE:RANK ...]
-//           [--config N] [--emit=ast|tile|tile-opt|gpu|llvm|ptx|cubin] [--arch sm_90a] [-o FILE]
+//           [--config N] [--emit=ast|tile|tile-opt|gpu|llvm|ptx|cubin|launcher] [--arch sm_90a] [-o FILE]
+//
+//   tile-cc kernel.py --kernel NAME [--const ...] [--arg ...] --all-configs [-j N] -o DIR
 //
 // --emit=cubin also writes the launch metadata (JSON) next to the output: out.cubin -> out.json.
+// --emit=launcher -o k.h writes k.h and k.cpp: a typed launch function over the kernel's cubins
+// for every --arch (several allowed) and PTX for newer devices (Launcher.h; --config all: one
+// specialization per @ct.autotune configuration).
+// --all-configs builds every @ct.autotune configuration on N threads into a package directory
+// (manifest.json, a cubin or PTX and metadata per configuration; runtime/KernelPackage.h).
 // Outputs go to a temporary file in the same folder, renamed into place only when everything
 // succeeded (the cubin and its metadata together), so a failed compile leaves an existing
 // output as it was; -o or --metadata naming the input (or each other) is refused.
@@ -14,16 +21,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/codegen/Debug.h"
+#include "compiler/driver/Compile.h"
 #include "compiler/frontend/ASTPrinter.h"
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/target/NVPTX.h"
+#include "runtime/Error.h"
+#include "tile/Version.h"
 #include "tools/common/Numbers.h"
+#include "tools/tile-cc/AllConfigs.h"
+#include "tools/tile-cc/Launcher.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -34,13 +47,14 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 using namespace llvm;
 using namespace tile::frontend;
 
 namespace {
 
-enum class EmitKind { AST, Tile, TileOpt, GPU, LLVM, PTX, Cubin };
+enum class EmitKind { AST, Tile, TileOpt, GPU, LLVM, PTX, Cubin, Launcher };
 
 cl::OptionCategory category("tile-cc options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel source (.py or .tile)>"), cl::Required,
@@ -50,17 +64,20 @@ cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parame
                                 cl::cat(category));
 cl::list<std::string> argTypes("arg", cl::desc("Type of an argument (rank 0 for a scalar), e.g. x=bf16:3"),
                                cl::value_desc("NAME=DTYPE:RANK"), cl::cat(category));
-cl::opt<std::string> configIndex("config", cl::desc("Which @ct.autotune configuration to compile (default 0)"),
-                                 cl::value_desc("N"), cl::cat(category));
-cl::opt<EmitKind> emit("emit", cl::desc("Stop after this stage and write its output"), cl::init(EmitKind::Tile),
-                       cl::values(clEnumValN(EmitKind::AST, "ast", "the parsed syntax tree"),
-                                  clEnumValN(EmitKind::Tile, "tile", "the specialized tile IR"),
-                                  clEnumValN(EmitKind::TileOpt, "tile-opt", "tile IR after tile passes"),
-                                  clEnumValN(EmitKind::GPU, "gpu", "GPU-level IR with layouts"),
-                                  clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
-                                  clEnumValN(EmitKind::PTX, "ptx", "PTX assembly"),
-                                  clEnumValN(EmitKind::Cubin, "cubin", "a cubin")),
-                       cl::cat(category));
+cl::opt<std::string>
+    configIndex("config",
+                cl::desc("Which @ct.autotune configuration to compile (default 0; 'all' with --emit=launcher)"),
+                cl::value_desc("N"), cl::cat(category));
+cl::opt<EmitKind>
+    emit("emit", cl::desc("Stop after this stage and write its output"), cl::init(EmitKind::Tile),
+         cl::values(clEnumValN(EmitKind::AST, "ast", "the parsed syntax tree"),
+                    clEnumValN(EmitKind::Tile, "tile", "the specialized tile IR"),
+                    clEnumValN(EmitKind::TileOpt, "tile-opt", "tile IR after tile passes"),
+                    clEnumValN(EmitKind::GPU, "gpu", "GPU-level IR with layouts"),
+                    clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"), clEnumValN(EmitKind::PTX, "ptx", "PTX assembly"),
+                    clEnumValN(EmitKind::Cubin, "cubin", "a cubin"),
+                    clEnumValN(EmitKind::Launcher, "launcher", "a C++ launcher (-o NAME.h: NAME.h and NAME.cpp)")),
+         cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"), cl::value_desc("FILE"), cl::init("-"),
                                 cl::cat(category));
 cl::opt<bool> listKernels("list-kernels", cl::desc("List the file's kernels and their parameters"), cl::cat(category));
@@ -73,9 +90,28 @@ cl::opt<bool> printIRAfterAll("print-ir-after-all", cl::desc("Print the IR after
                               cl::cat(category));
 cl::list<std::string> printIRAfter("print-ir-after", cl::desc("Print the IR after the named pass (to stderr)"),
                                    cl::value_desc("PASS"), cl::cat(category));
+cl::opt<bool> remarks("remarks",
+                      cl::desc("Report the passes' decisions (e.g. which Tensor Core instruction each product "
+                               "uses, and why not a faster one)"),
+                      cl::cat(category));
 cl::opt<bool> timing("timing", cl::desc("Report the time each stage and pass takes (to stderr)"), cl::cat(category));
-cl::opt<std::string> arch("arch", cl::desc("Target GPU (sm_70 ... sm_90, sm_90a)"), cl::init("sm_90a"),
-                          cl::cat(category));
+cl::list<std::string> archList("arch",
+                               cl::desc("Target GPU (sm_70 ... sm_90, sm_90a; default sm_90a); several, or a "
+                                        "comma-separated list, with --emit=launcher"),
+                               cl::CommaSeparated, cl::cat(category));
+cl::opt<std::string>
+    launcherName("launcher-name",
+                 cl::desc("--emit=launcher: the functions' names, launch_NAME ... (default: the kernel)"),
+                 cl::value_desc("NAME"), cl::cat(category));
+cl::opt<std::string> launcherNamespace("launcher-namespace",
+                                       cl::desc("--emit=launcher: the C++ namespace (default: the global one)"),
+                                       cl::value_desc("NS"), cl::cat(category));
+cl::opt<std::string> ptxArch("ptx-arch",
+                             cl::desc("--emit=launcher: PTX for devices newer than every --arch (default: the newest "
+                                      "--arch without its 'a'; 'none' for no PTX)"),
+                             cl::value_desc("ARCH"), cl::cat(category));
+cl::opt<bool> ptxOnly("ptx-only", cl::desc("--emit=launcher: embed PTX for every --arch instead of cubins (no ptxas)"),
+                      cl::cat(category));
 cl::opt<std::string> numThreadsText("num-threads", cl::desc("Threads per block (power of two, 32-1024; default 128)"),
                                     cl::value_desc("N"), cl::init("128"), cl::cat(category));
 cl::opt<bool> ptxasVerbose("resource-usage",
@@ -84,6 +120,12 @@ cl::opt<bool> ptxasVerbose("resource-usage",
 cl::opt<std::string>
     metadataFile("metadata", cl::desc("Where --emit=cubin writes the launch metadata (default: output with .json)"),
                  cl::value_desc("FILE"), cl::cat(category));
+cl::opt<bool> allConfigs("all-configs",
+                         cl::desc("Build every @ct.autotune configuration into the package directory -o DIR "
+                                  "(--emit=cubin, or ptx without ptxas)"),
+                         cl::cat(category));
+cl::opt<std::string> jobsText("j", cl::desc("Threads for --all-configs (default: one per hardware thread)"),
+                              cl::value_desc("N"), cl::cat(category));
 cl::opt<std::string> errorLimitText("error-limit", cl::desc("Stop after this many errors (0: no limit; default 20)"),
                                     cl::value_desc("N"), cl::init("20"), cl::cat(category));
 
@@ -194,6 +236,29 @@ bool samePath(StringRef a, StringRef b) {
   return absA == absB;
 }
 
+// --kernel, --const and --arg as a Specialization; 0, or the exit code of a bad option.
+int parseSpecialization(Specialization &spec) {
+  spec.kernel = kernelName;
+  for (const std::string &c : constants) {
+    std::string name, error;
+    ConstantValue value;
+    if (!parseConstantSpec(c, name, value, error))
+      return usage("--const " + error);
+    // A repeated name would silently take the last value.
+    if (!spec.constants.emplace(name, value).second)
+      return usage("--const " + name + " is given twice");
+  }
+  for (const std::string &a : argTypes) {
+    std::string name, error;
+    ArgType type;
+    if (!parseArgSpec(a, name, type, error))
+      return usage("--arg " + error);
+    if (!spec.args.emplace(name, type).second)
+      return usage("--arg " + name + " is given twice");
+  }
+  return 0;
+}
+
 int finish(const DiagnosticEngine &diags) {
   diags.print(std::cerr);
   if (!diags.diagnostics().empty())
@@ -201,16 +266,163 @@ int finish(const DiagnosticEngine &diags) {
   return diags.hasErrors() ? 1 : 0;
 }
 
+// The specialization the command line asks for (--kernel, --const, --arg, --config); 0, or
+// the exit code of a bad command line.
+int buildSpecialization(const Module &module, std::optional<unsigned> config, Specialization &spec) {
+  if (kernelName.empty()) {
+    std::string names;
+    for (const FunctionDefStmt *fn : module.functions())
+      names += (names.empty() ? "" : ", ") + fn->name;
+    errs() << "tile-cc: error: no kernel selected; pass --kernel NAME"
+           << (names.empty() ? "" : " (functions: " + names + ")") << "\n";
+    return 2;
+  }
+  if (int rc = parseSpecialization(spec))
+    return rc;
+  spec.config = config;
+  return 0;
+}
+
+// "sm_90a" -> (90, true); the architecture was checked by ptxFeatureFor.
+std::pair<int, bool> archKey(const std::string &arch) {
+  int number = 0;
+  size_t i = 3;
+  for (; i < arch.size() && isDigit(arch[i]); ++i)
+    number = number * 10 + (arch[i] - '0');
+  return {number, i < arch.size() && arch[i] == 'a'};
+}
+
+// --emit=launcher: compiles the specialization (or every autotune configuration) for each
+// --arch, plus PTX for newer devices, and writes NAME.h and NAME.cpp (Launcher.h). Both files
+// or neither, like the cubin and its metadata.
+int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine &diags,
+                 const std::vector<std::string> &archs, std::optional<unsigned> config, bool allConfigs,
+                 int64_t numThreads, const std::string &commandLine) {
+  if (metadataFile.getNumOccurrences() || ptxasVerbose)
+    return usage(std::string(metadataFile.getNumOccurrences() ? "--metadata" : "--resource-usage") +
+                 " is not for --emit=launcher (the metadata is embedded in the source)");
+  if (outputFile == "-" || !StringRef(outputFile).ends_with(".h"))
+    return usage("--emit=launcher needs -o NAME.h (it writes NAME.h and NAME.cpp)");
+  const std::string headerPath = outputFile;
+  const std::string sourcePath = StringRef(headerPath).drop_back(2).str() + ".cpp";
+  if (samePath(sourcePath, inputFile))
+    return usage("-o '" + headerPath + "' would write '" + sourcePath + "', the input file; refusing to overwrite it");
+  std::string error;
+  for (size_t i = 0; i < archs.size(); ++i) {
+    if (tile::target::ptxFeatureFor(archs[i], error).empty())
+      return usage("--arch: " + error);
+    if (std::find(archs.begin(), archs.begin() + i, archs[i]) != archs.begin() + i)
+      return usage("--arch " + archs[i] + " is given twice");
+  }
+  // PTX for devices newer than every --arch: the newest one, portable (no 'a' suffix).
+  std::string ptx;
+  if (ptxArch.getNumOccurrences()) {
+    ptx = ptxArch == "none" ? "" : ptxArch.getValue();
+    if (!ptx.empty() && tile::target::ptxFeatureFor(ptx, error).empty())
+      return usage("--ptx-arch: " + error);
+  } else {
+    ptx = *std::max_element(archs.begin(), archs.end(),
+                            [](const std::string &a, const std::string &b) { return archKey(a) < archKey(b); });
+    if (archKey(ptx).second)
+      ptx.pop_back();
+  }
+  const std::string name = launcherName.getNumOccurrences() ? launcherName.getValue() : kernelName.getValue();
+  for (const std::string &problem :
+       {tile::tools::checkIdentifier(name, "--launcher-name", false),
+        launcherNamespace.empty() ? std::string()
+                                  : tile::tools::checkIdentifier(launcherNamespace, "--launcher-namespace", true)})
+    if (!problem.empty())
+      return usage(problem);
+
+  Specialization spec;
+  if (int rc = buildSpecialization(module, config, spec))
+    return rc;
+  std::vector<int> configs{config ? int(*config) : -1};
+  if (allConfigs) {
+    mlir::MLIRContext context;
+    auto sig = inspectKernel(module, spec.kernel, context, diags);
+    if (!sig)
+      return finish(diags);
+    if (sig->autotuneConfigs.empty())
+      return usage("--config all: kernel '" + spec.kernel + "' has no @ct.autotune configurations");
+    configs.clear();
+    for (size_t i = 0; i < sig->autotuneConfigs.size(); ++i)
+      configs.push_back(int(i));
+  }
+
+  // What to compile for: every --arch (cubins, or PTX with --ptx-only), then the PTX arch.
+  std::vector<std::string> targets = archs;
+  if (!ptx.empty() && std::find(targets.begin(), targets.end(), ptx) == targets.end())
+    targets.push_back(ptx);
+  std::vector<tile::tools::LauncherVariant> variants;
+  for (int c : configs) {
+    tile::tools::LauncherVariant variant;
+    variant.config = c;
+    spec.config = c >= 0 ? std::optional<unsigned>(unsigned(c)) : std::nullopt;
+    std::vector<tile::tools::LauncherImage> ptxImages;
+    for (const std::string &target : targets) {
+      const bool wantCubin = !ptxOnly && std::find(archs.begin(), archs.end(), target) != archs.end();
+      const bool wantPtx = ptxOnly || target == ptx;
+      tile::driver::CompileOptions options;
+      options.arch = target;
+      options.numThreads = numThreads;
+      options.optLevel = static_cast<unsigned>(optLevel.getValue());
+      options.ptxOnly = !wantCubin;
+      tile::driver::CompiledKernel compiled;
+      std::string diagnostics;
+      if (!tile::driver::compileKernel(std::string(file.text()), file.name(), spec, options, compiled, diagnostics)) {
+        errs() << diagnostics;
+        if (!diagnostics.empty() && diagnostics.back() != '\n')
+          errs() << "\n";
+        return 1;
+      }
+      if (wantCubin)
+        variant.images.push_back({target, false, compiled.cubin, compiled.metadata});
+      if (wantPtx)
+        ptxImages.push_back({target, true, compiled.ptx, compiled.metadata});
+    }
+    variant.images.insert(variant.images.end(), ptxImages.begin(), ptxImages.end());
+    if (!tile::tools::parseLauncherMetadata(variant, error)) {
+      errs() << "tile-cc: error: " << error << "\n";
+      return 1;
+    }
+    variants.push_back(std::move(variant));
+  }
+
+  tile::tools::LauncherOptions options;
+  options.name = name;
+  options.nameSpace = launcherNamespace;
+  options.headerName = sys::path::filename(headerPath).str();
+  options.command = commandLine;
+  std::string header, source;
+  tile::tools::writeLauncher(variants, options, header, source);
+  std::string ioError;
+  AtomicOutput headerOut, sourceOut;
+  if (!headerOut.open(headerPath, ioError) || !sourceOut.open(sourcePath, ioError)) {
+    errs() << "tile-cc: error: " << ioError << "\n";
+    return 3;
+  }
+  headerOut.os() << header;
+  sourceOut.os() << source;
+  if (!headerOut.flush(ioError) || !sourceOut.flush(ioError) || !headerOut.keep(ioError) || !sourceOut.keep(ioError)) {
+    errs() << "tile-cc: error: " << ioError << "\n";
+    return 3;
+  }
+  return finish(diags);
+}
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  std::string commandLine = "tile-cc"; // for the generated launcher's first comment
+  for (int i = 1; i < argc; ++i)
+    commandLine += std::string(" ") + argv[i];
   // A file size limit (ulimit -f) then fails the write with EFBIG, reported as an I/O error
   // with the existing output untouched, instead of a signal.
   std::signal(SIGXFSZ, SIG_IGN);
   tile::codegen::registerDebugOptions(); // -debug-only=tile-assign-layouts,... (hidden)
   cl::HideUnrelatedOptions(category);
-  cl::SetVersionPrinter([](raw_ostream &os) { os << "tile-cc 0.1.0 (MLIR/LLVM 22)\n"; });
+  cl::SetVersionPrinter([](raw_ostream &os) { os << "tile-cc " TILE_CC_VERSION_STRING " (MLIR/LLVM 22)\n"; });
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-cc: compiles tile kernels (cuTile syntax)\n", &llvm::errs()))
     return 2;
 
@@ -227,11 +439,27 @@ int main(int argc, char **argv) {
   if (!errorLimit)
     return usage(optionError);
   std::optional<unsigned> config;
-  if (configIndex.getNumOccurrences()) {
+  const bool allConfigs = configIndex == "all";
+  if (allConfigs && emit != EmitKind::Launcher)
+    return usage("--config all is only for --emit=launcher");
+  if (configIndex.getNumOccurrences() && !allConfigs) {
     auto v = tile::tools::parseInt(configIndex, 0, std::numeric_limits<int32_t>::max(), "--config", optionError);
     if (!v)
       return usage(optionError);
     config = static_cast<unsigned>(*v);
+  }
+
+  std::vector<std::string> archs(archList.begin(), archList.end());
+  if (archs.empty())
+    archs.push_back("sm_90a");
+  if (archs.size() > 1 && emit != EmitKind::Launcher)
+    return usage("several --arch are only for --emit=launcher");
+  const std::string arch = archs.front();
+  if (emit != EmitKind::Launcher) {
+    for (const cl::Option *o :
+         std::initializer_list<const cl::Option *>{&launcherName, &launcherNamespace, &ptxArch, &ptxOnly})
+      if (o->getNumOccurrences())
+        return usage("--" + o->ArgStr.str() + " is only for --emit=launcher");
   }
 
   SourceManager sources;
@@ -265,6 +493,49 @@ int main(int argc, char **argv) {
     return finish(diags);
   }
 
+  if (allConfigs) {
+    if (config)
+      return usage("--all-configs builds every configuration; --config picks one");
+    if (kernelName.empty())
+      return usage("--all-configs needs --kernel NAME");
+    if (outputFile == "-")
+      return usage("--all-configs needs -o DIR, the package directory");
+    const EmitKind kind = emit.getNumOccurrences() ? emit.getValue() : EmitKind::Cubin;
+    if (kind != EmitKind::Cubin && kind != EmitKind::PTX)
+      return usage("--all-configs builds --emit=cubin (the default for it) or --emit=ptx");
+    std::string error;
+    if (tile::target::ptxFeatureFor(arch, error).empty())
+      return usage("--arch: " + error);
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+    if (jobsText.getNumOccurrences()) {
+      auto v = tile::tools::parseInt(jobsText, 1, 1024, "-j", optionError);
+      if (!v)
+        return usage(optionError);
+      jobs = static_cast<unsigned>(*v);
+    }
+    tile::tools::AllConfigsRequest request;
+    if (int rc = parseSpecialization(request.spec))
+      return rc;
+    mlir::MLIRContext context;
+    auto sig = inspectKernel(*module, kernelName, context, diags);
+    if (!sig)
+      return finish(diags);
+    if (!sig->isKernel || sig->autotuneConfigs.empty())
+      return usage("--all-configs: '" + kernelName + "' has no @ct.autotune configurations");
+    request.configs = sig->autotuneConfigs;
+    request.source = std::string(file->text());
+    request.fileName = inputFile;
+    request.options.arch = arch;
+    request.options.numThreads = numThreads;
+    request.options.optLevel = static_cast<unsigned>(optLevel.getValue());
+    request.options.keepPtx = true;
+    // --emit=ptx, or no ptxas: a PTX package (the driver compiles it when loading).
+    request.options.ptxOnly = kind == EmitKind::PTX || tile::target::findPtxas().empty();
+    request.jobs = jobs;
+    request.outDir = outputFile;
+    return tile::tools::buildAllConfigs(request);
+  }
+
   // The outputs: never the input (-o kernel.py would destroy the source), never each other.
   std::string metaPath;
   if (emit == EmitKind::Cubin) {
@@ -276,6 +547,8 @@ int main(int argc, char **argv) {
   }
   if (outputFile != "-" && samePath(outputFile, inputFile))
     return usage("-o '" + outputFile + "' is the input file; refusing to overwrite it");
+  if (emit == EmitKind::Launcher)
+    return emitLauncher(*file, *module, diags, archs, config, allConfigs, numThreads, commandLine);
   if (!metaPath.empty() && samePath(metaPath, inputFile))
     return usage("--metadata '" + metaPath + "' is the input file; refusing to overwrite it");
   if (!metaPath.empty() && outputFile != "-" && samePath(metaPath, outputFile))
@@ -307,34 +580,9 @@ int main(int argc, char **argv) {
       return usage("--arch: " + error);
   }
 
-  if (kernelName.empty()) {
-    std::string names;
-    for (const FunctionDefStmt *fn : module->functions())
-      names += (names.empty() ? "" : ", ") + fn->name;
-    errs() << "tile-cc: error: no kernel selected; pass --kernel NAME"
-           << (names.empty() ? "" : " (functions: " + names + ")") << "\n";
-    return 2;
-  }
   Specialization spec;
-  spec.kernel = kernelName;
-  for (const std::string &c : constants) {
-    std::string name, error;
-    ConstantValue value;
-    if (!parseConstantSpec(c, name, value, error))
-      return usage("--const " + error);
-    // A repeated name would silently take the last value.
-    if (!spec.constants.emplace(name, value).second)
-      return usage("--const " + name + " is given twice");
-  }
-  for (const std::string &a : argTypes) {
-    std::string name, error;
-    ArgType type;
-    if (!parseArgSpec(a, name, type, error))
-      return usage("--arg " + error);
-    if (!spec.args.emplace(name, type).second)
-      return usage("--arg " + name + " is given twice");
-  }
-  spec.config = config;
+  if (int rc = buildSpecialization(*module, config, spec))
+    return rc;
 
   mlir::MLIRContext context;
   auto ir = compileToTileIR(*module, spec, context, diags);
@@ -363,7 +611,7 @@ int main(int argc, char **argv) {
     }
     // Diagnostics from the passes (e.g. an op code generation does not handle yet) carry
     // kernel source locations; print them like the front end's.
-    MLIRDiagnosticBridge bridge(context, diags);
+    MLIRDiagnosticBridge bridge(context, diags, remarks);
     if (mlir::failed(pm.run(*ir)) || diags.hasErrors()) {
       if (!diags.hasErrors())
         diags.error(SourceRange(), "compilation failed in the pass pipeline");

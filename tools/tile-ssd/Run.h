@@ -5,6 +5,7 @@
 
 #include "tools/tile-ssd/Inputs.h"
 
+#include "kernels/mamba2/SsdForward.h"
 #include "runtime/jit/Backend.h"
 
 namespace tile::ssd {
@@ -17,6 +18,8 @@ struct RunResult {
   // kernels came from.
   double firstCallMs = 0;
   unsigned compiled = 0, fromDiskCache = 0;
+  /// The configuration each kernel ran in, as the first call chose it (tuned, cached, ...).
+  std::array<mamba2::SsdKernelChoice, 4> choices;
 };
 
 /// One call, which compiles (GPU: or loads from the JIT's disk cache) and is timed whole; on

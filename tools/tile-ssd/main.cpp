@@ -180,6 +180,14 @@ int main(int argc, char **argv) {
     else
       std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", r.firstCallMs,
                   r.compiled, r.fromDiskCache);
+    for (const mamba2::SsdKernelChoice &c : r.choices) {
+      std::printf("tile-ssd: %-14s ran %s", c.kernel.c_str(), c.str().c_str());
+      if (c.ms > 0 && c.config0Ms > 0)
+        std::printf(": %.4f ms vs %.4f ms for config 0 when tuned", c.ms, c.config0Ms);
+      if (c.source == jit::TuneSource::Tuned)
+        std::printf(", tuning took %.0f ms", c.tuneMs);
+      std::printf("\n");
+    }
     std::printf("tile-ssd: chunk_cumsum %.3f ms, chunk_bmm %.3f ms, fwd_pass_state %.3f ms, compute_out %.3f ms, "
                 "end to end %.3f ms%s\n",
                 r.timings.chunkCumsumMs, r.timings.chunkBmmMs, r.timings.fwdPassStateMs, r.timings.computeOutMs,

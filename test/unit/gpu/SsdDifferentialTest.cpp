@@ -44,7 +44,6 @@ struct Config {
   int chunk;
   rt::DType dtype;
   MatmulPrecision precision = MatmulPrecision::Native;
-  test::BlockSizes blocks{}; // ForwardOptions::blockSizes (default: the plan's)
 };
 
 void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config &c) {
@@ -65,7 +64,6 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   options.chunkSize = c.chunk;
   options.dt.dtSoftplus = true;
   options.precision = c.precision;
-  options.blockSizes = c.blocks;
 
   SsdOutputs gpu = ssdForward(gpuBackend, gin, options);
   SsdOutputs cpu = ssdForward(cpuBackend, cin, options);
@@ -120,23 +118,26 @@ TEST_CASE("gpu: ssd_forward's kernels agree with the interpreter output by outpu
 }
 
 TEST_CASE("gpu: every autotune configuration agrees with the interpreter output by output", "[gpu][mamba2]") {
-  // The runs of test::configRuns (SsdConfigs.h), bf16 at chunk 256 and fp32 at chunk 128 in
-  // turn: each configuration is its own generated code, and a disagreement names the kernel.
+  // The runs of test::configRuns (SsdConfigs.h), pinned on both backends as TILE_AUTOTUNE_FORCE
+  // would, bf16 at chunk 256 and fp32 at chunk 128 in turn: each configuration is its own
+  // generated code, and a disagreement names the kernel.
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-ssd-diff-configs-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::BackendOptions options;
-  options.choice = jit::BackendOptions::Choice::Gpu;
-  options.diskCache = jit::DiskCache(dir);
-  jit::Backend gpu(options);
-  options.choice = jit::BackendOptions::Choice::Interpreter;
-  jit::Backend cpu(options);
   const auto runs = test::configRuns();
   for (size_t r = 0; r < runs.size(); ++r) {
-    Config c = r % 2 ? Config{"", 1, 300, 2, 64, 2, 128, 256, rt::DType::BFloat16}
-                     : Config{"", 1, 200, 4, 64, 1, 128, 128, rt::DType::Float32};
-    c.name = std::string(r % 2 ? "bf16 " : "fp32 ") + test::runString(runs[r]);
-    c.blocks = runs[r];
+    jit::BackendOptions options;
+    options.choice = jit::BackendOptions::Choice::Gpu;
+    options.diskCache = jit::DiskCache(dir);
+    jit::TuneSettings tuning;
+    tuning.force = jit::parseForceRules(runs[r]);
+    options.tuning = tuning;
+    jit::Backend gpu(options);
+    options.choice = jit::BackendOptions::Choice::Interpreter;
+    jit::Backend cpu(options);
+    Config c = r % 2 ? Config{"", 1, 260, 16, 64, 2, 128, 256, rt::DType::BFloat16}
+                     : Config{"", 1, 130, 16, 64, 1, 128, 128, rt::DType::Float32};
+    c.name = std::string(r % 2 ? "bf16 " : "fp32 ") + runs[r];
     runConfig(gpu, cpu, c);
   }
 }

@@ -27,7 +27,6 @@ struct Config {
   rt::DType dtype = rt::DType::BFloat16;
   bool D = false, dPerChannel = false, z = false, bias = false, init = false, softplus = false, strided = false;
   double dtMin = 0.0, dtMax = std::numeric_limits<double>::infinity();
-  test::BlockSizes blocks{}; // ForwardOptions::blockSizes (default: the plan's)
 };
 
 // An array in GPU memory and the float64 copy of exactly what it holds.
@@ -64,11 +63,17 @@ Input makeInput(jit::Backend &backend, Shape shape, rt::DType dtype, std::mt1993
   return in;
 }
 
-// The GPU backend, with the JIT's disk cache in `dir` ("" for none).
-jit::Backend gpuBackend(const std::string &dir) {
+// The GPU backend, with the JIT's disk cache in `dir` ("" for none) and, when `force` is given,
+// the configurations TILE_AUTOTUNE_FORCE=force would pin.
+jit::Backend gpuBackend(const std::string &dir, const std::string &force = "") {
   jit::BackendOptions options;
   options.choice = jit::BackendOptions::Choice::Gpu;
   options.diskCache = jit::DiskCache(dir);
+  if (!force.empty()) {
+    jit::TuneSettings tuning;
+    tuning.force = jit::parseForceRules(force);
+    options.tuning = tuning;
+  }
   return jit::Backend(options);
 }
 
@@ -104,7 +109,6 @@ void runConfig(jit::Backend &backend, const Config &c) {
   ForwardOptions options;
   options.chunkSize = c.chunk;
   options.dt = {c.softplus, c.dtMin, c.dtMax};
-  options.blockSizes = c.blocks;
 
   SsdOutputs out = ssdForward(backend, in, options);
   SsdResult expected = reference(ref, options.dt);
@@ -159,21 +163,20 @@ TEST_CASE("gpu: ssd_forward matches the float64 reference", "[gpu][mamba2]") {
 
 TEST_CASE("gpu: ssd_forward with every autotune configuration of every kernel", "[gpu][mamba2]") {
   // The runs of test::configRuns (each configuration of each kernel, chunk_bmm and compute_out
-  // at different BQ), alternating two problems that hold every option between them, at chunk
-  // 128 and 256 (2 to 8 row blocks) and dstate 128 (every BN divides it): each configuration
-  // is its own code (tile shapes, wgmma or mma.sync shapes, loop counts) that the CPU tests
-  // only interpret.
+  // at different BQ, pinned as TILE_AUTOTUNE_FORCE would), alternating two problems that hold
+  // every option between them, at chunk 128 and 256 (2 to 8 row blocks), nheads 16 and dstate
+  // 128 (no two configurations fit to the same block sizes): each configuration is its own code
+  // (tile shapes, wgmma or mma.sync shapes, loop counts) that the CPU tests only interpret.
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-ssd-configs-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::Backend backend = gpuBackend(dir);
   const auto runs = test::configRuns();
   for (size_t r = 0; r < runs.size(); ++r) {
-    Config c = r % 2 ? Config{"", 2, 300, 4, 64, 2, 128, 256, rt::DType::BFloat16, true, true, true, false, true}
-                     : Config{"",   1,     333,  8,    64,    8,    128,  128,   rt::DType::Float32,
+    Config c = r % 2 ? Config{"", 1, 260, 16, 64, 2, 128, 256, rt::DType::BFloat16, true, true, true, false, true}
+                     : Config{"",   1,     333,  16,   64,    16,   128,  128,   rt::DType::Float32,
                               true, false, true, true, false, true, true, 0.001, 2.0};
-    c.name = std::string(r % 2 ? "bf16 chunk256 " : "fp32 chunk128 ") + test::runString(runs[r]);
-    c.blocks = runs[r];
+    c.name = std::string(r % 2 ? "bf16 chunk256 " : "fp32 chunk128 ") + runs[r];
+    jit::Backend backend = gpuBackend(dir, runs[r]);
     runConfig(backend, c);
   }
 }

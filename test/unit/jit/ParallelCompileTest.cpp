@@ -29,7 +29,7 @@ std::vector<jit::KernelRequest> ssdRequests() {
   mamba2::ForwardOptions options;
   std::vector<jit::KernelRequest> requests;
   for (const mamba2::SsdLaunch &l : mamba2::planSsdForward(types, options).launches)
-    requests.push_back(l.request);
+    requests.push_back(l.request());
   return requests;
 }
 
@@ -38,6 +38,7 @@ driver::CompiledKernel compile(const jit::KernelRequest &r) {
   spec.kernel = r.kernel;
   spec.constants = r.constants;
   spec.args = r.args;
+  spec.config = r.config;
   driver::CompileOptions options;
   options.ptxOnly = true; // no ptxas needed: the PTX is what the threads could disagree on
   driver::CompiledKernel out;

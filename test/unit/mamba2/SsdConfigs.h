@@ -1,5 +1,6 @@
 // The @ct.autotune configurations that ssd.py declares, read from the source the library
-// compiles, for the tests that run every one (ForwardOptions::blockSizes).
+// compiles, for the tests that run every one (forced through the autotuner's TILE_AUTOTUNE_FORCE
+// rules, jit::TuneSettings::force).
 #pragma once
 
 #include "compiler/frontend/Frontend.h"
@@ -43,37 +44,25 @@ inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfig
   return configs;
 }
 
-inline std::string configString(const std::map<std::string, int64_t> &blocks) {
-  std::string s;
-  for (const auto &[name, value] : blocks)
-    s += (s.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return s;
-}
-
-using BlockSizes = std::array<std::map<std::string, int64_t>, 4>; // ForwardOptions::blockSizes
-
-/// 2n runs' block sizes (n: the most configurations a kernel has) in which every kernel runs
-/// each of its configurations: run r < n gives kernel k its configuration r (mod its count);
-/// run n + r gives it (r + k) mod n, so the kernels that share data also meet other
-/// configurations of each other (compute_out reads chunk_bmm's C.B^T at another BQ).
-inline std::vector<BlockSizes> configRuns() {
+/// 2n runs (n: the most configurations a kernel has), each a TILE_AUTOTUNE_FORCE spec
+/// ("chunk_cumsum:0;chunk_bmm:1;..."), in which every kernel runs each of its configurations:
+/// run r < n gives kernel k its configuration r (mod its count); run n + r gives it (r + k)
+/// mod its count, so the kernels that share data also meet other configurations of each other
+/// (compute_out reads chunk_bmm's C.B^T at another BQ). The problem must be large enough that no
+/// two configurations fit to the same block sizes (nheads >= 16, headdim, dstate and chunk >= 64),
+/// else the plan merges them and a rule names a configuration it does not offer.
+inline std::vector<std::string> configRuns() {
   const auto configs = autotuneConfigs();
+  const char *kernels[4] = {"chunk_cumsum", "chunk_bmm", "fwd_pass_state", "compute_out"};
   size_t n = 0;
   for (const auto &c : configs)
     n = std::max(n, c.size());
-  std::vector<BlockSizes> runs(2 * n);
+  std::vector<std::string> runs(2 * n);
   for (size_t r = 0; r < 2 * n; ++r)
     for (unsigned k = 0; k < 4; ++k)
-      runs[r][k] = configs[k][(r + k * (r / n)) % configs[k].size()];
+      runs[r] += std::string(k ? ";" : "") + kernels[k] + ":" +
+                 std::to_string(r < n ? r % configs[k].size() : (r + k) % configs[k].size());
   return runs;
-}
-
-/// "BH=8 BN=32,BQ=64 ..." for test logs.
-inline std::string runString(const BlockSizes &blocks) {
-  std::string s;
-  for (unsigned k = 0; k < 4; ++k)
-    s += (k ? " " : "") + configString(blocks[k]);
-  return s;
 }
 
 } // namespace tile::mamba2::test

@@ -13,10 +13,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <array>
 #include <cstdio>
-#include <map>
-#include <string>
 
 using namespace tile;
 using namespace tile::mamba2;
@@ -43,7 +40,8 @@ struct Stored {
   rt::ArrayArg array;
   Tensor rounded;
 
-  Stored(const Tensor &values, interp::DType dtype, bool strided) : rounded(values.shape) {
+  Stored(const Tensor &values, interp::DType dtype, bool strided, jit::Backend &backend = interpreter())
+      : rounded(values.shape) {
     Shape storage = values.shape;
     if (strided)
       storage.back() += 3;
@@ -60,24 +58,23 @@ struct Stored {
       interp::writeFloat(p, dtype, values.data[size_t(i)]);
       rounded.data[size_t(i)] = interp::readFloat(p, dtype);
     }
-    buffer = interpreter().upload(bytes);
+    buffer = backend.upload(bytes);
     array = buffer.array(dtype, values.shape, strides);
   }
 };
 
 struct Case {
-  std::string name;
+  const char *name;
   ProblemSpec spec;
   int chunk = 16;
   interp::DType dtype = interp::DType::Float32; // of x, z, B, C (dt, A, D, bias, init: fp32)
   bool strided = false;                         // x, z, B, C as padded views
   double yTol = 1e-5;                           // on y's max abs error / RMS
   MatmulPrecision precision = MatmulPrecision::Native;
-  std::array<std::map<std::string, int64_t>, 4> blockSizes{}; // ForwardOptions::blockSizes
 };
 
 // C.B^T of each chunk from the rounded inputs, in float64: the blocks chunk_bmm writes (row
-// block qb, column block kb <= qb, in its blocks of bq) — the rest of cb is never written.
+// block qb, column block kb <= qb, in blocks of bq, its BQ) — the rest of cb is never written.
 void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, int64_t bq, const char *name) {
   const int64_t b = cb.shape[0], nc = cb.shape[1], G = cb.shape[2], T = in.x.shape[1], N = in.B.shape[3];
   double worst = 0, sumSq = 0;
@@ -109,13 +106,14 @@ void report(const char *name, const char *what, const ErrorStats &s, const Shape
   std::printf("ssd interpreted %-38s %-13s %s\n", name, what, s.str(shape).c_str());
 }
 
-void run(const Case &c) {
+// Runs a case on `backend` and checks every output; returns the configurations that ran.
+std::array<SsdKernelChoice, 4> run(const Case &c, jit::Backend &backend = interpreter()) {
   INFO("case " << c.name << ": " << c.spec.str() << " chunk " << c.chunk);
   const Problem p(c.spec, 11);
   const interp::DType f32 = interp::DType::Float32;
   std::vector<std::unique_ptr<Stored>> keep;
   auto store = [&](const Tensor &t, interp::DType dtype, bool strided) -> const Stored & {
-    keep.push_back(std::make_unique<Stored>(t, dtype, strided));
+    keep.push_back(std::make_unique<Stored>(t, dtype, strided, backend));
     return *keep.back();
   };
   const Stored &x = store(p.x, c.dtype, c.strided), &dt = store(p.dt, f32, false), &A = store(p.A, f32, false),
@@ -142,9 +140,8 @@ void run(const Case &c) {
   options.chunkSize = c.chunk;
   options.dt = c.spec.options;
   options.precision = c.precision;
-  options.blockSizes = c.blockSizes;
 
-  const SsdOutputs outputs = ssdForward(interpreter(), in, options);
+  const SsdOutputs outputs = ssdForward(backend, in, options);
   struct {
     Tensor y, finalStates, dtOut, dACumsum, states;
   } out{outputs.y.values(), outputs.finalStates.values(), outputs.dtOut.values(), outputs.dACumsum.values(),
@@ -176,14 +173,12 @@ void run(const Case &c) {
   const ErrorStats edt = compare(out.dtOut, chunked.dt, 1e-6, 1e-5);
   const ErrorStats ecs = compare(out.dACumsum, chunked.dACumsum, 1e-6, 1e-5);
   const ErrorStats est = compare(out.states, chunked.states, tst.atol, tst.rtol);
-  report(c.name.c_str(), "y", ey, out.y.shape);
-  report(c.name.c_str(), "final_states", es, out.finalStates.shape);
-  report(c.name.c_str(), "dt_out", edt, out.dtOut.shape);
-  report(c.name.c_str(), "dA_cumsum", ecs, out.dACumsum.shape);
-  report(c.name.c_str(), "states", est, out.states.shape);
-  const auto bmmBQ = c.blockSizes[1].find("BQ");
-  checkCB(outputs.cb.values(), ref, c.chunk,
-          bmmBQ != c.blockSizes[1].end() ? bmmBQ->second : std::min<int64_t>(c.chunk, 64), c.name.c_str());
+  report(c.name, "y", ey, out.y.shape);
+  report(c.name, "final_states", es, out.finalStates.shape);
+  report(c.name, "dt_out", edt, out.dtOut.shape);
+  report(c.name, "dA_cumsum", ecs, out.dACumsum.shape);
+  report(c.name, "states", est, out.states.shape);
+  checkCB(outputs.cb.values(), ref, c.chunk, outputs.cbBlock, c.name);
   CHECK(ey.relToRms < c.yTol);
   CHECK(ey.outside == 0);
   for (const ErrorStats *s : {&edt, &ecs}) {
@@ -194,6 +189,7 @@ void run(const Case &c) {
     CHECK(s->relToRms < stateTol);
     CHECK(s->outside == 0);
   }
+  return outputs.choices;
 }
 
 } // namespace
@@ -261,45 +257,132 @@ TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 reference
     run(c);
 }
 
-TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel", "[mamba2][interpreter]") {
-  // The runs of configRuns (SsdConfigs.h): every configuration of every kernel, and chunk_bmm
-  // and compute_out with different row blocks (BQ 32 against 64). Chunks of 128 and 256 hold
-  // 2 to 8 row blocks; dstate 64 is the smallest that every BN divides. Each run takes one of three
-  // problems, which between them hold every option: ragged T, two sequences, ngroups > 1 and
-  // = nheads, D per head and per channel, z, initial states, dt bias + softplus, dt limits,
-  // strided views, bf16/fp16/fp32 data and tf32 products.
+TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel matches the references",
+          "[mamba2][interpreter][autotune]") {
+  // Large enough that no configuration fits to another's block sizes (H 16, P and N 64, chunk
+  // 64; two chunks, the last ragged), with D, z and initial states. fp32 data: exact products,
+  // so a configuration that misplaces one block's contribution cannot hide in the rounding.
+  ProblemSpec spec;
+  spec.b = 1, spec.T = 80, spec.H = 16, spec.P = 64, spec.G = 2, spec.N = 64;
+  spec.dRank = 1, spec.z = true, spec.initialStates = true;
+  Case c{"every config fp32", spec, 64, interp::DType::Float32};
+  c.yTol = 2e-5; // fp32Tol at chunk 64 (see run)
+  // The plan's variants for this problem: each kernel's configurations, none merged.
+  SsdTensorTypes types;
+  auto set = [&](SsdTensor t, rt::DType dtype, Shape shape) { types[unsigned(t)] = SsdTensorType{dtype, shape}; };
+  const rt::DType f32 = rt::DType::Float32;
+  set(SsdTensor::X, f32, {1, 80, 16, 64});
+  set(SsdTensor::Z, f32, {1, 80, 16, 64});
+  set(SsdTensor::Dt, f32, {1, 80, 16});
+  set(SsdTensor::A, f32, {16});
+  set(SsdTensor::D, f32, {16});
+  set(SsdTensor::B, f32, {1, 80, 2, 64});
+  set(SsdTensor::C, f32, {1, 80, 2, 64});
+  set(SsdTensor::InitialStates, f32, {1, 16, 64, 64});
+  ForwardOptions options;
+  options.chunkSize = 64;
+  const SsdPlan plan = planSsdForward(types, options);
+  const std::array<size_t, 4> expectedConfigs = {3, 3, 4, 3}; // ssd.py's lists
+  for (size_t k = 0; k < plan.launches.size(); ++k) {
+    const SsdLaunch &l = plan.launches[k];
+    CHECK(l.variants.size() == expectedConfigs[k]);
+    for (const SsdVariant &v : l.variants) {
+      const std::string rule = l.request().kernel + ":" + std::to_string(v.candidate.config);
+      INFO("TILE_AUTOTUNE_FORCE=" << rule << " (" << v.candidate.label() << ")");
+      jit::BackendOptions bo;
+      bo.choice = jit::BackendOptions::Choice::Interpreter;
+      jit::TuneSettings tuning;
+      tuning.force = jit::parseForceRules(rule);
+      bo.tuning = tuning;
+      jit::Backend backend(bo);
+      const std::array<SsdKernelChoice, 4> ran = run(c, backend);
+      // The forced kernel ran in that configuration, the others in configuration 0.
+      for (size_t j = 0; j < ran.size(); ++j) {
+        CHECK(ran[j].config == (j == k ? v.candidate.config : 0u));
+        CHECK(ran[j].source == (j == k ? jit::TuneSource::Forced : jit::TuneSource::Disabled));
+      }
+      CHECK(ran[k].label == v.candidate.label());
+    }
+  }
+}
+
+TEST_CASE("mamba2 interpreted: mixed configurations at chunks 128 and 256 over every option",
+          "[mamba2][interpreter][autotune]") {
+  // The runs of configRuns (SsdConfigs.h): every configuration of every kernel together with
+  // other kernels' configurations (chunk_bmm and compute_out at different BQ), at chunks of 128
+  // and 256 (2 to 8 row blocks), over three problems that hold every option between them:
+  // ragged T, ngroups > 1 and = nheads, D per head and per channel, z, initial states, dt bias
+  // + softplus, dt limits, strided views, bf16/fp16/fp32 data and tf32 products. nheads 16,
+  // headdim and dstate 64: no two configurations of a kernel fit to the same block sizes.
   const interp::DType bf16 = interp::DType::BFloat16, f16 = interp::DType::Float16, f32 = interp::DType::Float32;
+  auto spec = [](int64_t T, int64_t G) {
+    ProblemSpec s;
+    s.b = 1, s.T = T, s.H = 16, s.P = 64, s.G = G, s.N = 64;
+    return s;
+  };
   std::vector<Case> problems;
   {
-    Case c{"bf16 D(H) z init groups2", {}, 128, bf16};
-    c.spec.b = 1, c.spec.T = 200, c.spec.H = 4, c.spec.P = 16, c.spec.G = 2, c.spec.N = 64;
+    Case c{"bf16 D(H) z init groups2", spec(130, 2), 128, bf16};
     c.spec.dRank = 1, c.spec.z = true, c.spec.initialStates = true;
     c.yTol = 5e-2; // bf16 products and a bf16 y, as the chunk128 case above
     problems.push_back(c);
   }
   {
-    Case c{"fp32 D(H,P) bias softplus strided", {}, 256, f32, true};
-    c.spec.b = 2, c.spec.T = 300, c.spec.H = 4, c.spec.P = 16, c.spec.G = 1, c.spec.N = 64;
+    Case c{"fp32 D(H,P) bias softplus strided", spec(260, 1), 256, f32, true};
     c.spec.dRank = 2, c.spec.dtBias = true, c.spec.options.dtSoftplus = true;
     c.yTol = 8e-5; // fp32Tol at chunk 256 (see run)
     problems.push_back(c);
   }
   {
-    Case c{"fp16 tf32 groups=heads dt limits", {}, 128, f16};
-    c.spec.b = 1, c.spec.T = 150, c.spec.H = 4, c.spec.P = 16, c.spec.G = 4, c.spec.N = 64;
+    Case c{"fp16 tf32 groups=heads dt limits", spec(130, 16), 128, f16};
     c.spec.options.dtMin = 0.02, c.spec.options.dtMax = 0.3;
     c.precision = MatmulPrecision::TF32;
     c.yTol = 5e-3;
     problems.push_back(c);
   }
-  const std::vector<tile::mamba2::test::BlockSizes> runs = tile::mamba2::test::configRuns();
+  const std::vector<std::string> runs = tile::mamba2::test::configRuns();
   for (size_t r = 0; r < runs.size(); ++r) {
     // The second half shifts the problems by one, so each configuration meets two of them.
     Case c = problems[(r + r / (runs.size() / 2)) % problems.size()];
-    c.blockSizes = runs[r];
-    c.name += " [" + tile::mamba2::test::runString(runs[r]) + "]";
-    run(c);
+    const std::string name = std::string(c.name) + " [" + runs[r] + "]";
+    c.name = name.c_str();
+    INFO("TILE_AUTOTUNE_FORCE=" << runs[r]);
+    jit::BackendOptions bo;
+    bo.choice = jit::BackendOptions::Choice::Interpreter;
+    jit::TuneSettings tuning;
+    tuning.force = jit::parseForceRules(runs[r]);
+    bo.tuning = tuning;
+    jit::Backend backend(bo);
+    const std::array<SsdKernelChoice, 4> ran = run(c, backend);
+    for (const SsdKernelChoice &k : ran)
+      CHECK(k.source == jit::TuneSource::Forced);
   }
+}
+
+TEST_CASE("mamba2 interpreted: block sizes fit small shapes, merging configurations", "[mamba2][autotune]") {
+  // P = 8, N = 16, H = 4, chunk 16: every configuration of a kernel fits to the same sizes.
+  SsdTensorTypes types;
+  auto set = [&](SsdTensor t, Shape shape) { types[unsigned(t)] = SsdTensorType{rt::DType::Float32, shape}; };
+  set(SsdTensor::X, {1, 40, 4, 8});
+  set(SsdTensor::Dt, {1, 40, 4});
+  set(SsdTensor::A, {4});
+  set(SsdTensor::B, {1, 40, 1, 16});
+  set(SsdTensor::C, {1, 40, 1, 16});
+  ForwardOptions options;
+  options.chunkSize = 16;
+  const SsdPlan plan = planSsdForward(types, options);
+  for (const SsdLaunch &l : plan.launches) {
+    INFO(l.request().kernel);
+    CHECK(l.variants.size() == 1);
+    CHECK(l.variants[0].candidate.config == 0);
+  }
+  CHECK(plan.launches[0].variants[0].candidate.label() == "BH=4");
+  CHECK(plan.launches[1].variants[0].candidate.label() == "BN=16 BQ=16");
+  CHECK(plan.launches[2].variants[0].candidate.label() == "BN=16 BP=8");
+  CHECK(plan.launches[3].variants[0].candidate.label() == "BN=16 BP=8 BQ=16");
+  CHECK(plan.launches[3].grid() == std::array<int64_t, 3>{3, 1, 4});
+  // The key names come from ssd.py's key= lists.
+  CHECK(plan.launches[3].keyNames == std::vector<std::string>{"headdim", "dstate", "Q"});
 }
 
 TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][interpreter]") {
@@ -316,45 +399,6 @@ TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][i
   options.chunkSize = 8;
   CHECK_THROWS_WITH(ssdForward(interpreter(), in, options),
                     Catch::Contains("chunk_size 8 must be a power of two from 16"));
-}
-
-TEST_CASE("mamba2 plan: block sizes replace the plan's choice, checked", "[mamba2][interpreter]") {
-  // b=2, T=300, H=4, P=16, G=2, N=64 at chunk 128: 3 chunks.
-  SsdTensorTypes types;
-  const rt::DType f32 = rt::DType::Float32;
-  types[unsigned(SsdTensor::X)] = SsdTensorType{f32, {2, 300, 4, 16}};
-  types[unsigned(SsdTensor::Dt)] = SsdTensorType{f32, {2, 300, 4}};
-  types[unsigned(SsdTensor::A)] = SsdTensorType{f32, {4}};
-  types[unsigned(SsdTensor::B)] = types[unsigned(SsdTensor::C)] = SsdTensorType{f32, {2, 300, 2, 64}};
-  ForwardOptions options;
-  options.chunkSize = 128;
-  options.blockSizes = {{{{"BH", 2}}, {{"BQ", 32}, {"BN", 16}}, {{"BP", 8}, {"BN", 64}}, {{"BQ", 16}, {"BP", 4}}}};
-  const SsdPlan plan = planSsdForward(types, options);
-  auto constant = [&](size_t k, const char *name) {
-    return std::get<int64_t>(plan.launches[k].request.constants.at(name));
-  };
-  CHECK(constant(0, "BH") == 2);
-  CHECK(plan.launches[0].grid == std::array<int64_t, 3>{3, 2, 2});
-  CHECK((constant(1, "BQ") == 32 && constant(1, "BN") == 16));
-  CHECK(plan.launches[1].grid == std::array<int64_t, 3>{3 * 4, 4, 2 * 2});
-  CHECK((constant(2, "BP") == 8 && constant(2, "BN") == 64));
-  CHECK(plan.launches[2].grid == std::array<int64_t, 3>{2, 1, 2 * 4});
-  // compute_out: BQ and BP given, BN the plan's (min(N, 32)).
-  CHECK((constant(3, "BQ") == 16 && constant(3, "BP") == 4 && constant(3, "BN") == 32));
-  CHECK(plan.launches[3].grid == std::array<int64_t, 3>{3 * 8, 4, 2 * 4});
-
-  auto refused = [&](unsigned k, const char *name, int64_t value, const char *message) {
-    ForwardOptions bad;
-    bad.chunkSize = 128;
-    bad.blockSizes[k][name] = value;
-    CHECK_THROWS_WITH(planSsdForward(types, bad), Catch::Contains(message));
-  };
-  refused(0, "BQ", 8, "chunk_cumsum has no block size BQ (it takes BH)");
-  refused(3, "BK", 8, "compute_out has no block size BK (it takes BQ, BP, BN)");
-  refused(2, "BP", 24, "block size BP=24 of fwd_pass_state must be a power of two from 1 to 256");
-  refused(0, "BH", 0, "block size BH=0 of chunk_cumsum must be a power of two from 1 to 256");
-  refused(1, "BQ", 256, "block size BQ=256 of chunk_bmm must divide chunk_size 128");
-  refused(3, "BN", 128, "block size BN=128 of compute_out must divide dstate 64");
 }
 
 TEST_CASE("mamba2 interpreted: shapes whose outputs would overflow are refused", "[mamba2][interpreter]") {

@@ -1,0 +1,58 @@
+#include "runtime/jit/AutotuneConfigs.h"
+
+#include "compiler/frontend/Frontend.h"
+#include "compiler/frontend/Parser.h"
+#include "runtime/Error.h"
+
+#include <mutex>
+
+namespace tile::jit {
+
+namespace {
+
+// Every kernel's declaration in one source, or the diagnostics of a source that does not parse.
+struct SourceDecls {
+  std::map<std::string, AutotuneDecl> kernels;
+  std::string diagnostics;
+};
+
+SourceDecls inspectSource(const std::string &source, const std::string &fileName) {
+  frontend::SourceManager sources;
+  frontend::DiagnosticEngine diags(sources);
+  SourceDecls decls;
+  const frontend::SourceFile *file = sources.addBuffer(fileName, source);
+  std::unique_ptr<frontend::Module> module = file ? frontend::parseModule(*file, diags) : nullptr;
+  if (!module || diags.hasErrors()) {
+    decls.diagnostics = file ? diags.str() : "the source is too large";
+    return decls;
+  }
+  // One context for every kernel of the source: creating one costs more than inspecting.
+  mlir::MLIRContext context;
+  for (const frontend::FunctionDefStmt *fn : module->functions()) {
+    std::optional<frontend::KernelSignature> sig = frontend::inspectKernel(*module, fn->name, context, diags);
+    if (sig && sig->isKernel)
+      decls.kernels[fn->name] = AutotuneDecl{sig->autotuneConfigs, sig->autotuneKey};
+  }
+  decls.diagnostics = diags.str();
+  return decls;
+}
+
+} // namespace
+
+AutotuneDecl autotuneDecl(const std::string &source, const std::string &fileName, const std::string &kernel) {
+  static std::mutex mutex;
+  static std::map<std::string, SourceDecls> cache; // by source text
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(source);
+  if (it == cache.end())
+    it = cache.emplace(source, inspectSource(source, fileName)).first;
+  auto k = it->second.kernels.find(kernel);
+  if (k == it->second.kernels.end())
+    throw rt::Error(
+        rt::Error::Kind::InvalidArgument,
+        "cannot read the autotune configurations of '" + kernel + "'" +
+            (it->second.diagnostics.empty() ? ": no such kernel in " + fileName : ":\n" + it->second.diagnostics));
+  return k->second;
+}
+
+} // namespace tile::jit

@@ -1,0 +1,354 @@
+#include "tools/tile-cc/Launcher.h"
+
+#include "runtime/Error.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace tile::tools {
+
+namespace {
+
+// The C++ parameter type of a scalar: its natural type, or a tile::rt::Scalar for the dtypes
+// C++ has no type for (the caller builds it with Scalar::bfloat16(x), Scalar::fromBits ...).
+const char *scalarType(rt::DType dtype) {
+  switch (dtype) {
+  case rt::DType::Bool:
+    return "bool";
+  case rt::DType::Int8:
+    return "std::int8_t";
+  case rt::DType::Int16:
+    return "std::int16_t";
+  case rt::DType::Int32:
+    return "std::int32_t";
+  case rt::DType::Int64:
+    return "std::int64_t";
+  case rt::DType::Float32:
+    return "float";
+  case rt::DType::Float64:
+    return "double";
+  default:
+    return "const tile::rt::Scalar &";
+  }
+}
+
+// A C++ string literal holding `text` exactly (escapes for quotes, backslashes, control bytes).
+std::string cString(const std::string &text) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c == '\n') {
+      out += i + 1 < text.size() ? "\\n\"\n    \"" : "\\n"; // one JSON line per source line
+    } else if (c < 0x20 || c >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\%03o", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+// The bytes as a brace initializer body, 24 a line.
+std::string byteList(const std::string &bytes) {
+  std::string out;
+  out.reserve(bytes.size() * 4 + bytes.size() / 6);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    out += std::to_string(unsigned(static_cast<unsigned char>(bytes[i])));
+    out += ',';
+    if (i % 24 == 23 && i + 1 < bytes.size())
+      out += "\n  ";
+  }
+  return out;
+}
+
+std::string constantText(const rt::ConstantValue &value) {
+  if (const bool *b = std::get_if<bool>(&value))
+    return *b ? "True" : "False";
+  if (const std::int64_t *i = std::get_if<std::int64_t>(&value))
+    return std::to_string(*i);
+  if (const double *d = std::get_if<double>(&value)) {
+    std::ostringstream os;
+    os << *d;
+    return os.str();
+  }
+  return "'" + std::get<std::string>(value) + "'";
+}
+
+// "BM=128 BN=128 BK=64" (no constants: "none").
+std::string constantsText(const rt::KernelMetadata &md) {
+  std::string out;
+  for (const auto &[name, value] : md.constants)
+    out += (out.empty() ? "" : " ") + name + "=" + constantText(value);
+  return out.empty() ? "none" : out;
+}
+
+std::string imagesText(const LauncherVariant &v) {
+  std::string out;
+  for (const LauncherImage &image : v.images)
+    out += (out.empty() ? "" : ", ") + image.arch + (image.isPtx ? " PTX" : " cubin");
+  return out;
+}
+
+// A kernel parameter's name in C++: Python names that are C++ keywords, or that the launch
+// function's own parameters use, get a trailing '_'.
+std::string parameterName(const std::string &name) {
+  static const char *const reserved[] = {"alignas",
+                                         "alignof",
+                                         "and",
+                                         "and_eq",
+                                         "asm",
+                                         "auto",
+                                         "bitand",
+                                         "bitor",
+                                         "bool",
+                                         "case",
+                                         "catch",
+                                         "char",
+                                         "char16_t",
+                                         "char32_t",
+                                         "class",
+                                         "compl",
+                                         "config",
+                                         "const",
+                                         "const_cast",
+                                         "constexpr",
+                                         "continue",
+                                         "decltype",
+                                         "default",
+                                         "delete",
+                                         "do",
+                                         "double",
+                                         "dynamic_cast",
+                                         "enum",
+                                         "explicit",
+                                         "export",
+                                         "extern",
+                                         "float",
+                                         "friend",
+                                         "goto",
+                                         "grid",
+                                         "inline",
+                                         "int",
+                                         "long",
+                                         "mutable",
+                                         "namespace",
+                                         "new",
+                                         "noexcept",
+                                         "not",
+                                         "not_eq",
+                                         "nullptr",
+                                         "operator",
+                                         "or",
+                                         "or_eq",
+                                         "private",
+                                         "protected",
+                                         "public",
+                                         "register",
+                                         "reinterpret_cast",
+                                         "short",
+                                         "signed",
+                                         "sizeof",
+                                         "static",
+                                         "static_assert",
+                                         "static_cast",
+                                         "stream",
+                                         "struct",
+                                         "switch",
+                                         "template",
+                                         "this",
+                                         "thread_local",
+                                         "throw",
+                                         "typedef",
+                                         "typeid",
+                                         "typename",
+                                         "union",
+                                         "unsigned",
+                                         "using",
+                                         "virtual",
+                                         "void",
+                                         "volatile",
+                                         "wchar_t",
+                                         "xor",
+                                         "xor_eq"};
+  for (const char *word : reserved)
+    if (name == word)
+      return name + "_";
+  return name;
+}
+
+// ", const tile::rt::Arg &a, float eps" and "a, eps".
+void parameterLists(const rt::KernelMetadata &md, std::string &declared, std::string &passed) {
+  for (const rt::ParamInfo &p : md.params) {
+    const std::string type = p.isArray() ? "const tile::rt::Arg &" : scalarType(p.dtype);
+    const std::string id = parameterName(p.name);
+    declared += ", " + type + (type.back() == '&' ? "" : " ") + id;
+    passed += (passed.empty() ? "" : ", ") + id;
+  }
+}
+
+// The parameter list, documented: " *   a: bfloat16 array of rank 2 (an ArrayArg or a DLPack tensor)".
+std::string parameterDoc(const rt::KernelMetadata &md) {
+  std::string out;
+  for (const rt::ParamInfo &p : md.params) {
+    out += "///   " + parameterName(p.name) + ": ";
+    if (p.isArray())
+      out += std::string(rt::dtypeName(p.dtype)) + " array of rank " + std::to_string(p.rank) +
+             " (a tile::rt::ArrayArg or a DLPack tensor)\n";
+    else
+      out += std::string(rt::dtypeName(p.dtype)) + " scalar\n";
+  }
+  return out;
+}
+
+void openNamespace(std::ostream &os, const std::string &ns) {
+  if (!ns.empty())
+    os << "namespace " << ns << " {\n\n";
+}
+void closeNamespace(std::ostream &os, const std::string &ns) {
+  if (!ns.empty())
+    os << "} // namespace " << ns << "\n";
+}
+
+} // namespace
+
+bool parseLauncherMetadata(LauncherVariant &variant, std::string &error) {
+  try {
+    for (std::size_t i = 0; i < variant.images.size(); ++i) {
+      const LauncherImage &image = variant.images[i];
+      rt::KernelMetadata md = rt::parseKernelMetadata(image.metadata, image.arch + " metadata");
+      if (i == 0) {
+        variant.metadata = std::move(md);
+        continue;
+      }
+      bool same = md.params.size() == variant.metadata.params.size();
+      for (std::size_t p = 0; same && p < md.params.size(); ++p) {
+        const rt::ParamInfo &a = md.params[p], &b = variant.metadata.params[p];
+        same = a.name == b.name && a.kind == b.kind && a.dtype == b.dtype && a.rank == b.rank;
+      }
+      if (!same) {
+        error = "the " + image.arch + " image's parameters differ from the " + variant.images[0].arch + " image's";
+        return false;
+      }
+    }
+  } catch (const rt::Error &e) {
+    error = e.what();
+    return false;
+  }
+  if (variant.images.empty()) {
+    error = "no images to embed";
+    return false;
+  }
+  return true;
+}
+
+std::string checkIdentifier(const std::string &text, const std::string &what, bool allowNested) {
+  auto bad = [&] {
+    return what + " '" + text + "' is not a C++ identifier" + (allowNested ? " (or names joined by '::')" : "");
+  };
+  if (text.empty())
+    return what + " is empty";
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = allowNested ? text.find("::", start) : std::string::npos;
+    const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (part.empty() || (part[0] >= '0' && part[0] <= '9'))
+      return bad();
+    for (char c : part)
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+        return bad();
+    if (end == std::string::npos)
+      return "";
+    start = end + 2;
+  }
+}
+
+void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherOptions &options, std::string &header,
+                   std::string &source) {
+  const std::string &name = options.name;
+  const bool multi = variants.size() > 1;
+  const rt::KernelMetadata &first = variants.front().metadata;
+  std::string declared, passed;
+  parameterLists(first, declared, passed);
+
+  std::ostringstream h;
+  h << "// Generated by tile-cc --emit=launcher: do not edit.\n//   " << options.command << "\n//\n"
+    << "// Kernel '" << first.name << "', " << first.threadsPerBlock << " threads per block.\n";
+  for (const LauncherVariant &v : variants)
+    h << "//   " << (v.config >= 0 ? "config " + std::to_string(v.config) + ": " : "") << "constants "
+      << constantsText(v.metadata) << "; images: " << imagesText(v) << "\n";
+  h << "// Needs only the tile-cc runtime core (CMake: TileCC::runtime).\n"
+    << "#pragma once\n\n#include \"runtime/Args.h\"\n#include \"runtime/Device.h\"\n#include \"runtime/Kernel.h\"\n"
+    << "#include \"runtime/KernelMetadata.h\"\n#include \"runtime/LaunchPlan.h\"\n#include \"runtime/Stream.h\"\n\n"
+    << "#include <cstdint>\n\n";
+  openNamespace(h, options.nameSpace);
+  const std::string config = multi ? "unsigned config" : "";
+  const std::string configArg = multi ? "unsigned config, " : "";
+  if (multi)
+    h << "/// The @ct.autotune configurations compiled in: config 0 .. " << variants.size() - 1
+      << ", numbered as in the source.\n"
+      << "inline constexpr unsigned " << name << "_num_configs = " << variants.size() << ";\n\n";
+  h << "/// The kernel's metadata" << (multi ? " for a configuration" : "")
+    << ": parameters, constants (to size the grid), threads per block. No device needed.\n"
+    << "const tile::rt::KernelMetadata &" << name << "_metadata(" << config << ");\n"
+    << "/// The kernel on `device`: the image for its architecture, loaded on first use.\n"
+    << "tile::rt::Kernel " << name << "_kernel(const tile::rt::Device &device" << (multi ? ", unsigned config" : "")
+    << ");\n"
+    << "/// Launches the kernel on `grid` blocks on `stream` (asynchronous). The arguments are checked as\n"
+    << "/// tile::rt::launch checks them; a mismatch throws tile::rt::Error naming the parameter"
+    << (multi ? ", and so does\n/// a configuration out of range" : "") << ".\n"
+    << parameterDoc(first) << "void launch_" << name << "(" << configArg
+    << "const tile::rt::Stream &stream, const tile::rt::Grid &grid" << declared << ");\n\n";
+  closeNamespace(h, options.nameSpace);
+  header = h.str();
+
+  std::ostringstream s;
+  s << "// Generated by tile-cc --emit=launcher: do not edit.\n//   " << options.command << "\n"
+    << "#include \"" << options.headerName << "\"\n\n#include \"runtime/Embedded.h\"\n#include \"runtime/Error.h\"\n\n"
+    << "#include <string>\n\n";
+  openNamespace(s, options.nameSpace);
+  s << "namespace {\n\n";
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    const LauncherVariant &variant = variants[v];
+    for (std::size_t i = 0; i < variant.images.size(); ++i) {
+      const LauncherImage &image = variant.images[i];
+      s << "// " << image.arch << (image.isPtx ? " PTX" : " cubin") << ", " << image.bytes.size() << " bytes\n"
+        << "const unsigned char kImage" << v << "_" << i << "[] = {\n  " << byteList(image.bytes) << "};\n"
+        << "const char kMetadata" << v << "_" << i << "[] =\n    " << cString(image.metadata) << ";\n\n";
+    }
+    s << "const tile::rt::EmbeddedImage kImages" << v << "[] = {\n";
+    for (std::size_t i = 0; i < variant.images.size(); ++i)
+      s << "    {\"" << variant.images[i].arch << "\", " << (variant.images[i].isPtx ? "true" : "false") << ", kImage"
+        << v << "_" << i << ", sizeof kImage" << v << "_" << i << ", kMetadata" << v << "_" << i << "},\n";
+    s << "};\n\n";
+  }
+  s << "tile::rt::EmbeddedKernel &embedded(" << config << ") {\n";
+  if (multi) {
+    s << "  switch (config) {\n";
+    for (std::size_t v = 0; v < variants.size(); ++v)
+      s << "  case " << v << ": {\n    static tile::rt::EmbeddedKernel kernel(\"" << first.name << "\", kImages" << v
+        << ", sizeof kImages" << v << " / sizeof kImages" << v << "[0]);\n    return kernel;\n  }\n";
+    s << "  default:\n    throw tile::rt::Error(tile::rt::Error::Kind::InvalidArgument,\n"
+      << "                          \"" << name << ": config \" + std::to_string(config) + \" is out of range (\" +\n"
+      << "                              std::to_string(" << name << "_num_configs) + \" configurations)\");\n  }\n";
+  } else {
+    s << "  static tile::rt::EmbeddedKernel kernel(\"" << first.name
+      << "\", kImages0, sizeof kImages0 / sizeof kImages0[0]);\n  return kernel;\n";
+  }
+  s << "}\n\n} // namespace\n\n";
+  const std::string configName = multi ? "config" : "";
+  s << "const tile::rt::KernelMetadata &" << name << "_metadata(" << config << ") { return embedded(" << configName
+    << ").metadata(); }\n\n"
+    << "tile::rt::Kernel " << name << "_kernel(const tile::rt::Device &device" << (multi ? ", unsigned config" : "")
+    << ") { return embedded(" << configName << ").load(device); }\n\n"
+    << "void launch_" << name << "(" << configArg << "const tile::rt::Stream &stream, const tile::rt::Grid &grid"
+    << declared << ") {\n  embedded(" << configName << ").launch(stream, grid, {" << passed << "});\n}\n\n";
+  closeNamespace(s, options.nameSpace);
+  source = s.str();
+}
+
+} // namespace tile::tools
