@@ -106,9 +106,12 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
       continue;
     v.request = base;
     v.request.config = i;
-    // The fitted sizes override the configuration's own (a constant given overrides it).
+    // The fitted sizes override the configuration's own (a constant given overrides it). Kernel
+    // options (occupancy, num_ctas) are no constants: the front end takes them from the
+    // configuration itself (request.config); they stay in the candidate's label.
     for (auto &[name, value] : tuned)
-      v.request.constants[name] = value;
+      if (name != "occupancy" && name != "num_ctas")
+        v.request.constants[name] = value;
     v.grid = grid(v.request.constants);
     l.variants.push_back(std::move(v));
   }

@@ -439,10 +439,13 @@ int main(int argc, char **argv) {
   if (!errorLimit)
     return usage(optionError);
   std::optional<unsigned> config;
-  const bool allConfigs = configIndex == "all";
-  if (allConfigs && emit != EmitKind::Launcher)
+  // --config all (a launcher over every configuration) is not --all-configs (a package).
+  const bool launcherForEveryConfig = configIndex == "all";
+  if (launcherForEveryConfig && emit != EmitKind::Launcher)
     return usage("--config all is only for --emit=launcher");
-  if (configIndex.getNumOccurrences() && !allConfigs) {
+  if (allConfigs && emit == EmitKind::Launcher)
+    return usage("--all-configs builds a package; a launcher over every configuration is --config all");
+  if (configIndex.getNumOccurrences() && !launcherForEveryConfig) {
     auto v = tile::tools::parseInt(configIndex, 0, std::numeric_limits<int32_t>::max(), "--config", optionError);
     if (!v)
       return usage(optionError);
@@ -494,7 +497,7 @@ int main(int argc, char **argv) {
   }
 
   if (allConfigs) {
-    if (config)
+    if (configIndex.getNumOccurrences())
       return usage("--all-configs builds every configuration; --config picks one");
     if (kernelName.empty())
       return usage("--all-configs needs --kernel NAME");
@@ -548,7 +551,7 @@ int main(int argc, char **argv) {
   if (outputFile != "-" && samePath(outputFile, inputFile))
     return usage("-o '" + outputFile + "' is the input file; refusing to overwrite it");
   if (emit == EmitKind::Launcher)
-    return emitLauncher(*file, *module, diags, archs, config, allConfigs, numThreads, commandLine);
+    return emitLauncher(*file, *module, diags, archs, config, launcherForEveryConfig, numThreads, commandLine);
   if (!metaPath.empty() && samePath(metaPath, inputFile))
     return usage("--metadata '" + metaPath + "' is the input file; refusing to overwrite it");
   if (!metaPath.empty() && outputFile != "-" && samePath(metaPath, outputFile))
