@@ -4,7 +4,7 @@
 # stopping at its first failure, under a timeout), reverts the patch and reports whether the
 # tests noticed. A SURVIVED line is a bug the CPU tests would let through.
 #   scripts/mutation-test.sh [BUILD_DIR] [NAME...]   NAME: a substring of the patch file names
-#   TIMEOUT  seconds per suite (default 600)
+#   TIMEOUT  seconds per suite (default 600); JOBS  ninja jobs for the rebuilds (default ninja's)
 # The patch is reverted on every exit (Ctrl-C included) and the build is brought back to
 # the unmutated sources at the end. Exits 1 when a mutation survived or failed to build.
 set -uo pipefail
@@ -50,7 +50,7 @@ for p in "${patches[@]}"; do
   fi
   git apply "$p" && applied=$p
   start=$SECONDS
-  if ! ninja -C "$build" >>"$log/$name.log" 2>&1; then
+  if ! ninja -C "$build" ${JOBS:+-j "$JOBS"} >>"$log/$name.log" 2>&1; then
     result=build-failed
     bad=$((bad + 1))
   elif ! timeout "$timeout" "$lit" -q --max-failures=1 "$build/test" >>"$log/$name.log" 2>&1 ||
@@ -66,5 +66,5 @@ for p in "${patches[@]}"; do
 done
 echo "score: $killed/$total killed (logs in $log)"
 echo "rebuilding the unmutated sources..."
-ninja -C "$build" >"$log/restore.log" 2>&1 || echo "error: the rebuild failed, see $log/restore.log" >&2
+ninja -C "$build" ${JOBS:+-j "$JOBS"} >"$log/restore.log" 2>&1 || echo "error: the rebuild failed, see $log/restore.log" >&2
 [ "$bad" -eq 0 ]

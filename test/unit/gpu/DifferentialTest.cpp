@@ -1,6 +1,9 @@
 // [gpu] Code generation against the interpreter: each kernel (one per op family, ragged
 // shapes, strided views, several dtypes) is compiled by the JIT, run on the GPU, run again by
-// the interpreter on the same inputs, and the outputs compared element by element.
+// the interpreter on the same inputs, and the outputs compared element by element: exactly
+// where both sides must agree bit for bit (integers, extremes, data movement, element access
+// at and past the edges, 16-bit sums and products of exact data), else within a tolerance
+// derived from the dtype and the number of terms (see sumTolerance and productTolerance).
 
 #include "compiler/frontend/Frontend.h"
 #include "compiler/interpreter/DType.h"
@@ -28,6 +31,8 @@ struct ArraySpec {
   bool output = false;
   std::vector<int64_t> strides = {}; // explicit strides in elements (padded rows, gaps)
   int64_t offset = 0;                // the view's first element in its allocation (1: misaligned)
+  int64_t tail = 0;                  // elements of the allocation after the view's last one
+  std::vector<double> values = {};   // the allocation's elements (cycled), instead of random data
 };
 
 struct Scalar {
@@ -46,6 +51,7 @@ struct Case {
   std::vector<std::string> paramOrder;
   rt::Grid grid;
   double rtol = 1e-5, atol = 1e-5;
+  std::map<std::string, std::pair<double, double>> tolerances = {}; // per output: {rtol, atol}
 };
 
 struct HostData {
@@ -66,7 +72,7 @@ HostData makeArray(const ArraySpec &spec, std::mt19937 &rng) {
     for (int64_t d = static_cast<int64_t>(spec.shape.size()) - 2; d >= 0; --d)
       h.strides[d] = h.strides[d + 1] * spec.shape[d + 1];
   // The allocation spans the view (non-negative strides); gaps and the offset hold data too.
-  int64_t n = spec.offset + 1;
+  int64_t n = spec.offset + 1 + spec.tail;
   for (size_t d = 0; d < spec.shape.size(); ++d)
     n += (spec.shape[d] - 1) * h.strides[d];
   unsigned size = interp::dtypeSize(spec.dtype);
@@ -75,6 +81,14 @@ HostData makeArray(const ArraySpec &spec, std::mt19937 &rng) {
   std::uniform_int_distribution<int> integer(-50, 50);
   for (int64_t i = 0; i < n; ++i) {
     void *p = h.bytes.data() + i * size;
+    if (!spec.values.empty()) {
+      const double v = spec.values[size_t(i) % spec.values.size()];
+      if (interp::isFloat(spec.dtype))
+        interp::writeFloat(p, spec.dtype, v);
+      else
+        interp::writeInt(p, spec.dtype, static_cast<int64_t>(v));
+      continue;
+    }
     if (spec.output)
       continue; // outputs start zeroed on both sides
     if (interp::isFloat(spec.dtype))
@@ -178,6 +192,8 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
     unsigned size = interp::dtypeSize(a.dtype);
     std::vector<bool> inView(g.bytes.size() / size, false);
     double maxErr = 0;
+    const auto tol = c.tolerances.count(a.name) ? c.tolerances.at(a.name) : std::pair{c.rtol, c.atol};
+    const double rtol = tol.first, atol = tol.second;
     for (int64_t i = 0; i < n; ++i) {
       std::vector<int64_t> idx(a.shape.size());
       int64_t rest = i;
@@ -189,7 +205,7 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
       double gv = element(g, idx), rv = element(r, idx);
       double err = gv == rv ? 0.0 : std::fabs(gv - rv); // equal infinities match too
       maxErr = std::max(maxErr, err);
-      if (gv != rv && !(err <= c.atol + c.rtol * std::fabs(rv)) && !(std::isnan(gv) && std::isnan(rv)))
+      if (gv != rv && !(err <= atol + rtol * std::fabs(rv)) && !(std::isnan(gv) && std::isnan(rv)))
         ++bad;
     }
     // Elements of the allocation outside the view (gaps, the offset) must stay untouched.
@@ -197,8 +213,8 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
     for (size_t e = 0; e < inView.size(); ++e)
       if (!inView[e] && std::memcmp(g.bytes.data() + e * size, r.bytes.data() + e * size, size) != 0)
         ++stray;
-    INFO(a.name << ": max abs error " << maxErr << ", " << bad << " of " << n << " elements outside tolerance, "
-                << stray << " elements outside the view written");
+    INFO(a.name << ": max abs error " << maxErr << ", " << bad << " of " << n << " elements outside atol " << atol
+                << " + rtol " << rtol << " * |interpreter|, " << stray << " elements outside the view written");
     CHECK(bad == 0);
     CHECK(stray == 0);
     std::printf("differential %-12s %-4s max|gpu-interp| = %.3g over %lld elements\n", c.name.c_str(), a.name.c_str(),
@@ -207,6 +223,35 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
 }
 
 const char *kHeader = "import cuda.tile as ct\n\n";
+
+//===----------------------------------------------------------------------===//
+// Tolerances of the 16-bit sums, products and scans on random data, from the dtype's unit
+// roundoff u (round to nearest: bf16 2^-8, f16 2^-11) and the number n of terms. Both sides
+// round every partial result to the dtype, the interpreter in order and the GPU in its own
+// order (per thread, then across lanes and warps), so their difference is the difference of
+// two sums of n - 1 rounding errors. The worst case, (n - 1) u sum|x| per side, is useless at
+// bf16 (n u = 0.25 for n = 64), so the bounds take the probabilistic model (Higham and Mary,
+// 2019): rounding errors independent, zero-mean, each within u times its partial result.
+// The random cases cannot catch a small bug; the exact-data cases below (integers, powers of
+// two, whose partial results are all representable) compare bit for bit and do.
+//===----------------------------------------------------------------------===//
+
+// Unit roundoff of a 16-bit float dtype.
+double unitRoundoff(interp::DType dtype) { return std::ldexp(1.0, dtype == interp::DType::BFloat16 ? -8 : -11); }
+
+// Absolute bound on |gpu - interpreter| for sums of n terms uniform in [-m, m] (sigma =
+// m / sqrt(3)): the k-th partial sum has rms sigma sqrt(k), its rounding error variance at most
+// (u sigma)^2 k / 3, in all (u sigma n)^2 / 6 per side, (u sigma n)^2 / 3 for the difference;
+// six standard deviations of that is 2 u m n (a false failure under 1e-8 per element).
+double sumTolerance(interp::DType dtype, int64_t n, double m) { return 2.0 * unitRoundoff(dtype) * m * double(n); }
+
+// Relative bound on |gpu - interpreter| for products of n computed factors: per side each
+// factor t * c + 1 rounds up to twice (once if the GPU fuses it) and each of the n - 1
+// multiplications once, each a relative error uniform within +-u (variance u^2 / 3): at most
+// 3n per side, 6n for the difference, a standard deviation of u sqrt(2n); six of them.
+double productTolerance(interp::DType dtype, int64_t n) {
+  return 6.0 * unitRoundoff(dtype) * std::sqrt(2.0 * double(n));
+}
 
 std::vector<Case> cases() {
   using D = interp::DType;
@@ -229,9 +274,15 @@ def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
        {},
        {"x", "s", "out"},
        rt::Grid(2, 3),
-       1e-2,
-       1e-2});
-  // Transcendentals (PTX approximations against libm: a few ulp).
+       // The f32 t * k + 1.5 may differ by one f32 rounding (a fused multiply-add on one side:
+       // at most 2^-24 * 3.5 ~ 2e-7 absolute, below atol), which can move the bf16 result
+       // across one rounding boundary: one bf16 ulp, at most 2^-7 |out| (u = 2^-8).
+       std::ldexp(1.0, -7),
+       1e-6});
+  // Transcendentals: the PTX approximations (ex2, lg2, rsqrt within about 2^-22 relative or
+  // absolute, sin/cos within 2^-20.9 absolute on [-pi, pi]) against the interpreter's libm,
+  // on t in [-2, 2]: a dozen terms of magnitude at most 8 (exp(2) = 7.4) each off by at most
+  // 8 * 2^-20.9, so |gpu - interpreter| < 12 * 8 * 2^-20.9 ~ 5e-5; atol 1e-4.
   out.push_back({"math",
                  std::string(kHeader) + R"py(
 @ct.kernel
@@ -247,8 +298,8 @@ def k(x, y):
                  {},
                  {"x", "y"},
                  rt::Grid(4),
-                 2e-3,
-                 2e-3});
+                 0,
+                 1e-4});
   // Reductions and scans along each axis.
   out.push_back({"reduce_scan",
                  std::string(kHeader) + R"py(
@@ -465,6 +516,9 @@ def k(a, b, c, d):
                  {},
                  {"a", "b", "c", "d"},
                  rt::Grid(2),
+                 // e rounds to tf32 (u = 2^-11) after exp, whose approximation on the GPU can move
+                 // it across a rounding boundary: one tf32 ulp, 2^-10 |e|; the products over K = 32
+                 // inherit such flips on a few factors. rtol = two ulps.
                  2e-3,
                  2e-3});
   // Element-wise gathers, scatters and atomics, with masks.
@@ -488,6 +542,95 @@ def k(x, idx, y, hist):
                  rt::Grid(1),
                  1e-6,
                  1e-6});
+  // Element access at and past the edges. docs/language.md: out-of-bounds elements are not
+  // accessed — gather returns padding_value, scatter skips them, atomic_add leaves memory alone
+  // and returns 0 (the interpreter's and the lowering's value). The indices: the first and
+  // last elements (0, size - 1), one past (size), negatives (-1, -size, -size - 1), far out
+  // (2^30, INT32_MAX, INT32_MIN) and in-bounds ones, each in-bounds index once (scatter order
+  // and atomics then do not matter). Every array sits inside a larger allocation (offset and
+  // tail hold data), so a missing or off-by-one check reads real data instead of the padding,
+  // or writes outside the view, which the comparison counts.
+  const std::vector<double> edges1d = {0,   1,  2,  59, 60, 61, 64,      100,          1000,          -1, -2, -60,
+                                       -61, 30, 58, 3,  4,  5,  1 << 30, 2147483647,   -2147483648.0, 6,  7,  8,
+                                       9,   10, 11, 12, 13, 14, 57,      -2147483647.0};
+  out.push_back({"element_edges",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, idx, g, y, hist, old):
+    i = ct.load(idx, (0,), (32,))
+    ct.store(g, (0,), ct.gather(x, i, padding_value=-7.0))
+    ct.scatter(y, i, ct.arange(32).astype(ct.float32) + 1.0)
+    ct.store(old, (0,), ct.atomic_add(hist, i, ct.full((32,), 1.0, dtype=ct.float32)))
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {60}, false, false, {}, 64, 64},
+                  {"idx", D::Int32, {32}, false, false, {}, 0, 0, edges1d},
+                  {"g", D::Float32, {32}, false, true},
+                  {"y", D::Float32, {60}, false, true, {}, 64, 64, {-3.0}},
+                  {"hist", D::Float32, {60}, false, true, {}, 64, 64, {100, 101, 102, 103, 104}},
+                  {"old", D::Float32, {32}, false, true}},
+                 {},
+                 {"x", "idx", "g", "y", "hist", "old"},
+                 rt::Grid(1),
+                 0,
+                 0});
+  // int64 indices past 2^32: truncated to 32 bits, 2^32 + 3 would read element 3.
+  out.push_back({"element_edges_i64",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, idx, g, y):
+    i = ct.load(idx, (0,), (8,))
+    ct.store(g, (0,), ct.gather(x, i, padding_value=-7.0))
+    ct.scatter(y, i, ct.arange(8).astype(ct.float32) + 1.0)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {60}, false, false, {}, 16, 16},
+                  {"idx",
+                   D::Int64,
+                   {8},
+                   false,
+                   false,
+                   {},
+                   0,
+                   0,
+                   {0, 59, 60, -1, 4294967296.0 + 3, -4294967296.0 + 5, 1099511627776.0, 7}},
+                  {"g", D::Float32, {8}, false, true},
+                  {"y", D::Float32, {60}, false, true, {}, 16, 16, {-3.0}}},
+                 {},
+                 {"x", "idx", "g", "y"},
+                 rt::Grid(1),
+                 0,
+                 0});
+  // 2-D: each dimension checked on its own. Rows are padded to 8 (strides (8, 1)), so (r, 7)
+  // and (r + 1, -1) land on a gap element of the allocation and (5, c) past the last row:
+  // checking only the flattened offset would read or write them. A mask turns off some
+  // in-bounds elements too.
+  const std::vector<double> rows = {0, 4, 4, 0, 5, -1, 1, 2, 3, 2147483647.0, 0, 1, 3, 4, 2, 6};
+  const std::vector<double> cols = {0, 6, 7, -1, 0, 6, 7, -1, 3, 0, -2147483648.0, 1, 5, 2, 4, 0};
+  out.push_back({"element_edges_2d",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, r, c, g, y):
+    ri = ct.load(r, (0,), (16,))
+    ci = ct.load(c, (0,), (16,))
+    keep = ct.arange(16) != 12
+    ct.store(g, (0,), ct.gather(x, (ri, ci), mask=keep, padding_value=-7.0))
+    ct.scatter(y, (ri, ci), ct.arange(16).astype(ct.float32) + 1.0, mask=keep)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {5, 7}, false, false, {8, 1}, 8, 8},
+                  {"r", D::Int32, {16}, false, false, {}, 0, 0, rows},
+                  {"c", D::Int32, {16}, false, false, {}, 0, 0, cols},
+                  {"g", D::Float32, {16}, false, true},
+                  {"y", D::Float32, {5, 7}, false, true, {8, 1}, 8, 8, {-3.0}}},
+                 {},
+                 {"x", "r", "c", "g", "y"},
+                 rt::Grid(1),
+                 0,
+                 0});
   // Control flow with carried tiles and a run-time condition; integer arithmetic.
   out.push_back({"control",
                  std::string(kHeader) + R"py(
@@ -560,8 +703,10 @@ def k(x, y, n, Q: ct.Constant[int]):
                    {{"n", D::Int32, 190}},
                    {"x", "y", "n"},
                    rt::Grid(1),
-                   2e-3,
-                   2e-3});
+                   // softplus log(1 + exp(t)) for t <= 1 through ex2 and lg2 approximations (about
+                   // 2^-22 each, on values below 4): |gpu - interpreter| well under 1e-5.
+                   0,
+                   1e-5});
   }
   // Vectorised loads and stores: runs of 8 elements move in 16-byte accesses (f32: two, i8:
   // one of 8 bytes) when the view allows it, else element by element. Each dtype goes through
@@ -675,6 +820,14 @@ std::string blockIndex(size_t rank) {
   return pyTuple(idx);
 }
 
+// Exact data for 16-bit sums and products: t (uniform in [-2, 2]) becomes an integer in
+// [-4, 4], so every partial sum of up to 64 terms is an integer of at most 256 in magnitude,
+// exact in bf16 (8 significant bits) and f16 (11); factors are 2 or 1/2, so every partial
+// product is a power of two well inside bf16's exponent range. Any order gives the same bits,
+// so these compare with tolerance 0 and catch any element summed twice, dropped or misplaced.
+const char *kExactSums = "    t = ct.floor(t * 2.0)\n";
+const char *kExactFactors = "ct.where(t > 0.0, t * 0.0 + 2.0, t * 0.0 + 0.5)";
+
 const std::vector<std::string> kAllReductions = {"sum", "prod", "max", "min", "argmax", "argmin"};
 const std::vector<std::string> kExtremes = {"max", "min", "argmax", "argmin"};
 
@@ -682,7 +835,8 @@ const std::vector<std::string> kExtremes = {"max", "min", "argmax", "argmin"};
 // and stores every result. Float products reduce t * 0.1 + 1 to stay in range.
 Case reduceCase(const std::string &name, const std::vector<int64_t> &tile, int axis, bool keepdims, interp::DType dtype,
                 const std::vector<std::string> &kinds, double rtol, double atol, std::vector<int64_t> xShape = {},
-                int64_t blocks = 1, const std::string &padding = "ZERO", const std::string &prep = "") {
+                int64_t blocks = 1, const std::string &padding = "ZERO", const std::string &prep = "",
+                const std::string &productArg = "") {
   bool isFloat = interp::isFloat(dtype);
   std::vector<int64_t> result = {1};
   if (axis >= 0) {
@@ -703,7 +857,7 @@ Case reduceCase(const std::string &name, const std::vector<int64_t> &tile, int a
   for (const std::string &kind : kinds) {
     std::string out = "o_" + kind;
     params += ", " + out;
-    std::string arg = kind == "prod" && isFloat ? "t * 0.1 + 1.0" : "t";
+    std::string arg = kind == "prod" && isFloat ? (productArg.empty() ? "t * 0.1 + 1.0" : productArg) : "t";
     std::string expr = axis < 0 ? "ct.reshape(ct." + kind + "(" + arg + "), (1,))"
                                 : "ct." + kind + "(" + arg + ", axis=" + std::to_string(axis) +
                                       ", keepdims=" + (keepdims ? "True" : "False") + ")";
@@ -719,21 +873,22 @@ Case reduceCase(const std::string &name, const std::vector<int64_t> &tile, int a
 }
 
 // Inclusive scans of one tile per block along `axis`: cumsum and cumprod, forward and reverse.
-// Float products scan t * 0.05 + 1 to stay in range.
+// Float products scan t * 0.05 + 1 (or productArg) to stay in range; prep rewrites t first.
 Case scanCase(const std::string &name, const std::vector<int64_t> &tile, int axis, interp::DType dtype, double rtol,
-              double atol, std::vector<int64_t> xShape = {}, int64_t blocks = 1) {
+              double atol, std::vector<int64_t> xShape = {}, int64_t blocks = 1, const std::string &prep = "",
+              const std::string &productArg = "") {
   std::vector<int64_t> outShape = tile;
   outShape[0] *= blocks;
   if (xShape.empty())
     xShape = outShape;
   std::string idx = blockIndex(tile.size()), ax = std::to_string(axis);
-  std::string p = interp::isFloat(dtype) ? "t * 0.05 + 1.0" : "t";
+  std::string p = !interp::isFloat(dtype) ? "t" : productArg.empty() ? "t * 0.05 + 1.0" : productArg;
   std::string source = std::string(kHeader) + "@ct.kernel\ndef k(x, fwd, rev, pfwd, prev):\n    t = ct.load(x, " + idx +
-                       ", " + pyShape(tile) + ", padding_mode=ct.PaddingMode.ZERO)\n" + "    ct.store(fwd, " + idx +
-                       ", ct.cumsum(t, axis=" + ax + "))\n" + "    ct.store(rev, " + idx + ", ct.cumsum(t, axis=" + ax +
-                       ", reverse=True))\n" + "    ct.store(pfwd, " + idx + ", ct.cumprod(" + p + ", axis=" + ax +
-                       "))\n" + "    ct.store(prev, " + idx + ", ct.cumprod(" + p + ", axis=" + ax +
-                       ", reverse=True))\n";
+                       ", " + pyShape(tile) + ", padding_mode=ct.PaddingMode.ZERO)\n" + prep + "    ct.store(fwd, " +
+                       idx + ", ct.cumsum(t, axis=" + ax + "))\n" + "    ct.store(rev, " + idx +
+                       ", ct.cumsum(t, axis=" + ax + ", reverse=True))\n" + "    ct.store(pfwd, " + idx +
+                       ", ct.cumprod(" + p + ", axis=" + ax + "))\n" + "    ct.store(prev, " + idx + ", ct.cumprod(" +
+                       p + ", axis=" + ax + ", reverse=True))\n";
   Case c{name, source, "k", {}, {{"x", dtype, xShape}}, {}, {"x"}, rt::Grid(blocks), rtol, atol};
   for (const char *out : {"fwd", "rev", "pfwd", "prev"}) {
     c.arrays.push_back({out, dtype, outShape, false, true});
@@ -780,16 +935,28 @@ std::vector<Case> reduceScanCases() {
     out.push_back(reduceCase("reduce1d_" + std::to_string(n), {n}, 0, true, D::Float32, kAllReductions, 1e-4, 1e-4,
                              {2 * n - 3}, 2));
   out.push_back(reduceCase("reduce1d_all", {512}, -1, false, D::Float32, kAllReductions, 1e-4, 1e-4));
-  // Element types: the extremes exactly, 16-bit sums within their rounding.
+  // Element types: the extremes exactly; 16-bit sums and products of random data within the
+  // bounds derived above (n: the real rows or columns of x, 13 or 60; padding adds 0 or
+  // multiplies by 1, exactly), and of exact data bit for bit.
   for (int axis : {0, 1}) {
     std::string a = "_a" + std::to_string(axis);
+    const int64_t n = axis == 0 ? 13 : 60;
     out.push_back(reduceCase("reduce_i32" + a, {16, 64}, axis, false, D::Int32, kAllReductions, 0, 0, {13, 60}));
     out.push_back(reduceCase("reduce_bf16" + a, {16, 64}, axis, false, D::BFloat16, kExtremes, 0, 0, {13, 60}));
-    out.push_back(
-        reduceCase("reduce_bf16_sum" + a, {16, 64}, axis, false, D::BFloat16, {"sum", "prod"}, 3e-2, 0.5, {13, 60}));
+    out.push_back(reduceCase("reduce_bf16_sum" + a, {16, 64}, axis, false, D::BFloat16, {"sum"}, 0,
+                             sumTolerance(D::BFloat16, n, 2.0), {13, 60}));
+    out.push_back(reduceCase("reduce_bf16_prod" + a, {16, 64}, axis, false, D::BFloat16, {"prod"},
+                             productTolerance(D::BFloat16, n), 0, {13, 60}));
+    out.push_back(reduceCase("reduce_bf16_exact" + a, {16, 64}, axis, false, D::BFloat16, {"sum", "prod"}, 0, 0,
+                             {13, 60}, 1, "ZERO", kExactSums, kExactFactors));
+    out.push_back(reduceCase("reduce_f16_exact" + a, {16, 64}, axis, false, D::Float16, {"sum"}, 0, 0, {13, 60}, 1,
+                             "ZERO", kExactSums));
   }
   out.push_back(reduceCase("reduce_f16", {16, 64}, 1, true, D::Float16, kExtremes, 0, 0, {13, 60}));
-  out.push_back(reduceCase("reduce_f16_sum", {16, 64}, 0, true, D::Float16, {"sum", "prod"}, 1e-2, 0.1, {13, 60}));
+  out.push_back(reduceCase("reduce_f16_sum", {16, 64}, 0, true, D::Float16, {"sum"}, 0,
+                           sumTolerance(D::Float16, 13, 2.0), {13, 60}));
+  out.push_back(reduceCase("reduce_f16_prod", {16, 64}, 0, true, D::Float16, {"prod"}, productTolerance(D::Float16, 13),
+                           0, {13, 60}));
   out.push_back(reduceCase("reduce_f64", {16, 64}, 0, false, D::Float64, kAllReductions, 1e-12, 1e-12, {13, 60}));
   out.push_back(reduceCase("reduce_i64", {64, 16}, 1, false, D::Int64, kAllReductions, 0, 0, {60, 13}));
   // -inf padding: extremes over padded rows and columns (argmin ties among the -inf).
@@ -829,12 +996,27 @@ std::vector<Case> reduceScanCases() {
   for (int64_t n : {16, 128, 1024, 4096})
     out.push_back(scanCase("scan1d_" + std::to_string(n), {n}, 0, D::Float32, n > 128 ? 2e-4 : 1e-5,
                            n > 128 ? 2e-4 : 1e-5, {2 * n - 3}, 2));
+  // 16-bit scans: each output position within the bound for the whole axis (its prefix has at
+  // most n terms); exact data bit for bit.
+  auto scan16 = [](const std::string &name, int axis, interp::DType dtype) {
+    const int64_t n = axis == 0 ? 13 : 60;
+    Case c = scanCase(name, {16, 64}, axis, dtype, 0, 0, {13, 60});
+    const double sum = sumTolerance(dtype, n, 2.0), prod = productTolerance(dtype, n);
+    c.tolerances = {{"fwd", {0, sum}}, {"rev", {0, sum}}, {"pfwd", {prod, 0}}, {"prev", {prod, 0}}};
+    return c;
+  };
   for (int axis : {0, 1}) {
     std::string a = "_a" + std::to_string(axis);
     out.push_back(scanCase("scan_i32" + a, {16, 64}, axis, D::Int32, 0, 0, {13, 60}));
-    out.push_back(scanCase("scan_bf16" + a, {16, 64}, axis, D::BFloat16, 3e-2, 0.5, {13, 60}));
+    out.push_back(scan16("scan_bf16" + a, axis, D::BFloat16));
+    out.push_back(
+        scanCase("scan_bf16_exact" + a, {16, 64}, axis, D::BFloat16, 0, 0, {13, 60}, 1, kExactSums, kExactFactors));
   }
-  out.push_back(scanCase("scan_f16", {16, 64}, 1, D::Float16, 1e-2, 0.1, {13, 60}));
+  out.push_back(scan16("scan_f16", 1, D::Float16));
+  Case f16Exact = scanCase("scan_f16_exact", {16, 64}, 1, D::Float16, 0, 0, {13, 60}, 1, kExactSums);
+  f16Exact.tolerances = {{"pfwd", {productTolerance(D::Float16, 60), 0}},
+                         {"prev", {productTolerance(D::Float16, 60), 0}}};
+  out.push_back(f16Exact);
   out.push_back(scanCase("scan_f64", {64, 16}, 0, D::Float64, 1e-12, 1e-12, {60, 13}));
   out.push_back(scanCase("scan_i64", {16, 64}, 1, D::Int64, 0, 0, {13, 60}));
   return out;

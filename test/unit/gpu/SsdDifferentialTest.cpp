@@ -6,6 +6,7 @@
 #include "compiler/interpreter/DType.h"
 #include "kernels/mamba2/ErrorMetrics.h"
 #include "kernels/mamba2/SsdForward.h"
+#include "test/unit/mamba2/SsdConfigs.h"
 #include "test/unit/runtime/GpuTest.h"
 
 #include <catch2/catch.hpp>
@@ -38,7 +39,7 @@ struct Both {
 };
 
 struct Config {
-  const char *name;
+  std::string name;
   int64_t b, T, H, P, G, N;
   int chunk;
   rt::DType dtype;
@@ -88,7 +89,7 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
   for (const Out &o : outs) {
     const Tensor g = o.gpu.values(), h = o.cpu.values();
     ErrorStats s = compare(g, h, 1e-4, 1e-3);
-    std::printf("ssd gpu vs interpreter %-26s %-13s %s\n", c.name, o.name, s.str(h.shape).c_str());
+    std::printf("ssd gpu vs interpreter %-26s %-13s %s\n", c.name.c_str(), o.name, s.str(h.shape).c_str());
     INFO(o.name << ": " << s.str(h.shape));
     CHECK(s.relToRms < o.tol);
   }
@@ -114,4 +115,29 @@ TEST_CASE("gpu: ssd_forward's kernels agree with the interpreter output by outpu
         Config{"chunk256 bf16 P128 N128", 1, 300, 2, 128, 1, 128, 256, bf16},
         Config{"chunk128 bf16 tf32 products", 1, 300, 2, 64, 1, 64, 128, bf16, MatmulPrecision::TF32}})
     runConfig(gpu, cpu, c);
+}
+
+TEST_CASE("gpu: every autotune configuration agrees with the interpreter output by output", "[gpu][mamba2]") {
+  // The runs of test::configRuns (SsdConfigs.h), pinned on both backends as TILE_AUTOTUNE_FORCE
+  // would, bf16 at chunk 256 and fp32 at chunk 128 in turn: each configuration is its own
+  // generated code, and a disagreement names the kernel.
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-ssd-diff-configs-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  const auto runs = test::configRuns();
+  for (size_t r = 0; r < runs.size(); ++r) {
+    jit::BackendOptions options;
+    options.choice = jit::BackendOptions::Choice::Gpu;
+    options.diskCache = jit::DiskCache(dir);
+    jit::TuneSettings tuning;
+    tuning.force = jit::parseForceRules(runs[r]);
+    options.tuning = tuning;
+    jit::Backend gpu(options);
+    options.choice = jit::BackendOptions::Choice::Interpreter;
+    jit::Backend cpu(options);
+    Config c = r % 2 ? Config{"", 1, 260, 16, 64, 2, 128, 256, rt::DType::BFloat16}
+                     : Config{"", 1, 130, 16, 64, 1, 128, 128, rt::DType::Float32};
+    c.name = std::string(r % 2 ? "bf16 " : "fp32 ") + runs[r];
+    runConfig(gpu, cpu, c);
+  }
 }

@@ -1,9 +1,13 @@
-// Random Mamba-2 problems on tiny shapes for the reference tests: every input owned here, the
-// optional ones present as asked, and SsdInputs views over them.
+// Random Mamba-2 problems on tiny shapes for the reference tests (every input owned here, the
+// optional ones present as asked, and SsdInputs views over them), and the error bound of
+// ssd_forward's outputs that the interpreted and the GPU tests assert.
 #pragma once
 
 #include "kernels/mamba2/Reference.h"
+#include "runtime/DType.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -69,5 +73,58 @@ struct Problem {
     return in;
   }
 };
+
+/// Unit roundoff (round to nearest) of a floating dtype: 2^-p for p significant bits.
+inline double unitRoundoff(rt::DType dtype) {
+  switch (dtype) {
+  case rt::DType::BFloat16:
+    return std::ldexp(1.0, -8);
+  case rt::DType::Float16:
+  case rt::DType::TFloat32:
+    return std::ldexp(1.0, -11);
+  case rt::DType::Float64:
+    return std::ldexp(1.0, -53);
+  default:
+    return std::ldexp(1.0, -24);
+  }
+}
+
+/// The elementwise bound (atol + rtol*|ref|) of an ssd_forward output against the float64
+/// reference, from the precision of the computation (docs/mamba2.md, "How the tests bound the
+/// error"). Every output element is a sum of many terms, each carrying the relative rounding
+/// error of its factors: u_op, the unit roundoff of the products' operands (16-bit data:
+/// bf16 2^-8 or fp16 2^-11 natively, 2^-11 in tf32), or for fp32 data the error the decays
+/// exp(s_i - s_j) inherit from cumulative sums s of size up to maxDACumsum (absolute error
+/// ~ 2^-24 * |s| in the argument is a relative error of the exponential). With random-sign
+/// terms that error is ~u_op * rms(ref), whatever the length of the sums, so atol is a multiple
+/// of u_op * rms(ref): 8 for 16-bit data (roundings chain through three products: weighted B,
+/// states, masked C.B^T), 16 for fp32 (the exponent error). rtol covers the rounding of the
+/// stored result (y in its dtype, bf16 states): 2 * its unit roundoff.
+/// Calibrated on the interpreter, which rounds exactly where the GPU does (it reproduces the
+/// H200's worst y, 5.7e-2 of its RMS at headdim 128, dstate 256): no element of any
+/// configuration of SsdGpuTest or SsdInterpretedTest lies outside; with atol at half the
+/// multiple, one element of 65792 would (bf16, dstate 256). The largest errors reach 4 to 15
+/// u_op * rms for 16-bit data (beyond 8 only where |y| is large and rtol covers it) and 3 to 8
+/// 2^-24 * maxDACumsum * rms for fp32. Not covered: bf16 with the z gate on top of D per
+/// channel and initial states at nheads 16 puts one element of 266240 outside (at t = 0).
+struct Tolerance {
+  double atol = 0, rtol = 0;
+};
+inline Tolerance ssdTolerance(rt::DType data, bool tf32, rt::DType stored, double refRms, double maxDACumsum) {
+  const bool sixteen = data == rt::DType::BFloat16 || data == rt::DType::Float16;
+  const double uOp = !sixteen ? std::ldexp(1.0, -24) * std::max(1.0, maxDACumsum)
+                     : tf32   ? unitRoundoff(rt::DType::TFloat32)
+                              : unitRoundoff(data);
+  const double uStored = stored == rt::DType::Float32 ? 0.0 : unitRoundoff(stored);
+  return {(sixteen ? 8.0 : 16.0) * uOp * refRms, 2.0 * uStored};
+}
+
+/// max |v| over a tensor (0 when empty).
+inline double maxAbs(const Tensor &t) {
+  double m = 0;
+  for (double v : t.data)
+    m = std::max(m, std::abs(v));
+  return m;
+}
 
 } // namespace tile::mamba2::test

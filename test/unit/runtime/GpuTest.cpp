@@ -34,7 +34,8 @@ struct SkipSummary : Catch::TestEventListenerBase {
   void testRunEnded(const Catch::TestRunStats &) override {
     if (skipped)
       std::cout << "SKIPPED: " << skipped << " [gpu] test case(s)"
-                << (lastReason.empty() ? "" : " (" + lastReason + ")") << "\n";
+                << (lastReason.empty() ? "" : " (" + lastReason + ")") << "\n"
+                << "(Catch2's totals below count a skipped test case as passed: those ran nothing)\n";
   }
 };
 } // namespace

@@ -1,0 +1,67 @@
+# The formulas and constants of device math on --emit=gpu output: which PTX approximation each
+# function calls and what surrounds it (log is pinned in lowering-constants.py). 16-bit inputs
+# compute in f32 and round once. No ptxas needed.
+# RUN: tile-cc %s --kernel math --arg x=f32:1 --arg y=f32:1 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=MATH
+# RUN: tile-cc %s --kernel math16 --arg x=bf16:1 --arg y=bf16:1 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=BF16
+import cuda.tile as ct
+
+
+# MATH-DAG: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+# MATH-DAG: %[[TWOLOG2E:.*]] = arith.constant 2.885390e+00 : f32
+# MATH-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+# MATH-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+# MATH: %[[T:[0-9]+]] = scf.if
+# exp(t) = 2^(t log2 e)
+# MATH: %[[E:[0-9]+]] = arith.mulf %[[T]], %[[LOG2E]] : f32
+# MATH-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[E]])
+# exp2(t)
+# MATH: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[T]])
+# log2(t)
+# MATH: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[T]])
+# sqrt(t): math.sqrt, not an approximation intrinsic
+# MATH: math.sqrt %[[T]] : f32
+# rsqrt, sin, cos
+# MATH: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"(%[[T]])
+# MATH: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"(%[[T]])
+# MATH: llvm.call_intrinsic "llvm.nvvm.cos.approx.f"(%[[T]])
+# tanh(t) = 1 - 2 / (2^(2 t log2 e) + 1)
+# MATH: %[[T2:[0-9]+]] = arith.mulf %[[T]], %[[TWOLOG2E]] : f32
+# MATH-NEXT: %[[E2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[T2]])
+# MATH-NEXT: %[[D:[0-9]+]] = arith.addf %[[E2]], %[[ONE]] : f32
+# MATH-NEXT: %[[Q:[0-9]+]] = arith.divf %[[TWO]], %[[D]] : f32
+# MATH-NEXT: arith.subf %[[ONE]], %[[Q]] : f32
+# sigmoid(t) = 1 / (2^(-t log2 e) + 1)
+# MATH: %[[N:[0-9]+]] = arith.negf %[[T]] : f32
+# MATH-NEXT: %[[NE:[0-9]+]] = arith.mulf %[[N]], %[[LOG2E]] : f32
+# MATH-NEXT: %[[S:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[NE]])
+# MATH-NEXT: %[[SD:[0-9]+]] = arith.addf %[[S]], %[[ONE]] : f32
+# MATH-NEXT: arith.divf %[[ONE]], %[[SD]] : f32
+# pow(t, t) = 2^(t log2 t)
+# MATH: %[[L:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[T]])
+# MATH-NEXT: %[[P:[0-9]+]] = arith.mulf %[[T]], %[[L]] : f32
+# MATH-NEXT: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[P]])
+@ct.kernel
+def math(x, y):
+    t = ct.load(x, (0,), (32,))
+    ct.store(y, (0,), ct.exp(t))
+    ct.store(y, (1,), ct.exp2(t))
+    ct.store(y, (2,), ct.log2(t))
+    ct.store(y, (3,), ct.sqrt(t))
+    ct.store(y, (4,), ct.rsqrt(t))
+    ct.store(y, (5,), ct.sin(t))
+    ct.store(y, (6,), ct.cos(t))
+    ct.store(y, (7,), ct.tanh(t))
+    ct.store(y, (8,), ct.sigmoid(t))
+    ct.store(y, (9,), ct.pow(t, t))
+
+
+# BF16: %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+# BF16: %[[T:[0-9]+]] = scf.if
+# BF16: %[[W:[0-9]+]] = arith.extf %[[T]] : bf16 to f32
+# BF16-NEXT: %[[E:[0-9]+]] = arith.mulf %[[W]], %[[LOG2E]] : f32
+# BF16-NEXT: %[[R:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[E]])
+# BF16-NEXT: arith.truncf %[[R]] : f32 to bf16
+@ct.kernel
+def math16(x, y):
+    t = ct.load(x, (0,), (32,))
+    ct.store(y, (0,), ct.exp(t))
