@@ -45,7 +45,9 @@ set(TILE_PUBLIC_HEADERS
   runtime/Args.h runtime/DLPack.h runtime/DType.h runtime/Device.h runtime/DeviceBuffer.h runtime/Embedded.h runtime/Error.h
   runtime/Event.h runtime/Kernel.h runtime/KernelMetadata.h runtime/Launch.h runtime/LaunchPlan.h
   runtime/Module.h runtime/Runtime.h runtime/Stream.h
+  runtime/KernelPackage.h
   runtime/jit/Backend.h runtime/jit/Buffer.h runtime/jit/Jit.h runtime/jit/DiskCache.h
+  runtime/jit/Tuner.h runtime/jit/TuneKey.h runtime/jit/TuneRecord.h runtime/jit/TuneSettings.h runtime/jit/TuneTimer.h
   compiler/frontend/Specialization.h
   kernels/mamba2/SsdForward.h kernels/mamba2/SsdPlan.h kernels/mamba2/SsdProblem.h kernels/mamba2/HostTensor.h
   kernels/mamba2/Reference.h kernels/mamba2/ErrorMetrics.h)
