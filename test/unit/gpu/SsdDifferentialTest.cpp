@@ -91,7 +91,18 @@ void runConfig(jit::Backend &gpuBackend, jit::Backend &cpuBackend, const Config 
     ErrorStats s = compare(g, h, 1e-4, 1e-3);
     std::printf("ssd gpu vs interpreter %-26s %-13s %s\n", c.name.c_str(), o.name, s.str(h.shape).c_str());
     INFO(o.name << ": " << s.str(h.shape));
-    CHECK(s.relToRms < o.tol);
+    if (half && std::string(o.name) == "y") {
+      // One rounding of the stored 16-bit y apart is one ulp of the element's own magnitude,
+      // up to 2^-7 (bf16) or 2^-10 (fp16) of |y|: where |y| is several times its RMS that
+      // passes tol * RMS (measured on the H200: 0.0312 = one bf16 ulp at |y| in [4, 8), RMS
+      // 0.85). Every element must lie within tol * RMS plus one ulp.
+      const double ulp = c.dtype == rt::DType::BFloat16 ? 0x1p-7 : 0x1p-10;
+      ErrorStats r = compare(g, h, o.tol * s.refRms, ulp);
+      INFO("y within tol * rms + one ulp: " << r.str(h.shape));
+      CHECK(r.outside == 0);
+    } else {
+      CHECK(s.relToRms < o.tol);
+    }
   }
 }
 
