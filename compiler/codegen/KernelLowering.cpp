@@ -263,6 +263,16 @@ Value KernelLowering::paddedPosition(Value linear, int64_t rowLength, int64_t ro
 
 void KernelLowering::barrier() { NVVM::Barrier0Op::create(b_, loc_); }
 
+void KernelLowering::shareOwnersValues(Elements &values, const TileLayout &layout, Type type) {
+  if (!layout.replicated)
+    return;
+  barrier();
+  writeShared(values, layout, type, 0); // only owners write
+  barrier();
+  for (int64_t r = 0; r < layout.perThread; ++r)
+    values[r] = readShared(type, 0, linearIndex(layout, r));
+}
+
 void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
                                  int64_t rowPitch) {
   int64_t rowLength = layout.shape.empty() ? 1 : layout.shape.back();

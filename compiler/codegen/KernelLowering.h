@@ -119,6 +119,9 @@ public:
   /// column accesses free of bank conflicts.
   void writeShared(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                    int64_t rowPitch = 0);
+  /// In a replicated layout only the owners performed an atomic: the replicas take the
+  /// owners' results through shared memory. Nothing to do in other layouts.
+  void shareOwnersValues(Elements &values, const TileLayout &layout, mlir::Type type);
   mlir::Value readShared(mlir::Type type, int64_t byteOffset, mlir::Value linear);
   /// Stores registers r .. r + width - 1 (one run of consecutive elements) at `ptr`: one vector
   /// store, or for width 1 a store by the register's owner only (replicas stay silent).

@@ -108,13 +108,7 @@ LogicalResult KernelLowering::lowerAtomic(Operation *op) {
           [&] { return zeroOf(elt); }));
     }
   }
-  if (layout.replicated) {
-    barrier();
-    writeShared(results, layout, elt, 0);
-    barrier();
-    for (int64_t r = 0; r < layout.perThread; ++r)
-      results[r] = readShared(elt, 0, linearIndex(layout, r));
-  }
+  shareOwnersValues(results, layout, elt);
   tiles_[op->getResult(0)] = results;
   return success();
 }

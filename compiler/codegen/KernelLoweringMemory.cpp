@@ -264,14 +264,7 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
   if (gather) {
     tiles_[op->getResult(0)] = results;
   } else if (atomic) {
-    if (layout.replicated) {
-      // Only owners added; replicas take the owner's old value through shared memory.
-      barrier();
-      writeShared(results, layout, elt, 0);
-      barrier();
-      for (int64_t r = 0; r < layout.perThread; ++r)
-        results[r] = readShared(elt, 0, linearIndex(layout, r));
-    }
+    shareOwnersValues(results, layout, elt);
     tiles_[op->getResult(0)] = results;
   }
   return success();

@@ -130,6 +130,10 @@ private:
   void emitAssert(const AssertStmt &s);
   void assign(const Expr &target, const KValue &value, SourceRange valueRange);
   void collectAssignedNames(const StmtList &stmts, std::set<std::string> &names);
+  /// Of `assigned`, the names that hold a run-time scalar or a constant number before a loop:
+  /// the loop carries them (`inits`: their values as IR, in the order of `carried`).
+  void collectCarriedValues(const std::set<std::string> &assigned, mlir::Location l, std::vector<std::string> &carried,
+                            llvm::SmallVectorImpl<mlir::Value> &inits);
 
   // Expressions (IRGenExpr.cpp).
   KValue eval(const Expr &e);

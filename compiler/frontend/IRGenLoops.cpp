@@ -84,13 +84,8 @@ void KernelIRGen::emitBreakOrContinue(const Stmt &s) {
   (*scope_)[isBreak ? kBreakFlag : kContinueFlag] = KValue::boolean(true);
 }
 
-void KernelIRGen::emitWhileLoop(SourceRange range, const StmtList &bodyStmts, const std::set<std::string> &extra,
-                                const std::function<Value()> &condition, const std::function<void()> &body) {
-  Location l = loc(range);
-  std::set<std::string> assigned = extra;
-  collectAssignedNames(bodyStmts, assigned);
-  std::vector<std::string> carried;
-  SmallVector<Value> inits;
+void KernelIRGen::collectCarriedValues(const std::set<std::string> &assigned, Location l,
+                                       std::vector<std::string> &carried, SmallVectorImpl<Value> &inits) {
   for (const std::string &name : assigned) {
     auto it = scope_->find(name);
     if (it == scope_->end() || it->second.isError())
@@ -102,10 +97,20 @@ void KernelIRGen::emitWhileLoop(SourceRange range, const StmtList &bodyStmts, co
     else if (v.isConstNumber())
       init = constant(v, defaultType(v), l);
     else
-      continue;
+      continue; // compile-time values rebound in the body are checked by the callers
     carried.push_back(name);
     inits.push_back(init);
   }
+}
+
+void KernelIRGen::emitWhileLoop(SourceRange range, const StmtList &bodyStmts, const std::set<std::string> &extra,
+                                const std::function<Value()> &condition, const std::function<void()> &body) {
+  Location l = loc(range);
+  std::set<std::string> assigned = extra;
+  collectAssignedNames(bodyStmts, assigned);
+  std::vector<std::string> carried;
+  SmallVector<Value> inits;
+  collectCarriedValues(assigned, l, carried, inits);
   SmallVector<Type> types;
   for (Value v : inits)
     types.push_back(v.getType());

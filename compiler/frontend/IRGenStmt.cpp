@@ -332,21 +332,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   assigned.erase(targetName->id);
   std::vector<std::string> carried;
   SmallVector<Value> inits;
-  for (const std::string &name : assigned) {
-    auto it = scope_->find(name);
-    if (it == scope_->end() || it->second.isError())
-      continue;
-    const KValue &v = it->second;
-    Value init;
-    if (v.isRuntime() && !v.isArray())
-      init = v.value();
-    else if (v.isConstNumber())
-      init = constant(v, defaultType(v), l);
-    else
-      continue; // compile-time values that are rebound in the body are checked below
-    carried.push_back(name);
-    inits.push_back(init);
-  }
+  collectCarriedValues(assigned, l, carried, inits); // compile-time rebinds are checked below
 
   auto forOp = scf::ForOp::create(builder_, l, lo, hi, stepValue, inits);
   Block *body = forOp.getBody();
