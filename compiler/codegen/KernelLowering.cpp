@@ -170,7 +170,10 @@ void KernelLowering::storeElement(Value value, Value ptr) {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
+int64_t KernelLowering::scratchOffset() const { return pipelineDepth_ ? pipelineBytes_ : 0; }
+
 void KernelLowering::reserveShared(int64_t bytes) {
+  bytes += scratchOffset();
   if (bytes > sharedBytes_) {
     sharedBytes_ = bytes;
     largestSharedUser_ = currentOp_;
@@ -187,7 +190,7 @@ static std::string kibString(int64_t bytes) {
 // shrink: "tile 256x256xf32 needs 288 KiB of shared memory; the limit on sm_90 is 227 KiB".
 LogicalResult KernelLowering::checkSharedMemoryLimit() {
   int64_t limit = target_.maxSharedBytesPerBlock();
-  if (sharedBytes_ <= limit)
+  if (std::max(pipelineBytes_, sharedBytes_) <= limit)
     return success();
   Operation *op = largestSharedUser_ ? largestSharedUser_ : kernel_.getOperation();
   RankedTensorType largest;
@@ -209,8 +212,8 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
     os << "x" << largest.getElementType();
     what = "tile " + shape;
   }
-  op->emitError() << what << " needs " << kibString(sharedBytes_) << " of shared memory; the limit on sm_" << target_.sm
-                  << " is " << kibString(limit);
+  op->emitError() << what << " needs " << kibString(std::max(pipelineBytes_, sharedBytes_))
+                  << " of shared memory; the limit on sm_" << target_.sm << " is " << kibString(limit);
   return failure();
 }
 
@@ -245,7 +248,13 @@ LogicalResult KernelLowering::checkRegisterLimit() {
   return failure(walk.wasInterrupted());
 }
 
-Value KernelLowering::sharedBase() { return LLVM::AddressOfOp::create(b_, loc_, smem_); }
+Value KernelLowering::sharedBase() {
+  Value base = LLVM::AddressOfOp::create(b_, loc_, smem_);
+  if (!scratchOffset())
+    return base;
+  // In a pipelined loop the scratch follows the stages (KernelLoweringPipeline.cpp).
+  return LLVM::GEPOp::create(b_, loc_, base.getType(), b_.getI8Type(), base, ValueRange{i32(scratchOffset())});
+}
 
 Value KernelLowering::sharedPointer(Type type, int64_t byteOffset, Value index) {
   Value base = sharedBase();
@@ -362,6 +371,8 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   b_.setInsertionPointToStart(entry);
   tid_ = NVVM::ThreadIdXOp::create(b_, loc_, b_.getI32Type());
 
+  if (auto stages = kernel_->getAttrOfType<IntegerAttr>(kPipelineBytesAttr))
+    pipelineBytes_ = stages.getInt();
   Block &body = kernel_.getBody().front();
   unsigned next = 0;
   for (BlockArgument arg : body.getArguments()) {
@@ -384,12 +395,19 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   if (failed(checkRegisterLimit()) || failed(lowerRegion(kernel_.getBody())))
     return failure();
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
+  // The stages were sized from an estimate of the scratch; when the scratch turns out larger,
+  // the caller lowers the kernel again without them (pipelineOverflow).
+  if (pipelineBytes_ && sharedBytes_ > target_.maxSharedBytesPerBlock()) {
+    pipelineOverflow_ = true;
+    fn.erase();
+    return failure();
+  }
   if (failed(checkSharedMemoryLimit()))
     return failure();
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
   info.numThreads = numThreads_;
-  info.sharedMemoryBytes = (sharedBytes_ + 15) / 16 * 16;
+  info.sharedMemoryBytes = (std::max(pipelineBytes_, sharedBytes_) + 15) / 16 * 16;
   return info;
 }
 
@@ -402,7 +420,7 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
     // Every tile result must now have this thread's elements (a permute folded into the
     // wgmma products it feeds has none: they read its input).
     auto permute = dyn_cast<mlir::tile::PermuteOp>(op);
-    if (permute && permuteFoldsIntoWgmma(permute))
+    if (permute && permuteFoldsIntoMma(permute))
       continue;
     for (Value r : op.getResults())
       if (auto type = dyn_cast<RankedTensorType>(r.getType()))
@@ -473,9 +491,9 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerScan(scan);
   if (auto mma = dyn_cast<mlir::tile::MmaOp>(op))
     return lowerMma(mma);
-  if (auto permute = dyn_cast<mlir::tile::PermuteOp>(op); permute && permuteFoldsIntoWgmma(permute)) {
+  if (auto permute = dyn_cast<mlir::tile::PermuteOp>(op); permute && permuteFoldsIntoMma(permute)) {
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.permute at " << op->getLoc()
-                            << ": folded into the wgmma operands it feeds\n");
+                            << ": folded into the Tensor Core products it feeds\n");
     return success();
   }
   if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
@@ -630,10 +648,18 @@ void unflatten(KernelLowering &l, ValueRange values, ValueRange flat, size_t pos
 }
 
 LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
+  // A pipelined loop (KernelLoweringPipeline.cpp) also carries the index of the stage its
+  // iteration reads, after the loop's own values.
+  bool pipelined = pipelineStages(op) != 0;
+  if (pipelined)
+    pipelinePrologue(op);
   SmallVector<Value> inits;
   flatten(*this, op.getInitArgs(), inits);
+  if (pipelined)
+    inits.push_back(i32(0));
   auto newFor = scf::ForOp::create(b_, loc_, scalars_.lookup(op.getLowerBound()), scalars_.lookup(op.getUpperBound()),
                                    scalars_.lookup(op.getStep()), inits);
+  newFor.setUnsignedCmp(op.getUnsignedCmp());
   {
     OpBuilder::InsertionGuard guard(b_);
     Block *body = newFor.getBody();
@@ -642,13 +668,22 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
     b_.setInsertionPointToEnd(body);
     scalars_[op.getInductionVar()] = newFor.getInductionVar();
     unflatten(*this, op.getRegionIterArgs(), newFor.getRegionIterArgs(), 0);
+    Value stage = pipelined ? newFor.getRegionIterArgs().back() : Value();
+    if (pipelined)
+      pipelineIteration(op, newFor.getInductionVar(), stage);
+    pipelineDepth_ += pipelined;
     if (failed(lowerRegion(op.getRegion())))
       return failure();
+    pipelineDepth_ -= pipelined;
     SmallVector<Value> yields;
     flatten(*this, op.getBody()->getTerminator()->getOperands(), yields);
+    if (pipelined)
+      yields.push_back(pipelineNextStage(op, stage));
     scf::YieldOp::create(b_, loc_, yields);
   }
   unflatten(*this, op.getResults(), newFor.getResults(), 0);
+  if (pipelined)
+    pipelineEpilogue();
   return success();
 }
 

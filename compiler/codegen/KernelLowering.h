@@ -8,6 +8,7 @@
 #pragma once
 
 #include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/TileLayout.h"
 #include "dialect/TileDialect.h"
 
@@ -36,6 +37,12 @@ public:
   /// locations and fails.
   mlir::FailureOr<KernelLaunchInfo> run();
 
+  /// After a failed run(): the kernel's scratch did not fit next to its pipeline stages (no
+  /// error was reported; lower it again without them).
+  bool pipelineOverflowed() const { return pipelineOverflow_; }
+  int64_t scratchBytes() const { return sharedBytes_; }
+  int64_t pipelineBytes() const { return pipelineBytes_; }
+
   // Shared by the lowering files.
   struct Array {
     mlir::Value ptr;                               // !llvm.ptr<1>
@@ -50,6 +57,21 @@ private:
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::Value lowerTf32Elementwise(mlir::Operation *op, mlir::ValueRange operands);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
+  // Loads copied into shared-memory stages ahead of their iteration, as tile-pipeline-loops
+  // decided (KernelLoweringPipeline.cpp).
+  /// Stages of a pipelined loop (0 for other loops).
+  static int64_t pipelineStages(mlir::scf::ForOp op);
+  /// Before the loop: copies for its first stages - 1 iterations.
+  void pipelinePrologue(mlir::scf::ForOp op);
+  /// At the top of an iteration with stage index `stage` (i32): waits for its copies and
+  /// issues those stages - 1 iterations ahead.
+  void pipelineIteration(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stage);
+  /// The stage index (i32) of the next iteration.
+  mlir::Value pipelineNextStage(mlir::scf::ForOp op, mlir::Value stage);
+  void pipelineEpilogue();
+  void issuePipelineCopies(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stageOffset);
+  void issueCopy(mlir::tile::LoadOp load, mlir::Value byteOffset);
+  mlir::LogicalResult lowerPipelinedLoad(mlir::tile::LoadOp op);
   mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
   mlir::LogicalResult lowerWhile(mlir::scf::WhileOp op); // KernelLoweringWhile.cpp
   // Memory (KernelLoweringMemory.cpp).
@@ -67,9 +89,11 @@ private:
   mlir::LogicalResult lowerMmaWgmma(mlir::tile::MmaOp op);
   /// Whether `op` runs as wgmma (else why not, in `why`).
   bool runsAsWgmma(mlir::tile::MmaOp op, std::string *why = nullptr);
-  /// Whether every use of `op` is an A or B operand of a wgmma product, which then writes
-  /// the permute's input to shared memory in the other orientation: the permute costs nothing.
-  bool permuteFoldsIntoWgmma(mlir::tile::PermuteOp op);
+  /// Whether every use of `op` is an A or B operand of a Tensor Core product that reads the
+  /// permute's input from shared memory in the other orientation (wgmma: written transposed
+  /// into its core matrices; mma.sync with 16-bit operands: ldmatrix with the opposite .trans):
+  /// the permute costs nothing.
+  bool permuteFoldsIntoMma(mlir::tile::PermuteOp op);
   mlir::Value coreMatrixOffset(mlir::Value row, mlir::Value col, int64_t cols);
   void writeCoreMatrices(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                          bool transposeToKMajor);
@@ -113,6 +137,9 @@ public:
   /// storageType(type)) that starts `byteOffset` bytes into the shared memory: the one way
   /// the lowering addresses shared memory.
   mlir::Value sharedPointer(mlir::Type type, int64_t byteOffset, mlir::Value index);
+  /// Pointer to element `index` (i32) of an array of `type` elements that starts `byteOffset`
+  /// (i32) bytes into the pipeline stages, which precede the scratch in shared memory.
+  mlir::Value stagePointer(mlir::Type type, mlir::Value byteOffset, mlir::Value index);
   /// Writes a tile's elements at `byteOffset` in shared memory, in the tile's row-major order;
   /// `readShared` reads one element by linear index. With `rowPitch`, rows (runs of the last
   /// dimension) start every `rowPitch` elements instead of back to back: padding that keeps
@@ -154,6 +181,17 @@ public:
   mlir::LLVM::GlobalOp smem_;
   GpuTarget target_;
   int64_t sharedBytes_ = 0;
+  /// Bytes of pipeline stages at the start of shared memory (tile.pipeline_bytes). Inside a
+  /// pipelined loop the scratch of sharedBase() follows them; elsewhere the stages are idle
+  /// (every copy waited for, behind a barrier) and the scratch starts at 0 over them.
+  int64_t pipelineBytes_ = 0;
+  /// Pipelined loops being lowered around the current op.
+  int64_t pipelineDepth_ = 0;
+  /// Where sharedBase() is, in bytes from the start of shared memory.
+  int64_t scratchOffset() const;
+  bool pipelineOverflow_ = false;
+  /// The byte offset (i32) of the stage a pipelined loop's iteration reads, per loop.
+  llvm::DenseMap<mlir::Operation *, mlir::Value> pipelineStageOffset_;
   mlir::Operation *currentOp_ = nullptr;
   mlir::Operation *largestSharedUser_ = nullptr;
   llvm::DenseMap<mlir::Value, Elements> tiles_;
@@ -163,6 +201,14 @@ public:
   mlir::Value scalar(mlir::Value v) { return scalars_.lookup(v); }
   const Elements &elements(mlir::Value v) { return tiles_[v]; }
 };
+
+/// The permute swapping the last two dimensions that produces `operand`, if any.
+mlir::tile::PermuteOp lastTwoSwapped(mlir::Value operand);
+
+/// The uniform condition (i1) for `width`-element vector accesses of `array` along
+/// `runDimension`: unit stride there, base pointer and other strides multiples of the access.
+mlir::Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, mlir::tile::ArrayType arrayType,
+                          size_t runDimension, int64_t width);
 
 /// scf operands and results as registers: tiles become this thread's elements (flatten), and
 /// consecutive registers from `flat[pos]` on are bound back to `values` (unflatten).

@@ -94,8 +94,8 @@ static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::Array
 // the base pointer and every other stride (in bytes) multiples of the access size. A
 // dimension of extent 1 only admits index 0, so its stride does not matter (a static extent
 // of 1 drops the term).
-static Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, mlir::tile::ArrayType arrayType,
-                           size_t runDimension, int64_t width) {
+Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, mlir::tile::ArrayType arrayType,
+                    size_t runDimension, int64_t width) {
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
   auto isZero = [&](Value v) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, l.i64(0)); };
@@ -122,6 +122,8 @@ static Type accessType(OpBuilder &b, int64_t bytes) {
 }
 
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
+  if (op->hasAttr(kPipelineOffsetAttr))
+    return lowerPipelinedLoad(op);
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getType());
   Type elt = op.getType().getElementType();

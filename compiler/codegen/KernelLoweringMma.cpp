@@ -85,15 +85,24 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   Type ea = aType.getElementType(), f32 = b_.getF32Type(), i32t = b_.getI32Type();
   bool tf32 = ea.isTF32();
   int64_t kStep = mmaInstructionK(ea), esize = byteSize(ea);
+  // An operand that is a transpose (permuteFoldsIntoMma) is its input, stored in the input's
+  // orientation, and read with the opposite ldmatrix: A stored K x M is read with .trans, B
+  // stored N x K without it. No transpose goes through registers.
+  auto foldedInput = [&](Value operand) -> Value {
+    mlir::tile::PermuteOp p = lastTwoSwapped(operand);
+    return p && permuteFoldsIntoMma(p) ? p.getInput() : Value();
+  };
+  Value aInput = foldedInput(op.getA()), bInput = foldedInput(op.getB());
   // Rows of A padded by 16 bytes: ldmatrix's eight 16-byte row reads then hit distinct banks.
   // B and C padded by 8 elements: the fragment accesses of a warp (8 rows x 4 columns, or for
-  // tf32 B 4 rows x 8 columns) then spread over the banks.
-  int64_t aPitch = k + 16 / esize, bPitch = n + 8, cPitch = n + 8;
-  int64_t bOffset = alignTo16(batch * m * aPitch * esize);
-  int64_t cOffset = bOffset + alignTo16(batch * k * bPitch * esize);
+  // tf32 B 4 rows x 8 columns) then spread over the banks. Transposed operands are stored
+  // with their rows (M for A, K for B) padded by 8 elements, for the same reason.
+  int64_t aPitch = aInput ? m + 8 : k + 16 / esize, bPitch = bInput ? k + 8 : n + 8, cPitch = n + 8;
+  int64_t bOffset = alignTo16(batch * (aInput ? k : m) * aPitch * esize);
+  int64_t cOffset = bOffset + alignTo16(batch * (bInput ? n : k) * bPitch * esize);
   barrier();
-  writeShared(tiles_[op.getA()], layoutOf(aType), ea, 0, aPitch);
-  writeShared(tiles_[op.getB()], layoutOf(bType), ea, bOffset, bPitch);
+  writeShared(tiles_[aInput ? aInput : op.getA()], layoutOf(aInput ? aInput.getType() : aType), ea, 0, aPitch);
+  writeShared(tiles_[bInput ? bInput : op.getB()], layoutOf(bInput ? bInput.getType() : bType), ea, bOffset, bPitch);
   if (!inRegisters)
     writeShared(tiles_[op.getAcc()], layoutOf(accType), f32, cOffset, cPitch);
   barrier();
@@ -109,7 +118,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
                           << kStep << "), accumulator "
                           << (inRegisters ? "in registers (#tile.mma)" : "through shared memory") << ", warp grid "
                           << wb << "x" << wm << "x" << wn << ", " << grid.numWarps() << " of " << numThreads_ / 32
-                          << " warps with work (not wgmma: " << notWgmma << ")\n");
+                          << " warps with work (not wgmma: " << notWgmma << ")" << (aInput ? ", A transposed" : "")
+                          << (bInput ? ", B transposed" : "") << "\n");
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
@@ -119,6 +129,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   // 2 and 3 are 8 columns right.
   Value ldRow = add(and_(t.lane, 7), mul(and_(shr(t.lane, 3), 1), 8));
   Value ldCol = mul(shr(t.lane, 4), 16 / esize);
+  // For a transposed operand the stored rows run along K (A) or N (B): matrices 2 and 3 are
+  // 8 stored rows down, 1 and 3 are 8 columns right.
+  Value ldRowT = add(and_(t.lane, 7), mul(shr(t.lane, 4), 8));
+  Value ldColT = mul(and_(shr(t.lane, 3), 1), 8);
   auto ldmatrix = [&](Value ptr, int count, bool transpose) {
     auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32t));
     Value s = NVVM::LdMatrixOp::create(
@@ -172,8 +186,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
       OpBuilder::InsertionGuard inner(b_);
       b_.setInsertionPointToStart(kLoop.getBody());
       Value k0 = kLoop.getInductionVar();
-      Value aAt = add(mul(add(aRowBase, ldRow), aPitch), add(k0, ldCol));
-      SmallVector<Value> aRegs = ldmatrix(sharedPointer(ea, 0, aAt), 4, false);
+      // A stored K x M (transposed): stored row k0 + ldRowT of its batch, column m0 + ldColT.
+      Value aAt = aInput ? add(mul(add(add(mul(bi, k), k0), ldRowT), aPitch), add(m0, ldColT))
+                         : add(mul(add(aRowBase, ldRow), aPitch), add(k0, ldCol));
+      SmallVector<Value> aRegs = ldmatrix(sharedPointer(ea, 0, aAt), 4, /*transpose=*/bool(aInput));
       SmallVector<Value> next;
       for (int64_t j = 0; j < nPerWarp; j += 2) {
         int count = j + 1 < nPerWarp ? 4 : 2;
@@ -181,6 +197,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
         if (tf32) {
           for (int64_t jj = j; jj < j + count / 2; ++jj)
             llvm::append_range(bRegs, tf32BFragment(bRowBase, k0, add(n0, i32(8 * jj))));
+        } else if (bInput) {
+          // B stored N x K (transposed): stored row n0 + 8j + ldRowT of its batch, column k0 + ldColT.
+          Value bAt = add(mul(add(add(mul(bi, n), add(n0, i32(8 * j))), ldRowT), bPitch), add(k0, ldColT));
+          bRegs = ldmatrix(sharedPointer(ea, bOffset, bAt), count, false);
         } else {
           Value bAt = add(mul(add(add(bRowBase, k0), ldRow), bPitch), add(add(n0, i32(8 * j)), ldCol));
           bRegs = ldmatrix(sharedPointer(ea, bOffset, bAt), count, true);

@@ -55,7 +55,7 @@ void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout 
 }
 
 // The permute swapping the last two dimensions that produces `operand`, if any.
-static mlir::tile::PermuteOp lastTwoSwapped(Value operand) {
+mlir::tile::PermuteOp lastTwoSwapped(Value operand) {
   auto p = operand.getDefiningOp<mlir::tile::PermuteOp>();
   if (!p)
     return nullptr;
@@ -69,12 +69,18 @@ static mlir::tile::PermuteOp lastTwoSwapped(Value operand) {
   return p;
 }
 
-bool KernelLowering::permuteFoldsIntoWgmma(mlir::tile::PermuteOp op) {
+bool KernelLowering::permuteFoldsIntoMma(mlir::tile::PermuteOp op) {
   if (op->use_empty() || !lastTwoSwapped(op.getResult()))
     return false;
   for (OpOperand &use : op->getUses()) {
     auto mma = dyn_cast<mlir::tile::MmaOp>(use.getOwner());
-    if (!mma || use.getOperandNumber() > 1 || !runsAsWgmma(mma))
+    if (!mma || use.getOperandNumber() > 1)
+      return false;
+    if (runsAsWgmma(mma))
+      continue;
+    // mma.sync reads 16-bit operands with ldmatrix, which transposes 16-bit elements only.
+    Type elt = mma.getA().getType().getElementType();
+    if (!usesTensorCores(mma, target_) || !(elt.isBF16() || elt.isF16()))
       return false;
   }
   return true;
@@ -100,10 +106,10 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   int64_t aBytes = batch * m * k * esize;
   int64_t bOffset = (aBytes + 127) / 128 * 128;
   barrier();
-  // A is stored M x K and B as N x K: an operand that is a transpose (permuteFoldsIntoWgmma)
+  // A is stored M x K and B as N x K: an operand that is a transpose (permuteFoldsIntoMma)
   // is its input written in the other orientation, with no permute through shared memory.
   auto writeOperand = [&](Value operand, int64_t offset, bool kMajorIsTransposed) {
-    if (mlir::tile::PermuteOp p = lastTwoSwapped(operand); p && permuteFoldsIntoWgmma(p)) {
+    if (mlir::tile::PermuteOp p = lastTwoSwapped(operand); p && permuteFoldsIntoMma(p)) {
       Value input = p.getInput();
       writeCoreMatrices(tiles_[input], layoutOf(input.getType()), ea, offset, !kMajorIsTransposed);
     } else {

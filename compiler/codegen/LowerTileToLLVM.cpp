@@ -42,6 +42,28 @@ namespace {
 struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
   using Base::Base;
 
+  // tile-pipeline-loops sized the stages from an estimate of the lowering's scratch; when the
+  // real scratch does not fit beside them, the kernel is lowered again with synchronous loads.
+  FailureOr<KernelLaunchInfo> lowerKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
+    KernelLowering lowering(kernel, numThreads, target);
+    FailureOr<KernelLaunchInfo> info = lowering.run();
+    if (succeeded(info) || !lowering.pipelineOverflowed())
+      return info;
+    kernel.emitRemark() << "loops not pipelined: the kernel needs " << lowering.scratchBytes()
+                        << " bytes of shared memory beside " << lowering.pipelineBytes()
+                        << " bytes of pipeline stages, over the limit of " << target.maxSharedBytesPerBlock();
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName()
+                            << "': scratch does not fit beside the pipeline stages; lowering without them\n");
+    kernel->removeAttr(kPipelineBytesAttr);
+    kernel.walk([](Operation *op) {
+      op->removeAttr(kPipelineStagesAttr);
+      op->removeAttr(kPipelineStageBytesAttr);
+      op->removeAttr(kPipelineOffsetAttr);
+    });
+    KernelLowering again(kernel, numThreads, target);
+    return again.run();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     std::string error;
@@ -56,8 +78,7 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
     }
     SmallVector<mlir::tile::KernelOp> kernels(module.getOps<mlir::tile::KernelOp>());
     for (mlir::tile::KernelOp kernel : kernels) {
-      KernelLowering lowering(kernel, numThreads, *target);
-      FailureOr<KernelLaunchInfo> info = lowering.run();
+      FailureOr<KernelLaunchInfo> info = lowerKernel(kernel, *target);
       if (failed(info))
         return signalPassFailure();
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "' -> llvm.func @"

@@ -37,6 +37,24 @@ def TileRemoveLayoutConversions : Pass<"tile-remove-layout-conversions", "::mlir
   }];
 }
 
+def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::ModuleOp"> {
+  let summary = "Copy the loads of loops into shared-memory stages iterations ahead";
+  let description = [{
+    Decides, per `scf.for`, which `tile.load`s of its body are copied asynchronously into
+    shared memory `S - 1` iterations before the iteration that reads them, and the number of
+    stages `S`: from the loads' `latency` hints (3 stages without hints, 4 for latency 4-6, 5
+    above), reduced to fit the shared memory left at the kernel's occupancy. The decisions are
+    attributes (`tile.pipeline_stages` and `tile.pipeline_stage_bytes` on the loop,
+    `tile.pipeline_offset` on each load, `tile.pipeline_bytes` on the kernel) that
+    `tile-lower-to-llvm` implements with `cp.async` and commit/wait groups; every load of a loop
+    that stays synchronous gets a remark saying why.
+  }];
+  let options = TileTargetOptions # [
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Stages per pipelined loop: 0 derives them from the latency hints, 1 turns pipelining off">
+  ];
+}
+
 def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to NVVM kernel functions";
   let description = [{

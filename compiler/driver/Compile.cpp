@@ -38,7 +38,8 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
   {
     frontend::MLIRDiagnosticBridge bridge(context, diags);
     mlir::PassManager pm(&context);
-    pipeline::buildLLVMDialectPipeline(pm, {options.optLevel, options.numThreads, options.arch});
+    pipeline::buildLLVMDialectPipeline(pm,
+                                       {options.optLevel, options.numThreads, options.arch, options.pipelineStages});
     if (mlir::failed(pm.run(*module)) || diags.hasErrors())
       return fail(diags.hasErrors() ? "" : "compilation failed in the pass pipeline");
   }

@@ -13,6 +13,8 @@ struct CompileOptions {
   std::string arch = "sm_90a";
   int64_t numThreads = 128;
   unsigned optLevel = 2;
+  /// Stages of pipelined loops (tile-pipeline-loops): 0 from latency hints, 1 off, 2-8 forced.
+  int64_t pipelineStages = 0;
   /// Keep the PTX in the result (the driver can JIT it when ptxas is absent).
   bool keepPtx = true;
   /// Skip ptxas: the result holds PTX only (for machines without the CUDA toolkit).

@@ -20,6 +20,9 @@ struct PipelineOptions {
   int64_t numThreads = 128;
   /// Target GPU for code generation (sm_70 ... sm_90a).
   std::string arch = "sm_90a";
+  /// Stages of loops whose loads are copied ahead (tile-pipeline-loops): 0 derives them from
+  /// the loads' latency hints, 1 turns pipelining off, 2-8 forces that many.
+  int64_t pipelineStages = 0;
 };
 
 /// Target-independent tile passes: canonicalization (the dialect's folders), CSE, and dead

@@ -135,7 +135,8 @@ std::string Backend::targetOptions() const {
   if (!j)
     return "interpreter";
   const JitOptions &o = j->options();
-  return j->arch() + "/" + std::to_string(o.numThreads) + "/O" + std::to_string(o.optLevel) + (o.usePtx ? "/ptx" : "");
+  return j->arch() + "/" + std::to_string(o.numThreads) + "/O" + std::to_string(o.optLevel) + (o.usePtx ? "/ptx" : "") +
+         (o.pipelineStages > 0 ? "/stages" + std::to_string(o.pipelineStages) : "");
 }
 
 Buffer Backend::allocate(std::size_t bytes) {

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -59,6 +60,8 @@ std::string cacheKey(const KernelRequest &request, const JitOptions &options, co
   add(request.config ? std::to_string(*request.config) : "-");
   add(arch);
   add(std::to_string(options.numThreads) + "/" + std::to_string(options.optLevel) + (options.usePtx ? "/ptx" : ""));
+  if (options.pipelineStages > 0) // keys of the default (0, or -1 before it is resolved) stay as they were
+    add("stages=" + std::to_string(options.pipelineStages));
   auto hash = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   static const char *hex = "0123456789abcdef";
   std::string key;
@@ -74,6 +77,22 @@ Jit::Jit(rt::Device device, JitOptions options, DiskCache cache)
   arch_ = options_.arch.empty()
               ? archForComputeCapability(device_.computeCapabilityMajor(), device_.computeCapabilityMinor())
               : options_.arch;
+  if (options_.pipelineStages < 0)
+    options_.pipelineStages = pipelineStagesFromEnvironment();
+  if (options_.pipelineStages > 8)
+    throw rt::Error(rt::Error::Kind::InvalidArgument, "pipeline stages " + std::to_string(options_.pipelineStages) +
+                                                          " must be 0 (from latency hints), 1 (off) or 2-8");
+}
+
+int64_t pipelineStagesFromEnvironment() {
+  const char *v = std::getenv("TILE_PIPELINE_STAGES");
+  if (!v || !*v)
+    return 0;
+  std::string text(v);
+  if (text.size() == 1 && text[0] >= '0' && text[0] <= '8')
+    return text[0] - '0';
+  throw rt::Error(rt::Error::Kind::InvalidArgument,
+                  "TILE_PIPELINE_STAGES='" + text + "' must be 0 (from latency hints), 1 (off) or 2-8");
 }
 
 Jit::Stats Jit::stats() const {
@@ -143,6 +162,7 @@ CacheEntry Jit::build(const KernelRequest &request) const {
   compileOptions.arch = arch_;
   compileOptions.numThreads = options_.numThreads;
   compileOptions.optLevel = options_.optLevel;
+  compileOptions.pipelineStages = options_.pipelineStages;
   // Without ptxas, hand PTX to the driver's JIT.
   compileOptions.ptxOnly = options_.usePtx || target::findPtxas().empty();
   frontend::Specialization spec;

@@ -44,7 +44,14 @@ struct JitOptions {
   /// Load PTX through the driver's JIT instead of a ptxas cubin (also the fallback when
   /// ptxas is not installed).
   bool usePtx = false;
+  /// Stages of loops whose loads are copied ahead (tile-pipeline-loops): 0 derives them from
+  /// the latency hints, 1 turns pipelining off, 2-8 forces that many; -1 (the default) takes
+  /// TILE_PIPELINE_STAGES from the environment, else 0.
+  int64_t pipelineStages = -1;
 };
+
+/// TILE_PIPELINE_STAGES (0-8) when set, else 0; Error(InvalidArgument) for another value.
+int64_t pipelineStagesFromEnvironment();
 
 /// The architecture tile-cc targets for a compute capability; newer GPUs get sm_90 PTX, which
 /// the driver compiles for them.

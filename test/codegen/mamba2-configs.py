@@ -20,9 +20,9 @@
 # BMM1: tile.kernel @chunk_bmm({{.*}}) attributes {constants = {BN = 32 : i64, BQ = 32 : i64{{.*}}tile.autotune_config = 1 : i32
 # BMM2: tile.kernel @chunk_bmm({{.*}}) attributes {constants = {BN = 64 : i64, BQ = 64 : i64{{.*}}tile.autotune_config = 2 : i32
 # STATE0: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 32 : i64, BP = 32 : i64{{.*}}tile.autotune_config = 0 : i32
-# STATE1: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64{{.*}}tile.autotune_config = 1 : i32
-# STATE2: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 64 : i64, BP = 32 : i64{{.*}}tile.autotune_config = 2 : i32
-# STATE3: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 64 : i64, BP = 64 : i64{{.*}}tile.autotune_config = 3 : i32
+# STATE1: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 64 : i64, BP = 32 : i64{{.*}}tile.autotune_config = 1 : i32
+# STATE2: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 32 : i64, BP = 32 : i64{{.*}}tile.autotune_config = 2 : i32
+# STATE3: tile.kernel @fwd_pass_state({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64{{.*}}tile.autotune_config = 3 : i32
 # OUT0: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64, BQ = 64 : i64{{.*}}tile.autotune_config = 0 : i32
 # OUT1: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64, BQ = 32 : i64{{.*}}tile.autotune_config = 1 : i32
 # OUT2: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 64 : i64, BP = 32 : i64, BQ = 64 : i64{{.*}}tile.autotune_config = 2 : i32

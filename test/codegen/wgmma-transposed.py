@@ -5,7 +5,8 @@
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=NT
 # RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=TN
 # RUN: tile-cc %s --kernel shared_use --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arg d=bf16:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=KEPT
-# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --arch sm_90 2>&1 | FileCheck %s --check-prefix=KEPT
+# Without wgmma (sm_90) the product is mma.sync, which folds the transpose too (mma-transposed.py).
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --arch sm_90 2>&1 | FileCheck %s --check-prefix=SM90
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=PTX
 import cuda.tile as ct
 
@@ -33,11 +34,13 @@ def shared_use(a, b, c, d):
     ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, yt, ct.zeros((64, 64), dtype=ct.float32)))
     ct.store(d, (0, 0), yt)
 
-# NT: tile.permute at {{.*}}wgmma-transposed.py":18:{{[0-9]+}}): folded into the wgmma operands it feeds
+# NT: tile.permute at {{.*}}wgmma-transposed.py":19:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # NT: tile.mma at {{.*}}: wgmma
-# TN: tile.permute at {{.*}}wgmma-transposed.py":26:{{[0-9]+}}): folded into the wgmma operands it feeds
+# SM90: tile.permute at {{.*}}: folded into the Tensor Core products it feeds
+# SM90: tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16){{.*}}, B transposed
+# TN: tile.permute at {{.*}}wgmma-transposed.py":27:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # TN: tile.mma at {{.*}}: wgmma
-# KEPT-NOT: folded into the wgmma
+# KEPT-NOT: folded into the
 # One barrier pair for the operands, none for a permute: the kernel's first barrier opens the
 # operands' stores, the second follows their proxy fence.
 # PTX: bar.sync 0

@@ -114,6 +114,12 @@ cl::opt<bool> ptxOnly("ptx-only", cl::desc("--emit=launcher: embed PTX for every
                       cl::cat(category));
 cl::opt<std::string> numThreadsText("num-threads", cl::desc("Threads per block (power of two, 32-1024; default 128)"),
                                     cl::value_desc("N"), cl::init("128"), cl::cat(category));
+cl::opt<std::string> pipelineStagesText(
+    "pipeline-stages",
+    cl::desc("Stages of loops whose loads are copied ahead: 0 from the latency= hints (default), 1 off, 2-8 forced"),
+    cl::value_desc("N"), cl::init("0"), cl::cat(category));
+// --pipeline-stages, parsed strictly in main.
+int64_t pipelineStages = 0;
 cl::opt<bool> ptxasVerbose("resource-usage",
                            cl::desc("Print ptxas's resource report (registers, shared memory, spills)"),
                            cl::cat(category));
@@ -367,6 +373,7 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
       options.arch = target;
       options.numThreads = numThreads;
       options.optLevel = static_cast<unsigned>(optLevel.getValue());
+      options.pipelineStages = pipelineStages;
       options.ptxOnly = !wantCubin;
       tile::driver::CompiledKernel compiled;
       std::string diagnostics;
@@ -434,6 +441,10 @@ int main(int argc, char **argv) {
   const int64_t numThreads = *numThreadsValue;
   if (numThreads & (numThreads - 1))
     return usage("--num-threads " + std::to_string(numThreads) + " must be a power of two from 32 to 1024");
+  auto stagesValue = tile::tools::parseInt(pipelineStagesText, 0, 8, "--pipeline-stages", optionError);
+  if (!stagesValue)
+    return usage(optionError);
+  pipelineStages = *stagesValue;
   auto errorLimit =
       tile::tools::parseInt(errorLimitText, 0, std::numeric_limits<int32_t>::max(), "--error-limit", optionError);
   if (!errorLimit)
@@ -531,6 +542,7 @@ int main(int argc, char **argv) {
     request.options.arch = arch;
     request.options.numThreads = numThreads;
     request.options.optLevel = static_cast<unsigned>(optLevel.getValue());
+    request.options.pipelineStages = pipelineStages;
     request.options.keepPtx = true;
     // --emit=ptx, or no ptxas: a PTX package (the driver compiles it when loading).
     request.options.ptxOnly = kind == EmitKind::PTX || tile::target::findPtxas().empty();
@@ -598,7 +610,8 @@ int main(int argc, char **argv) {
   }
   if (emit != EmitKind::Tile) {
     mlir::PassManager pm(&context);
-    tile::pipeline::PipelineOptions options{static_cast<unsigned>(optLevel.getValue()), numThreads, arch};
+    tile::pipeline::PipelineOptions options{static_cast<unsigned>(optLevel.getValue()), numThreads, arch,
+                                            pipelineStages};
     if (emit == EmitKind::TileOpt)
       tile::pipeline::buildTileOptPipeline(pm, options);
     else if (emit == EmitKind::GPU)

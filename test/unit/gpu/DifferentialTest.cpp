@@ -399,6 +399,85 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
                    1e-4,
                    1e-4});
   }
+  // Transposed operands fold into the product (A read with ldmatrix .trans, B without, on
+  // mma.sync; written transposed into wgmma's core matrices): M = 32 keeps mma.sync, M = 64
+  // takes wgmma on sm_90a; ragged edges, a K loop, both operands and a batched product.
+  struct TransposedCase {
+    const char *name;
+    const char *body;
+    D dtype;
+    std::vector<int64_t> a, b, c;
+    int64_t gridX, gridY;
+  };
+  for (const TransposedCase &t : std::vector<TransposedCase>{
+           {"mma_tn32_bf16",
+            "    acc = ct.zeros((32, 32), dtype=ct.float32)\n"
+            "    for kk in range(ct.num_tiles(a, 0, (32, 32))):\n"
+            "        x = ct.load(a, (kk, ct.bid(0)), (32, 32), padding_mode=ct.PaddingMode.ZERO)\n"
+            "        y = ct.load(b, (kk, ct.bid(1)), (32, 32), padding_mode=ct.PaddingMode.ZERO)\n"
+            "        acc = ct.mma(ct.transpose(x), y, acc)\n"
+            "    ct.store(c, (ct.bid(0), ct.bid(1)), acc)\n",
+            D::BFloat16,
+            {70, 45},
+            {70, 40},
+            {45, 40},
+            2,
+            2},
+           {"mma_nt32_f16",
+            "    x = ct.load(a, (ct.bid(0), 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    y = ct.load(b, (ct.bid(1), 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, ct.transpose(y), ct.full((32, 32), 0.25, "
+            "dtype=ct.float32)))\n",
+            D::Float16,
+            {50, 60},
+            {40, 60},
+            {50, 40},
+            2,
+            2},
+           {"mma_tt32_bf16",
+            "    x = ct.load(a, (0, ct.bid(0)), (64, 32), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    y = ct.load(b, (ct.bid(1), 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(ct.transpose(x), ct.transpose(y), ct.zeros((32, 32), "
+            "dtype=ct.float32)))\n",
+            D::BFloat16,
+            {64, 40},
+            {36, 64},
+            {40, 36},
+            2,
+            2},
+           {"mma_tn64_bf16",
+            "    x = ct.load(a, (0, ct.bid(0)), (64, 64), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    y = ct.load(b, (0, ct.bid(1)), (64, 32), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(ct.transpose(x), y, ct.zeros((64, 32), "
+            "dtype=ct.float32)))\n",
+            D::BFloat16,
+            {60, 100},
+            {60, 50},
+            {100, 50},
+            2,
+            2},
+           {"mma_tn_batched_bf16",
+            "    x = ct.load(a, (0, 0, 0), (2, 32, 32), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    y = ct.load(b, (0, 0, 0), (2, 32, 16), padding_mode=ct.PaddingMode.ZERO)\n"
+            "    ct.store(c, (0, 0, 0), ct.mma(ct.permute(x, (0, 2, 1)), y, ct.zeros((2, 32, 16), "
+            "dtype=ct.float32)))\n",
+            D::BFloat16,
+            {2, 30, 29},
+            {2, 30, 13},
+            {2, 29, 13},
+            1,
+            1}}) {
+    out.push_back({t.name,
+                   std::string(kHeader) + "@ct.kernel\ndef k(a, b, c):\n" + t.body,
+                   "k",
+                   {},
+                   {{"a", t.dtype, t.a}, {"b", t.dtype, t.b}, {"c", D::Float32, t.c, false, true}},
+                   {},
+                   {"a", "b", "c"},
+                   rt::Grid(t.gridX, t.gridY),
+                   1e-3,
+                   1e-3});
+  }
   out.push_back(
       {"mma_batched",
        std::string(kHeader) + R"py(
@@ -1022,6 +1101,66 @@ std::vector<Case> reduceScanCases() {
   return out;
 }
 
+// Loops whose loads tile-pipeline-loops copies ahead into shared-memory stages: trip counts 0,
+// 1 and around the number of stages (S - 1, S, S + 1 for 2 to 4 stages), a run-time start
+// and step, tiles past the array's edge in both dimensions (ragged and wholly outside, a
+// negative index), and views the copies cannot take (misaligned, strided, padded rows that
+// break the 16-byte alignment) next to padded rows that keep it. Each iteration rescales the
+// accumulator, so a stage read in the wrong iteration changes the result.
+std::vector<Case> pipelineCases() {
+  using D = interp::DType;
+  std::vector<Case> out;
+  const std::string source = std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, w, y, start, n, step):
+    acc = ct.zeros((16, 32), dtype=ct.float32)
+    for i in range(start, n, step):
+        t = ct.load(x, (i, ct.bid(0)), (16, 32), padding_mode=ct.PaddingMode.ZERO)
+        v = ct.load(w, (i,), (16,), padding_mode=ct.PaddingMode.ZERO)
+        acc = acc * 0.75 + t.astype(ct.float32) * v[:, None]
+    ct.store(y, (0, ct.bid(0)), acc)
+)py";
+  struct View {
+    const char *name;
+    bool columnMajor;
+    std::vector<int64_t> strides;
+    int64_t offset;
+  };
+  const std::vector<View> views = {{"contiguous", false, {}, 0},
+                                   {"misaligned", false, {}, 1},
+                                   {"strided", true, {}, 0},
+                                   {"pitch56", false, {56, 1}, 0},
+                                   {"pitch51", false, {51, 1}, 0}};
+  struct Trip {
+    int64_t start, n, step;
+  };
+  // x has 70 rows: four full 16-row tiles, a ragged fifth (6 rows) and none after.
+  const std::vector<Trip> trips = {{0, 0, 1}, {0, 1, 1}, {0, 2, 1},  {0, 3, 1}, {0, 4, 1},
+                                   {0, 5, 1}, {0, 6, 1}, {-1, 4, 1}, {1, 6, 2}, {2, 2, 1}};
+  for (const View &view : views)
+    for (const Trip &trip : trips) {
+      if (view.offset || view.columnMajor || !view.strides.empty())
+        if (trip.n != 5 || trip.start != 0)
+          continue; // the other trip counts on the contiguous view only
+      Case c;
+      c.name = std::string("pipeline_") + view.name + "_" + std::to_string(trip.start) + "_" + std::to_string(trip.n) +
+               "_" + std::to_string(trip.step);
+      c.source = source;
+      c.kernel = "k";
+      ArraySpec x{"x", D::BFloat16, {70, 50}, view.columnMajor};
+      x.strides = view.strides;
+      x.offset = view.offset;
+      c.arrays = {x, {"w", D::Float32, {75}}, {"y", D::Float32, {16, 64}, false, true}};
+      c.scalars = {{"start", D::Int32, double(trip.start)},
+                   {"n", D::Int32, double(trip.n)},
+                   {"step", D::Int32, double(trip.step)}};
+      c.paramOrder = {"x", "w", "y", "start", "n", "step"};
+      c.grid = rt::Grid(2);
+      out.push_back(c);
+    }
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("gpu: generated code matches the interpreter for every op family", "[gpu][codegen]") {
@@ -1051,5 +1190,21 @@ TEST_CASE("gpu: reductions and scans match the interpreter", "[gpu][codegen][red
           c.name == "reduce_ties_small" || c.name == "scan32x64_a0" || c.name == "scan8x16x32_a1" ||
           c.name == "scan1d_1024")
         runCase(c, device, other);
+  }
+}
+
+TEST_CASE("gpu: pipelined loops match the interpreter for every trip count, edge and view",
+          "[gpu][codegen][pipeline]") {
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  // 0: stages from the hints (3 here); 1: synchronous loads, the reference path; 2 and 4.
+  for (int64_t stages : {0, 1, 2, 4}) {
+    INFO(stages << " pipeline stages");
+    jit::JitOptions options;
+    options.pipelineStages = stages;
+    jit::Jit jit(device, options, jit::DiskCache(dir));
+    for (const Case &c : pipelineCases())
+      runCase(c, device, jit);
   }
 }

@@ -1,0 +1,259 @@
+// Loads copied into shared memory ahead of the loop iteration that reads them, as
+// tile-pipeline-loops decided (PipelineLoops.cpp, attributes in Pipelining.h).
+//
+// A loop with S stages keeps S copies of its pipelined loads' tiles at the start of shared
+// memory. Before the loop, the copies of iterations 0 .. S-2 are issued, one cp.async commit
+// group per iteration (empty past the trip count). At the top of iteration i every thread
+// waits until at most S-2 of its groups are pending (so iteration i's group is complete), a
+// barrier makes every thread's copies visible and proves that all threads have finished
+// reading iteration i-1's stage, and the copies of iteration i+S-1 are issued into that stage.
+// The loads themselves read their stage's buffer. After the loop every group is waited for
+// and a barrier lets the scratch of the ops outside pipelined loops reuse the stages: inside
+// a pipelined loop the scratch follows the stages, elsewhere it starts at 0 over them.
+//
+// Each thread copies 16-byte (at least 4-byte) runs of a tile's rows with cp.async; a run
+// past the array's edge copies only its bytes inside the array and zero-fills the rest (the
+// copy's source size), so ragged edges cost no branch. The copy needs aligned addresses: a
+// uniform run-time condition (unit stride along rows, base and strides multiples of the run)
+// picks it, else each thread loads its runs element by element and stores them (strided or
+// misaligned views). The loads' indices are evaluated for the later iteration by lowering
+// the scalar ops that compute them again with the induction variable advanced.
+
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "tile-lower-to-llvm"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+int64_t KernelLowering::pipelineStages(scf::ForOp op) {
+  auto stages = op->getAttrOfType<IntegerAttr>(kPipelineStagesAttr);
+  return stages && stages.getInt() >= 2 ? stages.getInt() : 0;
+}
+
+static int64_t stageBytes(scf::ForOp op) { return op->getAttrOfType<IntegerAttr>(kPipelineStageBytesAttr).getInt(); }
+
+static SmallVector<mlir::tile::LoadOp> pipelinedLoads(scf::ForOp op) {
+  SmallVector<mlir::tile::LoadOp> loads;
+  for (Operation &inner : *op.getBody())
+    if (auto load = dyn_cast<mlir::tile::LoadOp>(inner); load && load->hasAttr(kPipelineOffsetAttr))
+      loads.push_back(load);
+  return loads;
+}
+
+Value KernelLowering::stagePointer(Type type, Value byteOffset, Value index) {
+  Value base = LLVM::AddressOfOp::create(b_, loc_, smem_);
+  Value at = LLVM::GEPOp::create(b_, loc_, base.getType(), b_.getI8Type(), base, ValueRange{byteOffset});
+  return LLVM::GEPOp::create(b_, loc_, base.getType(), storageType(type), at, ValueRange{index});
+}
+
+// The induction variable `k` steps after `iv`, and whether that iteration exists (computed
+// in 64 bits for i32 loops, so the step past the bound cannot wrap).
+static std::pair<Value, Value> advance(KernelLowering &l, scf::ForOp op, Value iv, int64_t k) {
+  OpBuilder &b = l.b_;
+  Location loc = l.loc_;
+  Value step = l.scalars_.lookup(op.getStep()), ub = l.scalars_.lookup(op.getUpperBound());
+  Type type = iv.getType();
+  auto constant = [&](Type t, int64_t v) { return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v)); };
+  bool unsignedCmp = op.getUnsignedCmp();
+  Type wide = type.isInteger(32) ? b.getI64Type() : type;
+  auto widen = [&](Value v) -> Value {
+    if (wide == type)
+      return v;
+    return unsignedCmp ? Value(arith::ExtUIOp::create(b, loc, wide, v))
+                       : Value(arith::ExtSIOp::create(b, loc, wide, v));
+  };
+  Value next = arith::AddIOp::create(b, loc, widen(iv), arith::MulIOp::create(b, loc, widen(step), constant(wide, k)));
+  Value valid = arith::CmpIOp::create(b, loc, unsignedCmp ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, next,
+                                      widen(ub));
+  if (wide != type)
+    next = arith::TruncIOp::create(b, loc, type, next);
+  return {next, valid};
+}
+
+void KernelLowering::pipelinePrologue(scf::ForOp op) {
+  int64_t stages = pipelineStages(op);
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] scf.for at " << op.getLoc() << ": " << pipelinedLoads(op).size()
+                          << " load(s) in " << stages << " shared-memory stages of " << stageBytes(op)
+                          << " bytes, copied " << stages - 1 << " iteration(s) ahead with cp.async\n");
+  // An enclosing loop's previous iteration may still be reading these stages.
+  barrier();
+  Value lb = scalars_.lookup(op.getLowerBound());
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    auto [iv, valid] = advance(*this, op, lb, s);
+    ifThen(valid, [&] { issuePipelineCopies(op, iv, i32(s * stageBytes(op))); });
+    NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+  }
+}
+
+void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
+  int64_t stages = pipelineStages(op);
+  NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
+  barrier();
+  auto [ahead, valid] = advance(*this, op, iv, stages - 1);
+  // The stage of iteration i + S - 1 is the one iteration i - 1 read: (stage + S - 1) mod S.
+  Value isFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, stage, i32(0));
+  Value aheadStage =
+      arith::SelectOp::create(b_, loc_, isFirst, i32(stages - 1), arith::SubIOp::create(b_, loc_, stage, i32(1)));
+  Value aheadOffset = arith::MulIOp::create(b_, loc_, aheadStage, i32(stageBytes(op)));
+  ifThen(valid, [&] { issuePipelineCopies(op, ahead, aheadOffset); });
+  NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+  pipelineStageOffset_[op] = arith::MulIOp::create(b_, loc_, stage, i32(stageBytes(op)));
+}
+
+Value KernelLowering::pipelineNextStage(scf::ForOp op, Value stage) {
+  Value next = arith::AddIOp::create(b_, loc_, stage, i32(1));
+  Value wraps = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, next, i32(pipelineStages(op)));
+  return arith::SelectOp::create(b_, loc_, wraps, i32(0), next);
+}
+
+void KernelLowering::pipelineEpilogue() {
+  // Every thread's copies are done before the scratch outside the loop reuses the stages.
+  NVVM::CpAsyncWaitGroupOp::create(b_, loc_, 0);
+  barrier();
+}
+
+// Lowers the scalar ops of the loop body that compute the pipelined loads' indices with the
+// induction variable bound to `iv`, issues the copies, and forgets those values again (the
+// body's own lowering computes them for its iteration).
+void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOffset) {
+  SmallVector<mlir::tile::LoadOp> loads = pipelinedLoads(op);
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist;
+  for (mlir::tile::LoadOp load : loads)
+    llvm::append_range(worklist, load.getIndices());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == op.getBody() && slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  Value savedIv = scalars_.lookup(op.getInductionVar());
+  scalars_[op.getInductionVar()] = iv;
+  Location savedLoc = loc_;
+  for (Operation *def : ordered) {
+    loc_ = def->getLoc();
+    (void)lowerElementwise(def); // tile-pipeline-loops admits only scalar arith ops here
+  }
+  for (mlir::tile::LoadOp load : loads) {
+    loc_ = load.getLoc();
+    int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
+    issueCopy(load, arith::AddIOp::create(b_, loc_, stageOffset, i32(offset)));
+  }
+  loc_ = savedLoc;
+  for (Operation *def : ordered)
+    for (Value r : def->getResults())
+      scalars_.erase(r);
+  scalars_[op.getInductionVar()] = savedIv;
+}
+
+void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
+  Array &array = arrays_[load.getArray()];
+  auto type = load.getType();
+  ArrayRef<int64_t> shape = type.getShape();
+  Type elt = type.getElementType();
+  int64_t rank = shape.size(), esize = byteSize(elt);
+  // Elements per copy: a row's run of up to 16 bytes (rows of at least 4 bytes, powers of two).
+  int64_t width = std::min<int64_t>(16 / esize, shape.back());
+  int64_t copyBytes = width * esize;
+  int64_t copies = type.getNumElements() / width;
+  Value aligned = vectorAligned(*this, array, load.getArray().getType(), rank - 1, width);
+  SmallVector<Value> tileStart;
+  for (int64_t d = 0; d < rank; ++d)
+    tileStart.push_back(arith::MulIOp::create(b_, loc_, toI64(scalars_.lookup(load.getIndices()[d])), i64(shape[d])));
+  auto zext = [&](Value v) { return arith::ExtUIOp::create(b_, loc_, b_.getI64Type(), v).getResult(); };
+  for (int64_t k = 0; k * numThreads_ < copies; ++k) {
+    Value copy = arith::AddIOp::create(b_, loc_, tid_, i32(k * numThreads_));
+    Value exists = (k + 1) * numThreads_ > copies
+                       ? Value(arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, copy, i32(copies)))
+                       : Value();
+    ifThen(exists, [&] {
+      Value first = arith::MulIOp::create(b_, loc_, copy, i32(width));
+      SmallVector<Value> local = delinearize(first, shape);
+      SmallVector<Value> idx;
+      Value rowInBounds; // every dimension but the last
+      for (int64_t d = 0; d < rank; ++d) {
+        idx.push_back(arith::AddIOp::create(b_, loc_, tileStart[d], zext(local[d])));
+        if (d + 1 < rank)
+          rowInBounds =
+              boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, idx[d], array.shape[d]));
+      }
+      Value dst = stagePointer(elt, byteOffset, first);
+      auto ifAligned = scf::IfOp::create(b_, loc_, TypeRange{}, aligned, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b_);
+        b_.setInsertionPoint(ifAligned.thenBlock()->getTerminator());
+        // Elements of the run inside the array: 0 when its start is outside (unsigned compare:
+        // negative indices too), else min(width, extent - start).
+        Value last = idx[rank - 1];
+        Value startIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, last, array.shape[rank - 1]);
+        Value left =
+            arith::MinSIOp::create(b_, loc_, arith::SubIOp::create(b_, loc_, array.shape[rank - 1], last), i64(width));
+        Value inside = arith::SelectOp::create(b_, loc_, boolAnd(rowInBounds, startIn), left, i64(0));
+        Value srcBytes =
+            arith::TruncIOp::create(b_, loc_, b_.getI32Type(), arith::MulIOp::create(b_, loc_, inside, i64(esize)));
+        // An empty copy reads nothing; give it the array's base rather than an address outside.
+        Value any = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, inside, i64(0));
+        Value src = arith::SelectOp::create(b_, loc_, any, elementPointer(array, idx), array.ptr);
+        auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
+        NVVM::CpAsyncOp::create(b_, loc_, dst, src, b_.getI32IntegerAttr(copyBytes),
+                                NVVM::LoadCacheModifierKindAttr::get(b_.getContext(), cache), srcBytes);
+        // Strided or misaligned views: element by element, zero outside the array.
+        b_.setInsertionPoint(ifAligned.elseBlock()->getTerminator());
+        for (int64_t i = 0; i < width; ++i) {
+          SmallVector<Value> at(idx);
+          at[rank - 1] = arith::AddIOp::create(b_, loc_, idx[rank - 1], i64(i));
+          Value in = boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, at[rank - 1],
+                                                                array.shape[rank - 1]));
+          Value ptr = elementPointer(array, at);
+          Value v = ifValue(
+              in, registerType(elt), [&] { return loadElement(elt, ptr); }, [&] { return zeroOf(elt); });
+          storeElement(v, stagePointer(elt, byteOffset, arith::AddIOp::create(b_, loc_, first, i32(i))));
+        }
+      }
+    });
+  }
+}
+
+LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
+  auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
+  Value stageOffset = loop ? pipelineStageOffset_.lookup(loop) : Value();
+  if (!stageOffset)
+    return op.emitError("internal error: a load marked for pipelining is not in a pipelined loop");
+  int64_t offset = op->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
+  Value base = arith::AddIOp::create(b_, loc_, stageOffset, i32(offset));
+  TileLayout layout = layoutOf(op.getType());
+  Type elt = op.getType().getElementType();
+  int64_t esize = byteSize(elt);
+  // A canonical run of V registers is V consecutive elements of one row: read it in vectors of
+  // up to 16 bytes (the buffer is 128-byte aligned and runs start at multiples of V).
+  int64_t width = 1;
+  if (!layout.isMma() && !layout.replicated) {
+    width = std::min<int64_t>(layout.vector, 16 / esize);
+    while (width > 1 && layout.vector % width)
+      width /= 2;
+  }
+  Elements values;
+  for (int64_t r = 0; r < layout.perThread; r += width) {
+    Value ptr = stagePointer(elt, base, linearIndex(layout, r));
+    if (width == 1) {
+      values.push_back(LLVM::LoadOp::create(b_, loc_, elt, ptr));
+      continue;
+    }
+    Value vec = LLVM::LoadOp::create(b_, loc_, VectorType::get({width}, elt), ptr, width * esize);
+    for (int64_t i = 0; i < width; ++i)
+      values.push_back(LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i)));
+  }
+  tiles_[op] = values;
+  return success();
+}
+
+} // namespace tile::codegen

@@ -1,0 +1,252 @@
+// The tile-pipeline-loops pass: decides which loads of a loop are copied into shared memory
+// stages ahead of the iteration that uses them, and how many stages each loop gets.
+//
+// A load qualifies when the copy engine can serve it and it can be issued iterations early:
+// it sits directly in the loop body; its indices are computed from the induction variable and
+// values defined outside the loop by side-effect-free scalar ops (so the lowering can evaluate
+// them for a later iteration); nothing in the loop writes its array; its padding is zero or
+// undetermined (copies fill out-of-bounds elements with zeros); its dimensions are in memory
+// order; and a row of the tile is at least 4 bytes (the smallest asynchronous copy).
+//
+// The decisions are attributes that tile-lower-to-llvm honours:
+//   scf.for      tile.pipeline_stages = S, tile.pipeline_stage_bytes = bytes of one stage
+//   tile.load    tile.pipeline_offset = byte offset of its stage-0 buffer in the region
+//   tile.kernel  tile.pipeline_bytes = size of the region (before the lowering's scratch)
+// Every load in a loop that does not qualify gets a remark saying why (tile-cc --remarks).
+
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/Passes.h"
+#include "compiler/codegen/Pipelining.h"
+#include "dialect/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <algorithm>
+
+#define DEBUG_TYPE "tile-pipeline-loops"
+
+namespace tile::codegen {
+
+#define GEN_PASS_DEF_TILEPIPELINELOOPS
+#include "compiler/codegen/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kAlign = 128;              // each buffer starts on a 128-byte boundary
+constexpr int64_t kSharedPerSM = 228 * 1024; // Hopper and Ampere (A100): per multiprocessor
+constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation
+
+int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+int64_t elementBytes(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
+
+int64_t tileBytes(Type t) {
+  auto tt = dyn_cast<RankedTensorType>(t);
+  if (!tt || !tt.hasStaticShape())
+    return 0;
+  Type e = tt.getElementType();
+  int64_t esize = e.isInteger(1) ? 1 : e.isTF32() ? 4 : elementBytes(e);
+  return tt.getNumElements() * esize;
+}
+
+} // namespace
+
+// The iteration being consumed plus one copy in flight per three points of latency (1 low ...
+// 10 high), at least two in flight and at most four.
+int64_t pipelineStagesForLatency(int64_t latency) {
+  if (latency <= 0)
+    return 3;
+  return std::clamp<int64_t>(1 + (latency + 2) / 3, 2, 4) + 1;
+}
+
+namespace {
+
+/// Why `load` in `loop` cannot be copied ahead ("" when it can); `slice` receives the ops of
+/// the loop body that compute its indices.
+std::string refusal(mlir::tile::LoadOp load, scf::ForOp loop, llvm::SetVector<Operation *> &slice) {
+  auto type = load.getType();
+  Type elt = type.getElementType();
+  if (!type.hasStaticShape())
+    return "its shape is not static";
+  if (elt.isInteger(1) || elt.isTF32() || !(elt.isIntOrFloat()) || elt.getIntOrFloatBitWidth() % 8)
+    return "asynchronous copies move bytes of a stored type, not " + [&] {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << elt;
+      return s;
+    }();
+  auto padding = load.getPadding();
+  if (padding != mlir::tile::PaddingMode::zero && padding != mlir::tile::PaddingMode::undetermined)
+    return "its padding is not zero (asynchronous copies fill out-of-bounds elements with zeros)";
+  if (auto order = load.getOrder())
+    for (auto [d, a] : llvm::enumerate(*order))
+      if (static_cast<int64_t>(d) != a)
+        return "it reads dimensions out of memory order (order=)";
+  int64_t rank = type.getRank();
+  if (rank == 0)
+    return "it is 0-d";
+  int64_t rowBytes = type.getShape().back() * elementBytes(elt);
+  if (rowBytes < 4)
+    return "a row of the tile is " + std::to_string(rowBytes) + " bytes (the smallest asynchronous copy is 4)";
+  // Nothing in the loop may write the array: the copy would read it before the write.
+  Value array = load.getArray();
+  bool written = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<mlir::tile::StoreOp, mlir::tile::ScatterOp, mlir::tile::AtomicAddOp, mlir::tile::AtomicRMWOp,
+            mlir::tile::AtomicCASOp>(op) &&
+        llvm::is_contained(op->getOperands(), array))
+      written = true;
+  });
+  if (written)
+    return "the loop writes the array it reads";
+  // The indices: the induction variable, values from outside the loop, and pure scalar ops
+  // of the body on them.
+  SmallVector<Value> worklist(load.getIndices().begin(), load.getIndices().end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == loop.getInductionVar())
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner()->getParentOp() == loop.getOperation())
+        return "an index depends on a value carried from the previous iteration";
+      if (loop->isAncestor(arg.getOwner()->getParentOp()))
+        return "an index is computed in a nested region";
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      continue;
+    if (def->getBlock() != loop.getBody())
+      return "an index is computed in a nested region";
+    if (!isa<arith::ArithDialect>(def->getDialect()) || def->getNumRegions() ||
+        llvm::any_of(def->getResultTypes(), [](Type t) { return isa<ShapedType>(t); }))
+      return "an index is computed by '" + def->getName().getStringRef().str() + "'";
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  return "";
+}
+
+/// An estimate of the scratch shared memory the lowering takes next to the stages, which is
+/// the scratch of the ops in the loop (outside pipelined loops it reuses the stages): the
+/// largest tile data one op moves through shared memory (a product's two operands; for other ops the
+/// larger of their operands and results).
+int64_t scratchEstimate(scf::ForOp loop) {
+  int64_t most = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::YieldOp, mlir::tile::LoadOp>(op))
+      return;
+    auto sum = [](auto types) {
+      int64_t bytes = 0;
+      for (Type t : types)
+        bytes += alignUp(tileBytes(t), kAlign);
+      return bytes;
+    };
+    if (auto mma = dyn_cast<mlir::tile::MmaOp>(op)) {
+      most = std::max(most, sum(TypeRange{mma.getA().getType(), mma.getB().getType()}));
+      return;
+    }
+    // Element-wise ops and memory accesses work in registers.
+    if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<mlir::tile::StoreOp, mlir::tile::GatherOp, mlir::tile::ScatterOp, mlir::tile::BroadcastOp,
+            mlir::tile::IotaOp>(op))
+      return;
+    // Data movement may pad rows against bank conflicts: an eighth more.
+    int64_t moved = std::max(sum(op->getOperandTypes()), sum(op->getResultTypes()));
+    most = std::max(most, moved + moved / 8);
+  });
+  return most;
+}
+
+struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::string error;
+    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
+    if (!target) {
+      getOperation().emitError(error);
+      return signalPassFailure();
+    }
+    if (stages < 0 || stages > 8) {
+      getOperation().emitError("pipeline stages ") << stages << " must be 0 (from latency hints) or 1 ... 8";
+      return signalPassFailure();
+    }
+    getOperation().walk([&](mlir::tile::KernelOp kernel) { runOnKernel(kernel, *target); });
+  }
+
+  void runOnKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
+    Builder b(kernel.getContext());
+    // cp.async exists from sm_80 on.
+    bool canCopy = target.sm >= 80;
+    int64_t occupancy = kernel.getOccupancy().value_or(1);
+    int64_t perBlock = std::min(target.maxSharedBytesPerBlock(), kSharedPerSM / occupancy - kReservedPerBlock);
+    int64_t used = 0;
+    // Outer loops first: their stages are live while inner loops run.
+    SmallVector<scf::ForOp> loops;
+    kernel.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      SmallVector<mlir::tile::LoadOp> loads;
+      int64_t latency = 0;
+      for (Operation &op : *loop.getBody()) {
+        auto load = dyn_cast<mlir::tile::LoadOp>(op);
+        if (!load)
+          continue;
+        llvm::SetVector<Operation *> slice;
+        std::string why = !canCopy ? "sm_" + std::to_string(target.sm) + " has no asynchronous copies (sm_80 and later)"
+                          : stages == 1 ? std::string("pipelining is off (stages=1)")
+                                        : refusal(load, loop, slice);
+        if (!why.empty()) {
+          load.emitRemark() << "load not pipelined: " << why;
+          TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": not pipelined (" << why
+                                  << ")\n");
+          continue;
+        }
+        loads.push_back(load);
+        latency = std::max<int64_t>(latency, load.getLatency().value_or(0));
+      }
+      if (loads.empty())
+        continue;
+      int64_t stageBytes = 0;
+      for (mlir::tile::LoadOp load : loads)
+        stageBytes += alignUp(tileBytes(load.getType()), kAlign);
+      int64_t budget = perBlock - scratchEstimate(loop);
+      int64_t want = stages > 1 ? stages : pipelineStagesForLatency(latency);
+      int64_t n = want;
+      while (n >= 2 && used + n * stageBytes > budget)
+        --n;
+      if (n < 2) {
+        loop.emitRemark() << "loop not pipelined: 2 stages of its loads need " << 2 * stageBytes
+                          << " bytes of shared memory and " << std::max<int64_t>(0, budget - used)
+                          << " are left at occupancy " << occupancy;
+        continue;
+      }
+      if (n < want)
+        loop.emitRemark() << "loop pipelined with " << n << " stages instead of " << want << ": " << want << " need "
+                          << want * stageBytes << " bytes of shared memory and " << budget - used
+                          << " are left at occupancy " << occupancy;
+      loop->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(n));
+      loop->setAttr(kPipelineStageBytesAttr, b.getI64IntegerAttr(stageBytes));
+      int64_t offset = used;
+      for (mlir::tile::LoadOp load : loads) {
+        load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(offset));
+        offset += alignUp(tileBytes(load.getType()), kAlign);
+      }
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": " << loads.size()
+                              << " load(s) copied " << n - 1 << " iteration(s) ahead, " << n << " stages of "
+                              << stageBytes << " bytes at offset " << used << " (latency hint " << latency
+                              << ", budget " << budget << " bytes)\n");
+      used += n * stageBytes;
+    }
+    if (used)
+      kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(used));
+  }
+};
+
+} // namespace
+
+} // namespace tile::codegen

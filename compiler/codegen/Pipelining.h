@@ -1,0 +1,23 @@
+// The decisions of tile-pipeline-loops (PipelineLoops.cpp) as tile-lower-to-llvm reads them
+// (KernelLoweringPipeline.cpp): attribute names and the stage model.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace tile::codegen {
+
+/// On a pipelined scf.for: its number of stages (>= 2) and the bytes of one stage.
+inline constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline_stages";
+inline constexpr llvm::StringLiteral kPipelineStageBytesAttr = "tile.pipeline_stage_bytes";
+/// On a tile.load copied ahead: the byte offset of its stage-0 buffer in the stages region.
+inline constexpr llvm::StringLiteral kPipelineOffsetAttr = "tile.pipeline_offset";
+/// On a tile.kernel: the bytes of the stages region, at the start of shared memory.
+inline constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
+
+/// Stages for a loop whose loads carry `latency` hints (the largest; 0 when none has one):
+/// 3 without hints or for latency 1-3, 4 for 4-6, 5 for 7-10.
+int64_t pipelineStagesForLatency(int64_t latency);
+
+} // namespace tile::codegen

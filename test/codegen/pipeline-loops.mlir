@@ -1,0 +1,152 @@
+// tile-pipeline-loops: which loads of a loop are copied into shared-memory stages ahead of
+// their iteration, how many stages each loop gets, and a remark for every load that stays
+// synchronous.
+// RUN: tile-opt %s -split-input-file -tile-pipeline-loops -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-pipeline-loops="stages=4" -verify-diagnostics | FileCheck %s --check-prefix=FORCED
+// RUN: tile-opt %s -split-input-file -tile-pipeline-loops 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: tile-opt %s -split-input-file -tile-pipeline-loops -debug-only=tile-pipeline-loops -verify-diagnostics 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// A K loop over two operands: 3 stages without hints; each stage holds both tiles (4 KiB
+// each), the second at a 4096-byte offset; the kernel reserves 3 stages of 8 KiB.
+// CHECK-LABEL: tile.kernel @k_loop
+// CHECK-SAME: tile.pipeline_bytes = 24576
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 0 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 4096 : i64}
+// CHECK: } {tile.pipeline_stage_bytes = 8192 : i64, tile.pipeline_stages = 3 : i64}
+// FORCED-LABEL: tile.kernel @k_loop
+// FORCED: tile.pipeline_stages = 4
+// DEBUG: [tile-pipeline-loops] loop at {{.*}}: 2 load(s) copied 2 iteration(s) ahead, 3 stages of 8192 bytes at offset 0 (latency hint 0
+tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+    %d = tile.mma %ta, %tb, %acc : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// Latency hints set the depth: 5 for latency 6 (4 stages), the largest hint of the loop wins.
+// Indices computed from the induction variable by arith ops of the body are fine.
+// CHECK-LABEL: tile.kernel @hinted
+// CHECK: tile.pipeline_stages = 4 : i64
+// FORCED-LABEL: tile.kernel @hinted
+// FORCED: tile.pipeline_stages = 4 : i64
+tile.kernel @hinted(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128xf32>) : i32 {
+    %j = arith.muli %i, %c1 : i32
+    %k = arith.addi %j, %c1 : i32
+    %t = tile.load %x[%k] padding = zero {latency = 6 : i32} : !tile.array<?xf32>[i32] -> tensor<128xf32>
+    %u = tile.load %x[%i] {latency = 2 : i32} : !tile.array<?xf32>[i32] -> tensor<128xf32>
+    %s = arith.addf %t, %u : tensor<128xf32>
+    %a = arith.addf %acc, %s : tensor<128xf32>
+    scf.yield %a : tensor<128xf32>
+  }
+  tile.store %r, %y[%c0] : tensor<128xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+// Loads that stay synchronous, each with its reason; the loop keeps the one load that
+// qualifies.
+// CHECK-LABEL: tile.kernel @refused
+// CHECK: tile.pipeline_offset = 0
+// CHECK-NOT: tile.pipeline_offset
+// CHECK: tile.pipeline_stages = 3
+tile.kernel @refused(%x: !tile.array<?xf32>, %h: !tile.array<?xbf16>, %y: !tile.array<?xf32>, %m: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %j = %c0) -> (tensor<64xf32>, i32) : i32 {
+    %ok = tile.load %x[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    // expected-remark @below {{load not pipelined: its padding is not zero (asynchronous copies fill out-of-bounds elements with zeros)}}
+    %nan = tile.load %x[%i] padding = nan : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    // expected-remark @below {{load not pipelined: a row of the tile is 2 bytes (the smallest asynchronous copy is 4)}}
+    %one = tile.load %h[%i] : !tile.array<?xbf16>[i32] -> tensor<1xbf16>
+    // expected-remark @below {{load not pipelined: the loop writes the array it reads}}
+    %w = tile.load %y[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    tile.store %w, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
+    %d = tile.dim %x, 0 : !tile.array<?xf32>
+    // expected-remark @below {{load not pipelined: an index is computed by 'tile.dim'}}
+    %g = tile.load %x[%d] : !tile.array<?xf32>[i64] -> tensor<64xf32>
+    // expected-remark @below {{load not pipelined: an index depends on a value carried from the previous iteration}}
+    %cv = tile.load %x[%j] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    // expected-remark @below {{load not pipelined: it reads dimensions out of memory order (order=)}}
+    %tr = tile.load %m[%c0, %i] order = [1, 0] : !tile.array<?x?xf32>[i32, i32] -> tensor<8x8xf32>
+    %s0 = arith.addf %ok, %nan : tensor<64xf32>
+    %s1 = arith.addf %s0, %g : tensor<64xf32>
+    %s2 = arith.addf %s1, %cv : tensor<64xf32>
+    %a = arith.addf %acc, %s2 : tensor<64xf32>
+    %jn = arith.addi %j, %c1 : i32
+    scf.yield %a, %jn : tensor<64xf32>, i32
+  }
+  tile.store %r#0, %y[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+// The budget: at occupancy 4 a block has 56 KiB of shared memory; three stages of 24 KiB do
+// not fit, two do, and a remark says so. At occupancy 8 (27.5 KiB) not even two fit.
+// CHECK-LABEL: tile.kernel @budget
+// CHECK: tile.pipeline_stages = 2 : i64
+// REMARK: remark: loop pipelined with 2 stages instead of 3: 3 need 73728 bytes of shared memory and 57344 are left at occupancy 4
+tile.kernel @budget(%a: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>, %n: i32) attributes {occupancy = 4 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-remark @below {{loop pipelined with 2 stages instead of}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x64xf32>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<32x64xf32>
+    tile.store %ta, %c[%i, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    tile.store %tb, %c[%c0, %i] : tensor<32x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  }
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @over_budget
+// CHECK-NOT: tile.pipeline_stages
+tile.kernel @over_budget(%a: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>, %n: i32) attributes {occupancy = 8 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-remark @below {{loop not pipelined: 2 stages of its loads need 49152 bytes of shared memory and 28160 are left at occupancy 8}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x64xf32>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<32x64xf32>
+    tile.store %ta, %c[%i, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    tile.store %tb, %c[%c0, %i] : tensor<32x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  }
+  tile.return
+}
+
+// -----
+
+// No asynchronous copies before sm_80: every load says so.
+// RUN: tile-opt %s -split-input-file -tile-pipeline-loops="arch=sm_75" 2>&1 | FileCheck %s --check-prefix=SM75
+// SM75-NOT: tile.pipeline_stages
+// SM75: remark: load not pipelined: sm_75 has no asynchronous copies (sm_80 and later)
+// SM75-NOT: tile.pipeline_stages
+// On sm_90a the same loop is pipelined.
+// CHECK-LABEL: tile.kernel @old
+// CHECK: tile.pipeline_stages = 3
+tile.kernel @old(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = tile.load %x[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    tile.store %t, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  }
+  tile.return
+}
