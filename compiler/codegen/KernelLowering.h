@@ -72,6 +72,19 @@ private:
   void issuePipelineCopies(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stageOffset);
   void issueCopy(mlir::tile::LoadOp load, mlir::Value byteOffset);
   mlir::LogicalResult lowerPipelinedLoad(mlir::tile::LoadOp op);
+  /// Element `linear` (i32, row-major in the load's tile) of a stage buffer: itself, or for
+  /// tile.pipeline_core_matrices its place in wgmma's core-matrix order.
+  mlir::Value stageIndex(mlir::tile::LoadOp load, mlir::Value linear);
+  /// The shared window address (i32) of `load`'s buffer in the stage the current iteration of
+  /// its loop reads.
+  mlir::Value stageAddress(mlir::tile::LoadOp load);
+  /// A wgmma operand that is a pipelined load in core-matrix order (through reshapes and a
+  /// transpose), read in place: K-major, or MN-major (A loaded K x M, B loaded K x N).
+  struct StageOperand {
+    mlir::tile::LoadOp load;
+    bool mnMajor;
+  };
+  std::optional<StageOperand> stageOperand(mlir::Value operand, bool isB);
   mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
   mlir::LogicalResult lowerWhile(mlir::scf::WhileOp op); // KernelLoweringWhile.cpp
   // Memory (KernelLoweringMemory.cpp).

@@ -48,6 +48,42 @@ static SmallVector<mlir::tile::LoadOp> pipelinedLoads(scf::ForOp op) {
   return loads;
 }
 
+Value KernelLowering::stageIndex(mlir::tile::LoadOp load, Value linear) {
+  if (!load->hasAttr(kPipelineCoreMatricesAttr))
+    return linear;
+  int64_t cols = load.getType().getShape().back();
+  Value row = arith::DivUIOp::create(b_, loc_, linear, i32(cols));
+  Value col = arith::RemUIOp::create(b_, loc_, linear, i32(cols));
+  return coreMatrixOffset(row, col, cols);
+}
+
+Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
+  auto loop = cast<scf::ForOp>(load->getParentOp());
+  int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
+  Value base = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
+  return arith::AddIOp::create(b_, loc_, base,
+                               arith::AddIOp::create(b_, loc_, pipelineStageOffset_.lookup(loop), i32(offset)));
+}
+
+std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value operand, bool isB) {
+  bool transposed = false;
+  Value v = operand;
+  if (mlir::tile::PermuteOp p = lastTwoSwapped(v); p && p.getPermutation().size() == 2) {
+    transposed = true;
+    v = p.getInput();
+  }
+  while (auto reshape = v.getDefiningOp<mlir::tile::ReshapeOp>())
+    v = reshape.getInput();
+  auto load = v.getDefiningOp<mlir::tile::LoadOp>();
+  if (!load || !load->hasAttr(kPipelineCoreMatricesAttr))
+    return std::nullopt;
+  auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
+  if (!loop || !pipelineStageOffset_.lookup(loop))
+    return std::nullopt;
+  // A is K-major as loaded (M x K) and M-major transposed; B the other way round.
+  return StageOperand{load, isB ? !transposed : transposed};
+}
+
 Value KernelLowering::stagePointer(Type type, Value byteOffset, Value index) {
   Value base = LLVM::AddressOfOp::create(b_, loc_, smem_);
   Value at = LLVM::GEPOp::create(b_, loc_, base.getType(), b_.getI8Type(), base, ValueRange{byteOffset});
@@ -96,6 +132,10 @@ void KernelLowering::pipelinePrologue(scf::ForOp op) {
 void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
   int64_t stages = pipelineStages(op);
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
+  // wgmma reads stages in core-matrix order in place, through the async proxy.
+  if (llvm::any_of(pipelinedLoads(op), [](mlir::tile::LoadOp l) { return l->hasAttr(kPipelineCoreMatricesAttr); }))
+    NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
+                               NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
   barrier();
   auto [ahead, valid] = advance(*this, op, iv, stages - 1);
   // The stage of iteration i + S - 1 is the one iteration i - 1 read: (stage + S - 1) mod S.
@@ -141,7 +181,8 @@ void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOff
   Location savedLoc = loc_;
   for (Operation *def : ordered) {
     loc_ = def->getLoc();
-    (void)lowerElementwise(def); // tile-pipeline-loops admits only scalar arith ops here
+    // tile-pipeline-loops admits only scalar arithmetic and grid/array queries here.
+    (void)lowerOp(def);
   }
   for (mlir::tile::LoadOp load : loads) {
     loc_ = load.getLoc();
@@ -186,7 +227,7 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
           rowInBounds =
               boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, idx[d], array.shape[d]));
       }
-      Value dst = stagePointer(elt, byteOffset, first);
+      Value dst = stagePointer(elt, byteOffset, stageIndex(load, first));
       auto ifAligned = scf::IfOp::create(b_, loc_, TypeRange{}, aligned, /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard guard(b_);
@@ -216,7 +257,8 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
           Value ptr = elementPointer(array, at);
           Value v = ifValue(
               in, registerType(elt), [&] { return loadElement(elt, ptr); }, [&] { return zeroOf(elt); });
-          storeElement(v, stagePointer(elt, byteOffset, arith::AddIOp::create(b_, loc_, first, i32(i))));
+          storeElement(v,
+                       stagePointer(elt, byteOffset, stageIndex(load, arith::AddIOp::create(b_, loc_, first, i32(i)))));
         }
       }
     });
@@ -243,7 +285,7 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
   }
   Elements values;
   for (int64_t r = 0; r < layout.perThread; r += width) {
-    Value ptr = stagePointer(elt, base, linearIndex(layout, r));
+    Value ptr = stagePointer(elt, base, stageIndex(op, linearIndex(layout, r)));
     if (width == 1) {
       values.push_back(LLVM::LoadOp::create(b_, loc_, elt, ptr));
       continue;

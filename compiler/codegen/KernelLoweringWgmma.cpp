@@ -102,10 +102,22 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
                           << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256
                           << " N chunk(s) each, operands in shared memory\n");
 
+  // Operands copied into pipeline stages in core-matrix order are read there in place
+  // (KernelLoweringPipeline.cpp); the others are written to the scratch.
+  std::optional<StageOperand> aStage = stageOperand(op.getA(), /*isB=*/false);
+  std::optional<StageOperand> bStage = stageOperand(op.getB(), /*isB=*/true);
+  TILE_DEBUG(if (aStage || bStage) llvm::dbgs()
+             << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": "
+             << (aStage ? (aStage->mnMajor ? "A M-major" : "A K-major") : "A from registers") << ", "
+             << (bStage ? (bStage->mnMajor ? "B N-major" : "B K-major") : "B from registers")
+             << (aStage && bStage ? ", both" : "") << " read in place from pipeline stages\n");
+
   // Operands: A (M x K) as is, B (K x N) as its transpose (N x K); both K-major.
-  int64_t aBytes = batch * m * k * esize;
+  int64_t aBytes = aStage ? 0 : batch * m * k * esize;
   int64_t bOffset = (aBytes + 127) / 128 * 128;
-  barrier();
+  bool scratch = !aStage || !bStage;
+  if (scratch)
+    barrier();
   // A is stored M x K and B as N x K: an operand that is a transpose (permuteFoldsIntoMma)
   // is its input written in the other orientation, with no permute through shared memory.
   auto writeOperand = [&](Value operand, int64_t offset, bool kMajorIsTransposed) {
@@ -116,22 +128,43 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
       writeCoreMatrices(tiles_[operand], layoutOf(operand.getType()), ea, offset, kMajorIsTransposed);
     }
   };
-  writeOperand(op.getA(), 0, /*kMajorIsTransposed=*/false);
-  writeOperand(op.getB(), bOffset, /*kMajorIsTransposed=*/true);
-  // The stores above go through the generic proxy; wgmma reads through the async proxy.
-  NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-                             NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
-  barrier();
+  if (!aStage)
+    writeOperand(op.getA(), 0, /*kMajorIsTransposed=*/false);
+  if (!bStage)
+    writeOperand(op.getB(), bOffset, /*kMajorIsTransposed=*/true);
+  if (scratch) {
+    // The stores above go through the generic proxy; wgmma reads through the async proxy.
+    NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    barrier();
+  }
 
   auto add64 = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   // The shared window address of the buffer start, as descriptors carry it.
   Value smemAddress64 = LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase());
-  auto descriptor = [&](Value byteOffset) {
+  auto descriptorAt = [&](Value base, Value byteOffset, int64_t leading, int64_t stride) {
     // Start address (>> 4) in bits 0-13, plus the constant offsets; the byte offset is
     // 16-byte aligned and the window below 256 KiB, so the sum never carries out of 14 bits.
-    Value address = add64(smemAddress64, byteOffset);
+    Value address = add64(base, byteOffset);
     Value start = arith::AndIOp::create(b_, loc_, arith::ShRUIOp::create(b_, loc_, address, i64(4)), i64(0x3FFF));
-    return add64(start, i64(static_cast<int64_t>(wgmmaDescriptor(0, 128, static_cast<uint32_t>(k * 16)))));
+    return add64(start, i64(static_cast<int64_t>(
+                            wgmmaDescriptor(0, static_cast<uint32_t>(leading), static_cast<uint32_t>(stride)))));
+  };
+  auto descriptor = [&](Value byteOffset) { return descriptorAt(smemAddress64, byteOffset, 128, k * 16); };
+  // An operand read in place from its stage: its core matrices tile the loaded rows (K for a
+  // K-major operand, M or N for an MN-major one) row-major, 128 bytes each.
+  auto stageDescriptor = [&](StageOperand s, Value row, Value col) {
+    int64_t cols = s.load.getType().getShape().back();
+    Value core = add64(arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, row, i64(8)), i64(cols / 8)),
+                       arith::DivUIOp::create(b_, loc_, col, i64(8)));
+    Value offset = arith::MulIOp::create(b_, loc_, core, i64(128));
+    // Core matrices adjacent along the loaded row are 128 bytes apart, adjacent rows of them
+    // cols * 16. The leading byte offset is the step along K and the stride byte offset the
+    // step along M/N, in both orientations (checked on the H200: the other reading of the
+    // transposed case faults): K-major rows run along M/N, so leading 128, stride cols * 16;
+    // MN-major rows run along K, so leading cols * 16, stride 128.
+    Value base = toI64(stageAddress(s.load));
+    return s.mnMajor ? descriptorAt(base, offset, cols * 16, 128) : descriptorAt(base, offset, 128, cols * 16);
   };
 
   Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
@@ -171,8 +204,13 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
                     i64(k0 / 8)),
               i64(128));
           int64_t bCore = bLocal * n * k * esize + ((n0 / 8) * (k / 8) + k0 / 8) * 128;
-          Value descA = descriptor(aOff);
-          Value descB = descriptor(i64(bOffset + bCore));
+          // Stage operands: A M x K rows (K-major) or K x M rows (M-major); B N x K or K x N.
+          Value descA = !aStage           ? descriptor(aOff)
+                        : aStage->mnMajor ? stageDescriptor(*aStage, i64(k0), aRow)
+                                          : stageDescriptor(*aStage, aRow, i64(k0));
+          Value descB = !bStage           ? descriptor(i64(bOffset + bCore))
+                        : bStage->mnMajor ? stageDescriptor(*bStage, i64(k0), i64(n0))
+                                          : stageDescriptor(*bStage, i64(n0), i64(k0));
           d = NVVM::WgmmaMmaAsyncOp::create(
               b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
               NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),
@@ -180,7 +218,8 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
               NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row), NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+              NVVM::MMALayoutAttr::get(ctx, aStage && aStage->mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(ctx, bStage && bStage->mnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col),
               NVVM::MMAIntOverflowAttr());
         }
         pending.push_back({d, firstReg, count});

@@ -3,14 +3,15 @@
 //
 // A load qualifies when the copy engine can serve it and it can be issued iterations early:
 // it sits directly in the loop body; its indices are computed from the induction variable and
-// values defined outside the loop by side-effect-free scalar ops (so the lowering can evaluate
-// them for a later iteration); nothing in the loop writes its array; its padding is zero or
+// values defined outside the loop by scalar arithmetic and grid/array queries (so the lowering
+// can evaluate them for a later iteration); nothing in the loop writes its array; its padding is zero or
 // undetermined (copies fill out-of-bounds elements with zeros); its dimensions are in memory
 // order; and a row of the tile is at least 4 bytes (the smallest asynchronous copy).
 //
 // The decisions are attributes that tile-lower-to-llvm honours:
 //   scf.for      tile.pipeline_stages = S, tile.pipeline_stage_bytes = bytes of one stage
-//   tile.load    tile.pipeline_offset = byte offset of its stage-0 buffer in the region
+//   tile.load    tile.pipeline_offset = byte offset of its stage-0 buffer in the region, and
+//                tile.pipeline_core_matrices when only wgmma products read it (in place)
 //   tile.kernel  tile.pipeline_bytes = size of the region (before the lowering's scratch)
 // Every load in a loop that does not qualify gets a remark saying why (tile-cc --remarks).
 
@@ -122,13 +123,59 @@ std::string refusal(mlir::tile::LoadOp load, scf::ForOp loop, llvm::SetVector<Op
       continue;
     if (def->getBlock() != loop.getBody())
       return "an index is computed in a nested region";
-    if (!isa<arith::ArithDialect>(def->getDialect()) || def->getNumRegions() ||
+    // Scalar arithmetic and the side-effect-free queries (block ids, grid size, array
+    // extents and strides), which the lowering can evaluate again for a later iteration.
+    bool scalarQuery =
+        isa<mlir::tile::BlockIdOp, mlir::tile::NumBlocksOp, mlir::tile::DimOp, mlir::tile::StrideOp>(def);
+    if ((!isa<arith::ArithDialect>(def->getDialect()) && !scalarQuery) || def->getNumRegions() ||
         llvm::any_of(def->getResultTypes(), [](Type t) { return isa<ShapedType>(t); }))
       return "an index is computed by '" + def->getName().getStringRef().str() + "'";
     if (slice.insert(def))
       llvm::append_range(worklist, def->getOperands());
   }
   return "";
+}
+
+/// Whether every use of `load` is an operand of a wgmma product in `loop`, reached through
+/// rank-2 reshapes that keep the last dimension and at most one transpose of a 2-D tile: its
+/// stages can then hold wgmma's core matrices, which the products read in place.
+bool feedsOnlyWgmma(mlir::tile::LoadOp load, scf::ForOp loop) {
+  auto type = load.getType();
+  Type elt = type.getElementType();
+  if (!(elt.isBF16() || elt.isF16()) || type.getShape().back() % 8 ||
+      (type.getNumElements() / type.getShape().back()) % 8)
+    return false;
+  SmallVector<std::pair<Value, bool>> worklist{{load.getResult(), false}};
+  bool any = false;
+  while (!worklist.empty()) {
+    auto [v, transposed] = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (!loop->isAncestor(user))
+        return false;
+      if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(user)) {
+        auto out = cast<RankedTensorType>(reshape.getType());
+        if (transposed || out.getRank() != 2 || out.getShape().back() != type.getShape().back())
+          return false;
+        worklist.push_back({reshape.getResult(), false});
+        continue;
+      }
+      if (auto permute = dyn_cast<mlir::tile::PermuteOp>(user)) {
+        ArrayRef<int32_t> perm = permute.getPermutation();
+        if (transposed || perm.size() != 2 || perm[0] != 1 || perm[1] != 0)
+          return false;
+        worklist.push_back({permute.getResult(), true});
+        continue;
+      }
+      auto mma = dyn_cast<mlir::tile::MmaOp>(user);
+      auto instruction = mma ? mma->getAttrOfType<StringAttr>("tile.mma_instruction") : StringAttr();
+      if (!instruction || instruction.getValue() != "wgmma" || use.getOperandNumber() > 1 ||
+          mma.getA().getType().getRank() != 2)
+        return false;
+      any = true;
+    }
+  }
+  return any;
 }
 
 /// An estimate of the scratch shared memory the lowering takes next to the stages, which is
@@ -234,6 +281,11 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       int64_t offset = used;
       for (mlir::tile::LoadOp load : loads) {
         load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(offset));
+        if (feedsOnlyWgmma(load, loop)) {
+          load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
+          TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc()
+                                  << ": stages in wgmma's core-matrix order (its products read them in place)\n");
+        }
         offset += alignUp(tileBytes(load.getType()), kAlign);
       }
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": " << loads.size()

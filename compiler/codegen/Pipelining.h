@@ -13,6 +13,11 @@ inline constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline_stages
 inline constexpr llvm::StringLiteral kPipelineStageBytesAttr = "tile.pipeline_stage_bytes";
 /// On a tile.load copied ahead: the byte offset of its stage-0 buffer in the stages region.
 inline constexpr llvm::StringLiteral kPipelineOffsetAttr = "tile.pipeline_offset";
+/// On a tile.load copied ahead whose every use is a wgmma operand (through reshapes and a
+/// transpose): its stages hold the tile in wgmma's core-matrix order (8 rows of 16 bytes per
+/// core matrix, the tile's rows and 16-byte columns tiled row-major), which wgmma reads in
+/// place, K-major or, for an operand that is MN-major in memory, with its transpose bit.
+inline constexpr llvm::StringLiteral kPipelineCoreMatricesAttr = "tile.pipeline_core_matrices";
 /// On a tile.kernel: the bytes of the stages region, at the start of shared memory.
 inline constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 

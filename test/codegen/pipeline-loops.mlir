@@ -32,6 +32,41 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 
 // -----
 
+// Loads whose only uses are wgmma operands (through a reshape and a transpose here) get their
+// stages in core-matrix order: the products read them in place. A load that also feeds
+// mma.sync (%ta), only feeds it (%other), or has an element-wise use (%twice) keeps row-major
+// stages.
+// CHECK-LABEL: tile.kernel @in_place
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 0 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 16384 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 24576 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 32768 : i64}
+// DEBUG: [tile-pipeline-loops] load at {{.*}}: stages in wgmma's core-matrix order (its products read them in place)
+tile.kernel @in_place(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %acc2 = %zero) -> (tensor<128x64xf32>, tensor<128x64xf32>) : i32 {
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
+    %tb3 = tile.load %b[%c0, %c0, %i] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<1x64x64xbf16>
+    %tb = tile.reshape %tb3 : tensor<1x64x64xbf16> -> tensor<64x64xbf16>
+    %tbt = tile.permute %tb [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %d = tile.mma %ta, %tbt, %acc {tile.mma_instruction = "wgmma"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %other = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %e = tile.mma %ta, %other, %acc2 {tile.mma_instruction = "mma.sync"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %twice = tile.load %a[%i, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
+    %f = tile.mma %twice, %tbt, %e {tile.mma_instruction = "wgmma"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %g = arith.extf %twice : tensor<128x64xbf16> to tensor<128x64xf32>
+    %h = arith.addf %f, %g : tensor<128x64xf32>
+    scf.yield %d, %h : tensor<128x64xf32>, tensor<128x64xf32>
+  }
+  tile.store %r#0, %c[%c0, %c0] : tensor<128x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.store %r#1, %c[%c1, %c0] : tensor<128x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
 // Latency hints set the depth: 5 for latency 6 (4 stages), the largest hint of the loop wins.
 // Indices computed from the induction variable by arith ops of the body are fine.
 // CHECK-LABEL: tile.kernel @hinted
@@ -57,10 +92,11 @@ tile.kernel @hinted(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
 
 // -----
 
-// Loads that stay synchronous, each with its reason; the loop keeps the one load that
-// qualifies.
+// Loads that stay synchronous, each with its reason; the loop keeps the two loads that
+// qualify.
 // CHECK-LABEL: tile.kernel @refused
 // CHECK: tile.pipeline_offset = 0
+// CHECK: tile.pipeline_offset = 256
 // CHECK-NOT: tile.pipeline_offset
 // CHECK: tile.pipeline_stages = 3
 tile.kernel @refused(%x: !tile.array<?xf32>, %h: !tile.array<?xbf16>, %y: !tile.array<?xf32>, %m: !tile.array<?x?xf32>, %n: i32) {
@@ -76,9 +112,12 @@ tile.kernel @refused(%x: !tile.array<?xf32>, %h: !tile.array<?xbf16>, %y: !tile.
     // expected-remark @below {{load not pipelined: the loop writes the array it reads}}
     %w = tile.load %y[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
     tile.store %w, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
-    %d = tile.dim %x, 0 : !tile.array<?xf32>
-    // expected-remark @below {{load not pipelined: an index is computed by 'tile.dim'}}
-    %g = tile.load %x[%d] : !tile.array<?xf32>[i64] -> tensor<64xf32>
+    %v = tile.load %x[%c0] : !tile.array<?xf32>[i32] -> tensor<1xf32>
+    %v0 = tile.reshape %v : tensor<1xf32> -> tensor<f32>
+    %ev = tensor.extract %v0[] : tensor<f32>
+    %d = arith.fptosi %ev : f32 to i32
+    // expected-remark @below {{load not pipelined: an index is computed by 'tensor.extract'}}
+    %g = tile.load %x[%d] : !tile.array<?xf32>[i32] -> tensor<64xf32>
     // expected-remark @below {{load not pipelined: an index depends on a value carried from the previous iteration}}
     %cv = tile.load %x[%j] : !tile.array<?xf32>[i32] -> tensor<64xf32>
     // expected-remark @below {{load not pipelined: it reads dimensions out of memory order (order=)}}

@@ -478,6 +478,51 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
                    1e-3,
                    1e-3});
   }
+  // wgmma products of a pipelined K loop read both operands in place from the stages: A
+  // K-major and B N-major as loaded (row-major a and b), or the transposes (a stored K x M,
+  // b stored N x K); ragged in every dimension, row-major and so aligned for the copies.
+  struct InPlaceCase {
+    const char *name;
+    const char *loads;
+    D dtype;
+    std::vector<int64_t> a, b;
+    int64_t m, n;
+  };
+  for (const InPlaceCase &t : std::vector<InPlaceCase>{
+           {"wgmma_inplace_nn_bf16",
+            "        ta = ct.load(a, (ct.bid(0), kk), (BM, BK), padding_mode=ct.PaddingMode.ZERO)\n"
+            "        tb = ct.load(b, (kk, ct.bid(1)), (BK, BN), padding_mode=ct.PaddingMode.ZERO)\n",
+            D::BFloat16,
+            {130, 200},
+            {200, 136},
+            130,
+            136},
+           {"wgmma_inplace_tt_f16",
+            "        ta = ct.transpose(ct.load(a, (kk, ct.bid(0)), (BK, BM), padding_mode=ct.PaddingMode.ZERO))\n"
+            "        tb = ct.transpose(ct.load(b, (ct.bid(1), kk), (BN, BK), padding_mode=ct.PaddingMode.ZERO))\n",
+            D::Float16,
+            {200, 130},
+            {136, 200},
+            130,
+            136}}) {
+    out.push_back({t.name,
+                   std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+    acc = ct.full((BM, BN), 0.5, dtype=ct.float32)
+    for kk in range(ct.cdiv(200, BK)):
+)py" + t.loads + R"py(        acc = ct.mma(ta, tb, acc)
+    ct.store(c, (ct.bid(0), ct.bid(1)), acc)
+)py",
+                   "k",
+                   {{"BM", int64_t(128)}, {"BN", int64_t(64)}, {"BK", int64_t(32)}},
+                   {{"a", t.dtype, t.a}, {"b", t.dtype, t.b}, {"c", D::Float32, {t.m, t.n}, false, true}},
+                   {},
+                   {"a", "b", "c"},
+                   rt::Grid((t.m + 127) / 128, (t.n + 63) / 64),
+                   1e-3,
+                   1e-3});
+  }
   out.push_back(
       {"mma_batched",
        std::string(kHeader) + R"py(
