@@ -4,7 +4,8 @@
 # from the same machine minutes apart. By default the option is the loop pipelining
 # (TILE_PIPELINE_STAGES=1 turns it off; 0 derives the stages from the latency hints):
 #   AB_VAR=TILE_PIPELINE_STAGES AB_BEFORE=1 AB_AFTER=0 bash scripts/gpu-ab.sh
-# Then the [gpu] tests (TILE_TEST_REQUIRE_GPU=1) unless AB_TESTS=0. Output goes to $OUT.
+# Then compute-sanitizer racecheck/synccheck (unless AB_SANITIZE=0) and the [gpu] tests
+# (TILE_TEST_REQUIRE_GPU=1, unless AB_TESTS=0). Output goes to $OUT.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -32,6 +33,16 @@ if [ -d "$root/bundle/cubins" ] && command -v cuobjdump >/dev/null; then
     echo "$n: $(grep -c HGMMA "$work/$n.sass") HGMMA, $(grep -c HMMA "$work/$n.sass") HMMA, $(grep -c LDGSTS "$work/$n.sass") LDGSTS," \
          "$(grep -c UTMALDG "$work/$n.sass") UTMALDG, $(grep -c -E 'LDL|STL' "$work/$n.sass") LDL/STL;" \
          "$(grep -h spill "$root/bundle/cubins/$n.ptxas.txt" 2>/dev/null | tr -s ' ')"
+  done
+fi
+# compute-sanitizer's race and barrier checks on the pipelined kernels (the Mamba-2 demo's four
+# kernels and a GEMM), with a timeout: a wrong wait would hang rather than fail.
+if [ "${AB_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
+  for tool in racecheck synccheck; do
+    echo "=== compute-sanitizer --tool $tool"
+    export TILE_CACHE_DIR="$work/cache-sanitize"
+    TILE_AUTOTUNE=0 timeout 240 compute-sanitizer --tool "$tool" tile-ssd 2>&1 | grep -E "ERROR SUMMARY|RACE|Error|correct" | head -6
+    timeout 120 compute-sanitizer --tool "$tool" tile-bench gemm --sizes 256 --iters 1 --warmup 0 2>&1 | grep -E "ERROR SUMMARY|RACE|Error| ok | failed" | head -6
   done
 fi
 if [ "${AB_TESTS:-1}" = 1 ]; then
