@@ -170,7 +170,7 @@ void KernelLowering::storeElement(Value value, Value ptr) {
 // Shared memory
 //===----------------------------------------------------------------------===//
 
-int64_t KernelLowering::scratchOffset() const { return pipelineDepth_ ? pipelineBytes_ : 0; }
+int64_t KernelLowering::scratchOffset() const { return prefetchBytes_ + (pipelineDepth_ ? pipelineBytes_ : 0); }
 
 void KernelLowering::reserveShared(int64_t bytes) {
   bytes += scratchOffset();
@@ -190,7 +190,7 @@ static std::string kibString(int64_t bytes) {
 // shrink: "tile 256x256xf32 needs 288 KiB of shared memory; the limit on sm_90 is 227 KiB".
 LogicalResult KernelLowering::checkSharedMemoryLimit() {
   int64_t limit = target_.maxSharedBytesPerBlock();
-  if (std::max(pipelineBytes_, sharedBytes_) <= limit)
+  if (std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_) <= limit)
     return success();
   Operation *op = largestSharedUser_ ? largestSharedUser_ : kernel_.getOperation();
   RankedTensorType largest;
@@ -212,7 +212,7 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
     os << "x" << largest.getElementType();
     what = "tile " + shape;
   }
-  op->emitError() << what << " needs " << kibString(std::max(pipelineBytes_, sharedBytes_))
+  op->emitError() << what << " needs " << kibString(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_))
                   << " of shared memory; the limit on sm_" << target_.sm << " is " << kibString(limit);
   return failure();
 }
@@ -373,6 +373,8 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
 
   if (auto stages = kernel_->getAttrOfType<IntegerAttr>(kPipelineBytesAttr))
     pipelineBytes_ = stages.getInt();
+  if (auto prefetch = kernel_->getAttrOfType<IntegerAttr>(kPrefetchBytesAttr))
+    prefetchBytes_ = prefetch.getInt();
   Block &body = kernel_.getBody().front();
   unsigned next = 0;
   for (BlockArgument arg : body.getArguments()) {
@@ -392,12 +394,15 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       scalars_[arg] = v;
     }
   }
-  if (failed(checkRegisterLimit()) || failed(lowerRegion(kernel_.getBody())))
+  if (failed(checkRegisterLimit()))
+    return failure();
+  issuePrefetches();
+  if (failed(lowerRegion(kernel_.getBody())))
     return failure();
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
   // The stages were sized from an estimate of the scratch; when the scratch turns out larger,
   // the caller lowers the kernel again without them (pipelineOverflow).
-  if (pipelineBytes_ && sharedBytes_ > target_.maxSharedBytesPerBlock()) {
+  if (prefetchBytes_ + pipelineBytes_ && sharedBytes_ > target_.maxSharedBytesPerBlock()) {
     pipelineOverflow_ = true;
     fn.erase();
     return failure();
@@ -407,7 +412,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
   info.numThreads = numThreads_;
-  info.sharedMemoryBytes = (std::max(pipelineBytes_, sharedBytes_) + 15) / 16 * 16;
+  info.sharedMemoryBytes = (std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_) + 15) / 16 * 16;
   return info;
 }
 

@@ -41,7 +41,7 @@ public:
   /// error was reported; lower it again without them).
   bool pipelineOverflowed() const { return pipelineOverflow_; }
   int64_t scratchBytes() const { return sharedBytes_; }
-  int64_t pipelineBytes() const { return pipelineBytes_; }
+  int64_t pipelineBytes() const { return prefetchBytes_ + pipelineBytes_; }
 
   // Shared by the lowering files.
   struct Array {
@@ -72,6 +72,10 @@ private:
   void issuePipelineCopies(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stageOffset);
   void issueCopy(mlir::tile::LoadOp load, mlir::Value byteOffset);
   mlir::LogicalResult lowerPipelinedLoad(mlir::tile::LoadOp op);
+  /// At kernel start: the copies of the loads tile-pipeline-loops prefetches (one group).
+  void issuePrefetches();
+  /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
+  void readStage(mlir::tile::LoadOp op, mlir::Value base);
   /// Element `linear` (i32, row-major in the load's tile) of a stage buffer: itself, or for
   /// tile.pipeline_core_matrices its place in wgmma's core-matrix order.
   mlir::Value stageIndex(mlir::tile::LoadOp load, mlir::Value linear);
@@ -194,9 +198,13 @@ public:
   mlir::LLVM::GlobalOp smem_;
   GpuTarget target_;
   int64_t sharedBytes_ = 0;
-  /// Bytes of pipeline stages at the start of shared memory (tile.pipeline_bytes). Inside a
-  /// pipelined loop the scratch of sharedBase() follows them; elsewhere the stages are idle
-  /// (every copy waited for, behind a barrier) and the scratch starts at 0 over them.
+  /// Bytes of the loads copied at kernel start (tile.prefetch_bytes), at the start of shared
+  /// memory; and whether a prefetched load has waited for those copies yet.
+  int64_t prefetchBytes_ = 0;
+  bool prefetchWaited_ = false;
+  /// Bytes of pipeline stages after them (tile.pipeline_bytes). Inside a pipelined loop the
+  /// scratch of sharedBase() follows the stages; elsewhere the stages are idle (every copy
+  /// waited for, behind a barrier) and the scratch starts over them, after the prefetches.
   int64_t pipelineBytes_ = 0;
   /// Pipelined loops being lowered around the current op.
   int64_t pipelineDepth_ = 0;

@@ -122,7 +122,7 @@ static Type accessType(OpBuilder &b, int64_t bytes) {
 }
 
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
-  if (op->hasAttr(kPipelineOffsetAttr))
+  if (op->hasAttr(kPipelineOffsetAttr) || op->hasAttr(kPrefetchOffsetAttr))
     return lowerPipelinedLoad(op);
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getType());

@@ -58,9 +58,11 @@ Value KernelLowering::stageIndex(mlir::tile::LoadOp load, Value linear) {
 }
 
 Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
+  Value base = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
+  if (auto prefetch = load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr))
+    return arith::AddIOp::create(b_, loc_, base, i32(prefetch.getInt()));
   auto loop = cast<scf::ForOp>(load->getParentOp());
   int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
-  Value base = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
   return arith::AddIOp::create(b_, loc_, base,
                                arith::AddIOp::create(b_, loc_, pipelineStageOffset_.lookup(loop), i32(offset)));
 }
@@ -77,9 +79,16 @@ std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value o
   auto load = v.getDefiningOp<mlir::tile::LoadOp>();
   if (!load || !load->hasAttr(kPipelineCoreMatricesAttr))
     return std::nullopt;
-  auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
-  if (!loop || !pipelineStageOffset_.lookup(loop))
-    return std::nullopt;
+  // The core-matrix order is the loaded tile's rows: reshapes on the way must keep them.
+  for (Value r = transposed ? lastTwoSwapped(operand).getInput() : operand; r != load.getResult();
+       r = r.getDefiningOp<mlir::tile::ReshapeOp>().getInput())
+    if (cast<RankedTensorType>(r.getType()).getShape().back() != load.getType().getShape().back())
+      return std::nullopt;
+  if (!load->hasAttr(kPrefetchOffsetAttr)) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
+    if (!loop || !pipelineStageOffset_.lookup(loop))
+      return std::nullopt;
+  }
   // A is K-major as loaded (M x K) and M-major transposed; B the other way round.
   return StageOperand{load, isB ? !transposed : transposed};
 }
@@ -124,7 +133,7 @@ void KernelLowering::pipelinePrologue(scf::ForOp op) {
   Value lb = scalars_.lookup(op.getLowerBound());
   for (int64_t s = 0; s + 1 < stages; ++s) {
     auto [iv, valid] = advance(*this, op, lb, s);
-    ifThen(valid, [&] { issuePipelineCopies(op, iv, i32(s * stageBytes(op))); });
+    ifThen(valid, [&] { issuePipelineCopies(op, iv, i32(prefetchBytes_ + s * stageBytes(op))); });
     NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
   }
 }
@@ -142,10 +151,16 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
   Value isFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, stage, i32(0));
   Value aheadStage =
       arith::SelectOp::create(b_, loc_, isFirst, i32(stages - 1), arith::SubIOp::create(b_, loc_, stage, i32(1)));
-  Value aheadOffset = arith::MulIOp::create(b_, loc_, aheadStage, i32(stageBytes(op)));
+  // Stages start after the prefetch buffers.
+  auto stageStart = [&](Value index) {
+    return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, index, i32(stageBytes(op))),
+                                 i32(prefetchBytes_))
+        .getResult();
+  };
+  Value aheadOffset = stageStart(aheadStage);
   ifThen(valid, [&] { issuePipelineCopies(op, ahead, aheadOffset); });
   NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
-  pipelineStageOffset_[op] = arith::MulIOp::create(b_, loc_, stage, i32(stageBytes(op)));
+  pipelineStageOffset_[op] = stageStart(stage);
 }
 
 Value KernelLowering::pipelineNextStage(scf::ForOp op, Value stage) {
@@ -265,13 +280,74 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
   }
 }
 
+void KernelLowering::issuePrefetches() {
+  Block &body = kernel_.getBody().front();
+  SmallVector<mlir::tile::LoadOp> loads;
+  for (Operation &op : body)
+    if (auto load = dyn_cast<mlir::tile::LoadOp>(op); load && load->hasAttr(kPrefetchOffsetAttr))
+      loads.push_back(load);
+  if (loads.empty())
+    return;
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName() << "': " << loads.size()
+                          << " load(s) after its loops copied at kernel start (" << prefetchBytes_ << " bytes)\n");
+  // Their indices: the scalar ops of the body that compute them, lowered here once more (the
+  // body's own lowering computes them again where they stand).
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist;
+  for (mlir::tile::LoadOp load : loads)
+    llvm::append_range(worklist, load.getIndices());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == &body && slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *def : ordered) {
+    loc_ = def->getLoc();
+    (void)lowerOp(def); // tile-pipeline-loops admits only scalar arithmetic and queries here
+  }
+  for (mlir::tile::LoadOp load : loads) {
+    loc_ = load.getLoc();
+    issueCopy(load, i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt()));
+  }
+  NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+  for (Operation *def : ordered)
+    for (Value r : def->getResults())
+      scalars_.erase(r);
+}
+
 LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
+  if (auto prefetch = op->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr)) {
+    // The first prefetched load to run waits for every copy of the kernel-start group (no
+    // pipelined loop is running here: each waits for all of its own groups when it ends).
+    if (!prefetchWaited_) {
+      NVVM::CpAsyncWaitGroupOp::create(b_, loc_, 0);
+      // wgmma reads buffers in core-matrix order in place, through the async proxy (sm_90a:
+      // the fence does not exist before sm_90, and nothing needs it there).
+      bool inPlace = false;
+      kernel_.getBody().front().walk([&](mlir::tile::LoadOp l) {
+        inPlace |= l->hasAttr(kPrefetchOffsetAttr) && l->hasAttr(kPipelineCoreMatricesAttr);
+      });
+      if (inPlace)
+        NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
+                                   NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
+      barrier();
+      prefetchWaited_ = true;
+    }
+    readStage(op, i32(prefetch.getInt()));
+    return success();
+  }
   auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
   Value stageOffset = loop ? pipelineStageOffset_.lookup(loop) : Value();
   if (!stageOffset)
     return op.emitError("internal error: a load marked for pipelining is not in a pipelined loop");
   int64_t offset = op->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
-  Value base = arith::AddIOp::create(b_, loc_, stageOffset, i32(offset));
+  readStage(op, arith::AddIOp::create(b_, loc_, stageOffset, i32(offset)));
+  return success();
+}
+
+void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
   TileLayout layout = layoutOf(op.getType());
   Type elt = op.getType().getElementType();
   int64_t esize = byteSize(elt);
@@ -295,7 +371,6 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
       values.push_back(LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i)));
   }
   tiles_[op] = values;
-  return success();
 }
 
 } // namespace tile::codegen

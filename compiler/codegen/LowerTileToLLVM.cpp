@@ -49,13 +49,17 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
     FailureOr<KernelLaunchInfo> info = lowering.run();
     if (succeeded(info) || !lowering.pipelineOverflowed())
       return info;
-    kernel.emitRemark() << "loops not pipelined: the kernel needs " << lowering.scratchBytes()
+    kernel.emitRemark() << "loads not copied ahead: the kernel needs " << lowering.scratchBytes()
                         << " bytes of shared memory beside " << lowering.pipelineBytes()
-                        << " bytes of pipeline stages, over the limit of " << target.maxSharedBytesPerBlock();
+                        << " bytes of prefetch buffers and pipeline stages, over the limit of "
+                        << target.maxSharedBytesPerBlock();
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName()
                             << "': scratch does not fit beside the pipeline stages; lowering without them\n");
     kernel->removeAttr(kPipelineBytesAttr);
+    kernel->removeAttr(kPrefetchBytesAttr);
     kernel.walk([](Operation *op) {
+      op->removeAttr(kPrefetchOffsetAttr);
+      op->removeAttr(kPipelineCoreMatricesAttr);
       op->removeAttr(kPipelineStagesAttr);
       op->removeAttr(kPipelineStageBytesAttr);
       op->removeAttr(kPipelineOffsetAttr);

@@ -13,6 +13,9 @@
 //   tile.load    tile.pipeline_offset = byte offset of its stage-0 buffer in the region, and
 //                tile.pipeline_core_matrices when only wgmma products read it (in place)
 //   tile.kernel  tile.pipeline_bytes = size of the region (before the lowering's scratch)
+// A load of the kernel's body that follows a loop qualifies the same way for a copy at kernel
+// start (tile.prefetch_offset on it, tile.prefetch_bytes on the kernel), waited for at its
+// first use.
 // Every load in a loop that does not qualify gets a remark saying why (tile-cc --remarks).
 
 #include "compiler/codegen/Debug.h"
@@ -66,9 +69,11 @@ int64_t pipelineStagesForLatency(int64_t latency) {
 
 namespace {
 
-/// Why `load` in `loop` cannot be copied ahead ("" when it can); `slice` receives the ops of
-/// the loop body that compute its indices.
-std::string refusal(mlir::tile::LoadOp load, scf::ForOp loop, llvm::SetVector<Operation *> &slice) {
+/// Why `load` cannot be copied ahead ("" when it can) within `scope`: a loop (whose induction
+/// variable is `iv`), or the kernel for a load copied at kernel start (no `iv`). `slice`
+/// receives the ops of the scope's body that compute its indices.
+std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Value iv,
+                    llvm::SetVector<Operation *> &slice) {
   auto type = load.getType();
   Type elt = type.getElementType();
   if (!type.hasStaticShape())
@@ -93,35 +98,38 @@ std::string refusal(mlir::tile::LoadOp load, scf::ForOp loop, llvm::SetVector<Op
   int64_t rowBytes = type.getShape().back() * elementBytes(elt);
   if (rowBytes < 4)
     return "a row of the tile is " + std::to_string(rowBytes) + " bytes (the smallest asynchronous copy is 4)";
-  // Nothing in the loop may write the array: the copy would read it before the write.
+  // Nothing in the scope may write the array: the copy would read it before the write.
   Value array = load.getArray();
   bool written = false;
-  loop.getBody()->walk([&](Operation *op) {
+  scope->walk([&](Operation *op) {
     if (isa<mlir::tile::StoreOp, mlir::tile::ScatterOp, mlir::tile::AtomicAddOp, mlir::tile::AtomicRMWOp,
             mlir::tile::AtomicCASOp>(op) &&
         llvm::is_contained(op->getOperands(), array))
       written = true;
   });
   if (written)
-    return "the loop writes the array it reads";
-  // The indices: the induction variable, values from outside the loop, and pure scalar ops
-  // of the body on them.
+    return iv ? "the loop writes the array it reads" : "the kernel writes the array it reads";
+  // The indices: the induction variable, values from outside the scope (the kernel's
+  // parameters), and pure scalar ops of the body on them.
   SmallVector<Value> worklist(load.getIndices().begin(), load.getIndices().end());
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
-    if (v == loop.getInductionVar())
+    if (iv && v == iv)
       continue;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner()->getParentOp() == loop.getOperation())
-        return "an index depends on a value carried from the previous iteration";
-      if (loop->isAncestor(arg.getOwner()->getParentOp()))
+      if (arg.getOwner() == body) {
+        if (iv)
+          return "an index depends on a value carried from the previous iteration";
+        continue; // a kernel parameter
+      }
+      if (scope->isAncestor(arg.getOwner()->getParentOp()))
         return "an index is computed in a nested region";
       continue;
     }
     Operation *def = v.getDefiningOp();
-    if (!loop->isAncestor(def))
+    if (!scope->isAncestor(def))
       continue;
-    if (def->getBlock() != loop.getBody())
+    if (def->getBlock() != body)
       return "an index is computed in a nested region";
     // Scalar arithmetic and the side-effect-free queries (block ids, grid size, array
     // extents and strides), which the lowering can evaluate again for a later iteration.
@@ -136,10 +144,11 @@ std::string refusal(mlir::tile::LoadOp load, scf::ForOp loop, llvm::SetVector<Op
   return "";
 }
 
-/// Whether every use of `load` is an operand of a wgmma product in `loop`, reached through
-/// rank-2 reshapes that keep the last dimension and at most one transpose of a 2-D tile: its
-/// stages can then hold wgmma's core matrices, which the products read in place.
-bool feedsOnlyWgmma(mlir::tile::LoadOp load, scf::ForOp loop) {
+/// Whether `load` feeds a wgmma product in `scope` as an operand, reached through rank-2
+/// reshapes that keep the last dimension and at most one transpose of a 2-D tile, and every
+/// product it feeds is a wgmma one: its buffer can then hold wgmma's core matrices, which the
+/// products read in place (its other uses read registers from that order).
+bool feedsWgmma(mlir::tile::LoadOp load, Operation *scope) {
   auto type = load.getType();
   Type elt = type.getElementType();
   if (!(elt.isBF16() || elt.isF16()) || type.getShape().back() % 8 ||
@@ -151,26 +160,25 @@ bool feedsOnlyWgmma(mlir::tile::LoadOp load, scf::ForOp loop) {
     auto [v, transposed] = worklist.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
-      if (!loop->isAncestor(user))
+      if (!scope->isAncestor(user))
         return false;
       if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(user)) {
         auto out = cast<RankedTensorType>(reshape.getType());
-        if (transposed || out.getRank() != 2 || out.getShape().back() != type.getShape().back())
-          return false;
-        worklist.push_back({reshape.getResult(), false});
+        if (!transposed && out.getRank() == 2 && out.getShape().back() == type.getShape().back())
+          worklist.push_back({reshape.getResult(), false});
         continue;
       }
       if (auto permute = dyn_cast<mlir::tile::PermuteOp>(user)) {
         ArrayRef<int32_t> perm = permute.getPermutation();
-        if (transposed || perm.size() != 2 || perm[0] != 1 || perm[1] != 0)
-          return false;
-        worklist.push_back({permute.getResult(), true});
+        if (!transposed && perm.size() == 2 && perm[0] == 1 && perm[1] == 0)
+          worklist.push_back({permute.getResult(), true});
         continue;
       }
       auto mma = dyn_cast<mlir::tile::MmaOp>(user);
-      auto instruction = mma ? mma->getAttrOfType<StringAttr>("tile.mma_instruction") : StringAttr();
-      if (!instruction || instruction.getValue() != "wgmma" || use.getOperandNumber() > 1 ||
-          mma.getA().getType().getRank() != 2)
+      if (!mma || use.getOperandNumber() > 1)
+        continue; // read from registers
+      auto instruction = mma->getAttrOfType<StringAttr>("tile.mma_instruction");
+      if (!instruction || instruction.getValue() != "wgmma" || mma.getA().getType().getRank() != 2)
         return false;
       any = true;
     }
@@ -182,9 +190,11 @@ bool feedsOnlyWgmma(mlir::tile::LoadOp load, scf::ForOp loop) {
 /// the scratch of the ops in the loop (outside pipelined loops it reuses the stages): the
 /// largest tile data one op moves through shared memory (a product's two operands; for other ops the
 /// larger of their operands and results).
-int64_t scratchEstimate(scf::ForOp loop) {
+int64_t scratchEstimate(Operation *scope) {
   int64_t most = 0;
-  loop.getBody()->walk([&](Operation *op) {
+  scope->walk([&](Operation *op) {
+    if (op == scope)
+      return;
     if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, scf::YieldOp, mlir::tile::LoadOp>(op))
       return;
     auto sum = [](auto types) {
@@ -246,7 +256,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
         llvm::SetVector<Operation *> slice;
         std::string why = !canCopy ? "sm_" + std::to_string(target.sm) + " has no asynchronous copies (sm_80 and later)"
                           : stages == 1 ? std::string("pipelining is off (stages=1)")
-                                        : refusal(load, loop, slice);
+                                        : refusal(load, loop, loop.getBody(), loop.getInductionVar(), slice);
         if (!why.empty()) {
           load.emitRemark() << "load not pipelined: " << why;
           TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": not pipelined (" << why
@@ -281,7 +291,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       int64_t offset = used;
       for (mlir::tile::LoadOp load : loads) {
         load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(offset));
-        if (feedsOnlyWgmma(load, loop)) {
+        if (feedsWgmma(load, loop)) {
           load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
           TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc()
                                   << ": stages in wgmma's core-matrix order (its products read them in place)\n");
@@ -296,6 +306,50 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     }
     if (used)
       kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(used));
+    prefetchAfterLoops(kernel, canCopy, perBlock - used);
+  }
+
+  // Loads of the kernel's body that follow a loop are copied at kernel start, so their
+  // latency passes while the loops run; the first of them waits for the copies.
+  void prefetchAfterLoops(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget) {
+    Builder b(kernel.getContext());
+    Block &body = kernel.getBody().front();
+    budget -= scratchEstimate(kernel);
+    int64_t used = 0;
+    bool afterLoop = false;
+    for (Operation &op : body) {
+      if (isa<scf::ForOp, scf::WhileOp>(op)) {
+        afterLoop = true;
+        continue;
+      }
+      auto load = dyn_cast<mlir::tile::LoadOp>(op);
+      if (!load || !afterLoop)
+        continue;
+      llvm::SetVector<Operation *> slice;
+      std::string why = !canCopy      ? std::string("the target has no asynchronous copies")
+                        : stages == 1 ? std::string("pipelining is off (stages=1)")
+                                      : refusal(load, kernel, &body, Value(), slice);
+      int64_t bytes = alignUp(tileBytes(load.getType()), kAlign);
+      if (why.empty() && used + bytes > budget)
+        why = "its " + std::to_string(bytes) + " bytes do not fit the " +
+              std::to_string(std::max<int64_t>(0, budget - used)) + " bytes of shared memory left";
+      if (!why.empty()) {
+        load.emitRemark() << "load not copied at kernel start: " << why;
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": not copied at kernel start ("
+                                << why << ")\n");
+        continue;
+      }
+      load->setAttr(kPrefetchOffsetAttr, b.getI64IntegerAttr(used));
+      if (feedsWgmma(load, kernel))
+        load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": copied at kernel start into "
+                              << bytes << " bytes at offset " << used
+                              << (load->hasAttr(kPipelineCoreMatricesAttr) ? ", in wgmma's core-matrix order" : "")
+                              << "\n");
+      used += bytes;
+    }
+    if (used)
+      kernel->setAttr(kPrefetchBytesAttr, b.getI64IntegerAttr(used));
   }
 };
 

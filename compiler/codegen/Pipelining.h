@@ -18,7 +18,13 @@ inline constexpr llvm::StringLiteral kPipelineOffsetAttr = "tile.pipeline_offset
 /// core matrix, the tile's rows and 16-byte columns tiled row-major), which wgmma reads in
 /// place, K-major or, for an operand that is MN-major in memory, with its transpose bit.
 inline constexpr llvm::StringLiteral kPipelineCoreMatricesAttr = "tile.pipeline_core_matrices";
-/// On a tile.kernel: the bytes of the stages region, at the start of shared memory.
+/// On a tile.load of the kernel's body after a loop: copied at kernel start into the prefetch
+/// region (the first bytes of shared memory) at this offset; the first such load to run
+/// waits for the copies.
+inline constexpr llvm::StringLiteral kPrefetchOffsetAttr = "tile.prefetch_offset";
+/// On a tile.kernel: the bytes of the prefetch region.
+inline constexpr llvm::StringLiteral kPrefetchBytesAttr = "tile.prefetch_bytes";
+/// On a tile.kernel: the bytes of the stages region, which follows the prefetch region.
 inline constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 
 /// Stages for a loop whose loads carry `latency` hints (the largest; 0 when none has one):

@@ -32,15 +32,15 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 
 // -----
 
-// Loads whose only uses are wgmma operands (through a reshape and a transpose here) get their
-// stages in core-matrix order: the products read them in place. A load that also feeds
-// mma.sync (%ta), only feeds it (%other), or has an element-wise use (%twice) keeps row-major
-// stages.
+// Loads that feed wgmma operands (through a reshape and a transpose here) and no other
+// product get their stages in core-matrix order: the products read them in place, and other
+// uses (%twice's element-wise one) read registers from that order. A load that also feeds
+// mma.sync (%ta), or only feeds it (%other), keeps row-major stages.
 // CHECK-LABEL: tile.kernel @in_place
 // CHECK: tile.load %{{.*}} {tile.pipeline_offset = 0 : i64}
 // CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 16384 : i64}
 // CHECK: tile.load %{{.*}} {tile.pipeline_offset = 24576 : i64}
-// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 32768 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 32768 : i64}
 // DEBUG: [tile-pipeline-loops] load at {{.*}}: stages in wgmma's core-matrix order (its products read them in place)
 tile.kernel @in_place(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
   %c0 = arith.constant 0 : i32
@@ -187,5 +187,38 @@ tile.kernel @old(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
     %t = tile.load %x[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
     tile.store %t, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
   }
+  tile.return
+}
+
+// -----
+
+// Loads of the kernel's body after a loop are copied at kernel start (their latency passes
+// while the loop runs); one whose array the kernel writes is not, with a remark.
+// CHECK-LABEL: tile.kernel @after_loop
+// CHECK-SAME: tile.prefetch_bytes = 512
+// CHECK: scf.for
+// CHECK: tile.load %{{.*}} {tile.prefetch_offset = 0 : i64}
+// CHECK: tile.load %{{.*}} {tile.prefetch_offset = 256 : i64}
+// CHECK-NOT: tile.prefetch_offset
+// DEBUG: [tile-pipeline-loops] load at {{.*}}: copied at kernel start into 256 bytes at offset 0
+tile.kernel @after_loop(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %before = tile.load %x[%c0] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %before) -> (tensor<64xf32>) : i32 {
+    %t = tile.load %x[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    %s = arith.addf %acc, %t : tensor<64xf32>
+    scf.yield %s : tensor<64xf32>
+  }
+  %b = tile.bid 0
+  %k = arith.addi %b, %c1 : i32
+  %a1 = tile.load %x[%b] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  %a2 = tile.load %x[%k] padding = zero : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  // expected-remark @below {{load not copied at kernel start: the kernel writes the array it reads}}
+  %a3 = tile.load %y[%k] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  %s1 = arith.addf %r, %a1 : tensor<64xf32>
+  %s2 = arith.addf %s1, %a2 : tensor<64xf32>
+  %s3 = arith.addf %s2, %a3 : tensor<64xf32>
+  tile.store %s3, %y[%b] : tensor<64xf32>, !tile.array<?xf32>[i32]
   tile.return
 }

@@ -523,6 +523,34 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
                    1e-3,
                    1e-3});
   }
+  // Loads after a loop are copied at kernel start: a wgmma operand read in place from that
+  // buffer (B N-major, also used element-wise), a K-major A, and a one-element load; ragged.
+  for (D dtype : {D::BFloat16, D::Float16}) {
+    out.push_back({std::string("prefetch_after_loop_") + (dtype == D::BFloat16 ? "bf16" : "f16"),
+                   std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, w, c, n):
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    for i in range(n):
+        acc = acc * 0.5 + ct.load(w, (i, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+    ta = ct.load(a, (ct.bid(0), 0), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, (0, ct.bid(1)), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+    s = ct.load(w, (0, 0), (1, 1), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.mma(ta, tb, acc) + ct.sum(tb.astype(ct.float32), axis=0)[None, :] * s
+    ct.store(c, (ct.bid(0), ct.bid(1)), acc)
+)py",
+                   "k",
+                   {},
+                   {{"a", dtype, {100, 30}},
+                    {"b", dtype, {30, 90}},
+                    {"w", D::Float32, {150, 64}},
+                    {"c", D::Float32, {100, 90}, false, true}},
+                   {{"n", D::Int32, 3}},
+                   {"a", "b", "w", "c", "n"},
+                   rt::Grid(2, 2),
+                   1e-3,
+                   1e-3});
+  }
   out.push_back(
       {"mma_batched",
        std::string(kHeader) + R"py(
