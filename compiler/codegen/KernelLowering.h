@@ -70,6 +70,8 @@ private:
   mlir::Value pipelineNextStage(mlir::scf::ForOp op, mlir::Value stage);
   void pipelineEpilogue();
   void issuePipelineCopies(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stageOffset);
+  void issueCopies(llvm::ArrayRef<mlir::tile::LoadOp> loads, mlir::Block *body,
+                   llvm::function_ref<mlir::Value(mlir::tile::LoadOp)> byteOffset);
   void issueCopy(mlir::tile::LoadOp load, mlir::Value byteOffset);
   mlir::LogicalResult lowerPipelinedLoad(mlir::tile::LoadOp op);
   /// At kernel start: the copies of the loads tile-pipeline-loops prefetches (one group).

@@ -175,24 +175,23 @@ void KernelLowering::pipelineEpilogue() {
   barrier();
 }
 
-// Lowers the scalar ops of the loop body that compute the pipelined loads' indices with the
-// induction variable bound to `iv`, issues the copies, and forgets those values again (the
-// body's own lowering computes them for its iteration).
-void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOffset) {
-  SmallVector<mlir::tile::LoadOp> loads = pipelinedLoads(op);
+// Lowers the scalar ops of `body` that compute `loads`' indices (with whatever bindings the
+// caller made, e.g. a later induction variable), issues each load's copy at
+// `byteOffset(load)`, and forgets those values again: the body's own lowering computes them
+// where they stand.
+void KernelLowering::issueCopies(ArrayRef<mlir::tile::LoadOp> loads, Block *body,
+                                 function_ref<Value(mlir::tile::LoadOp)> byteOffset) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist;
   for (mlir::tile::LoadOp load : loads)
     llvm::append_range(worklist, load.getIndices());
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (def && def->getBlock() == op.getBody() && slice.insert(def))
+    if (def && def->getBlock() == body && slice.insert(def))
       llvm::append_range(worklist, def->getOperands());
   }
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  Value savedIv = scalars_.lookup(op.getInductionVar());
-  scalars_[op.getInductionVar()] = iv;
   Location savedLoc = loc_;
   for (Operation *def : ordered) {
     loc_ = def->getLoc();
@@ -201,13 +200,22 @@ void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOff
   }
   for (mlir::tile::LoadOp load : loads) {
     loc_ = load.getLoc();
-    int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
-    issueCopy(load, arith::AddIOp::create(b_, loc_, stageOffset, i32(offset)));
+    issueCopy(load, byteOffset(load));
   }
   loc_ = savedLoc;
   for (Operation *def : ordered)
     for (Value r : def->getResults())
       scalars_.erase(r);
+}
+
+// The copies of iteration `iv` of a pipelined loop into the stage at `stageOffset`.
+void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOffset) {
+  Value savedIv = scalars_.lookup(op.getInductionVar());
+  scalars_[op.getInductionVar()] = iv;
+  issueCopies(pipelinedLoads(op), op.getBody(), [&](mlir::tile::LoadOp load) -> Value {
+    int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
+    return arith::AddIOp::create(b_, loc_, stageOffset, i32(offset));
+  });
   scalars_[op.getInductionVar()] = savedIv;
 }
 
@@ -290,31 +298,10 @@ void KernelLowering::issuePrefetches() {
     return;
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName() << "': " << loads.size()
                           << " load(s) after its loops copied at kernel start (" << prefetchBytes_ << " bytes)\n");
-  // Their indices: the scalar ops of the body that compute them, lowered here once more (the
-  // body's own lowering computes them again where they stand).
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist;
-  for (mlir::tile::LoadOp load : loads)
-    llvm::append_range(worklist, load.getIndices());
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (def && def->getBlock() == &body && slice.insert(def))
-      llvm::append_range(worklist, def->getOperands());
-  }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *def : ordered) {
-    loc_ = def->getLoc();
-    (void)lowerOp(def); // tile-pipeline-loops admits only scalar arithmetic and queries here
-  }
-  for (mlir::tile::LoadOp load : loads) {
-    loc_ = load.getLoc();
-    issueCopy(load, i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt()));
-  }
+  issueCopies(loads, &body, [&](mlir::tile::LoadOp load) -> Value {
+    return i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt());
+  });
   NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
-  for (Operation *def : ordered)
-    for (Value r : def->getResults())
-      scalars_.erase(r);
 }
 
 LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {

@@ -399,6 +399,21 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
                    1e-4,
                    1e-4});
   }
+  // A product kernel k(a, b, c) of 16-bit a and b into an f32 c (zero-initialized).
+  auto productCase = [&](std::string name, std::string source, std::map<std::string, frontend::ConstantValue> constants,
+                         D dtype, std::vector<int64_t> a, std::vector<int64_t> b, std::vector<int64_t> c,
+                         rt::Grid grid) {
+    return Case{std::move(name),
+                std::move(source),
+                "k",
+                std::move(constants),
+                {{"a", dtype, std::move(a)}, {"b", dtype, std::move(b)}, {"c", D::Float32, std::move(c), false, true}},
+                {},
+                {"a", "b", "c"},
+                grid,
+                1e-3,
+                1e-3};
+  };
   // Transposed operands fold into the product (A read with ldmatrix .trans, B without, on
   // mma.sync; written transposed into wgmma's core matrices): M = 32 keeps mma.sync, M = 64
   // takes wgmma on sm_90a; ragged edges, a K loop, both operands and a batched product.
@@ -467,16 +482,8 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
             {2, 29, 13},
             1,
             1}}) {
-    out.push_back({t.name,
-                   std::string(kHeader) + "@ct.kernel\ndef k(a, b, c):\n" + t.body,
-                   "k",
-                   {},
-                   {{"a", t.dtype, t.a}, {"b", t.dtype, t.b}, {"c", D::Float32, t.c, false, true}},
-                   {},
-                   {"a", "b", "c"},
-                   rt::Grid(t.gridX, t.gridY),
-                   1e-3,
-                   1e-3});
+    out.push_back(productCase(t.name, std::string(kHeader) + "@ct.kernel\ndef k(a, b, c):\n" + t.body, {}, t.dtype, t.a,
+                              t.b, t.c, rt::Grid(t.gridX, t.gridY)));
   }
   // wgmma products of a pipelined K loop read both operands in place from the stages: A
   // K-major and B N-major as loaded (row-major a and b), or the transposes (a stored K x M,
@@ -505,8 +512,7 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
             {136, 200},
             130,
             136}}) {
-    out.push_back({t.name,
-                   std::string(kHeader) + R"py(
+    out.push_back(productCase(t.name, std::string(kHeader) + R"py(
 @ct.kernel
 def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
     acc = ct.full((BM, BN), 0.5, dtype=ct.float32)
@@ -514,14 +520,8 @@ def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int])
 )py" + t.loads + R"py(        acc = ct.mma(ta, tb, acc)
     ct.store(c, (ct.bid(0), ct.bid(1)), acc)
 )py",
-                   "k",
-                   {{"BM", int64_t(128)}, {"BN", int64_t(64)}, {"BK", int64_t(32)}},
-                   {{"a", t.dtype, t.a}, {"b", t.dtype, t.b}, {"c", D::Float32, {t.m, t.n}, false, true}},
-                   {},
-                   {"a", "b", "c"},
-                   rt::Grid((t.m + 127) / 128, (t.n + 63) / 64),
-                   1e-3,
-                   1e-3});
+                              {{"BM", int64_t(128)}, {"BN", int64_t(64)}, {"BK", int64_t(32)}}, t.dtype, t.a, t.b,
+                              {t.m, t.n}, rt::Grid((t.m + 127) / 128, (t.n + 63) / 64)));
   }
   // Loads after a loop are copied at kernel start: a wgmma operand read in place from that
   // buffer (B N-major, also used element-wise), a K-major A, and a one-element load; ragged.
