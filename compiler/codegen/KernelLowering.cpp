@@ -394,7 +394,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       scalars_[arg] = v;
     }
   }
-  if (failed(checkRegisterLimit()))
+  if (failed(checkRegisterLimit()) || failed(verifyPipelineAttributes()))
     return failure();
   issuePrefetches();
   if (failed(lowerRegion(kernel_.getBody())))

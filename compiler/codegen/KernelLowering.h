@@ -61,6 +61,8 @@ private:
   // decided (KernelLoweringPipeline.cpp).
   /// Stages of a pipelined loop (0 for other loops).
   static int64_t pipelineStages(mlir::scf::ForOp op);
+  /// Refuses pipelining attributes that do not fit together (hand-written IR).
+  mlir::LogicalResult verifyPipelineAttributes();
   /// Before the loop: copies for its first stages - 1 iterations.
   void pipelinePrologue(mlir::scf::ForOp op);
   /// At the top of an iteration with stage index `stage` (i32): waits for its copies and

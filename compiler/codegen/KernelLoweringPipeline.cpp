@@ -38,6 +38,58 @@ int64_t KernelLowering::pipelineStages(scf::ForOp op) {
   return stages && stages.getInt() >= 2 ? stages.getInt() : 0;
 }
 
+// tile-pipeline-loops writes consistent attributes; hand-written IR may not, and a wrong
+// offset would make copies overwrite each other or the scratch: refuse it, naming the op.
+LogicalResult KernelLowering::verifyPipelineAttributes() {
+  auto bytesOf = [](mlir::tile::LoadOp load) {
+    return load.getType().getNumElements() * byteSize(load.getType().getElementType());
+  };
+  auto intAttr = [](Operation *op, StringRef name) -> std::optional<int64_t> {
+    if (auto a = op->getAttrOfType<IntegerAttr>(name))
+      return a.getInt();
+    return std::nullopt;
+  };
+  WalkResult result = kernel_.walk([&](Operation *op) -> WalkResult {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      std::optional<int64_t> stages = intAttr(op, kPipelineStagesAttr), bytes = intAttr(op, kPipelineStageBytesAttr);
+      if (!stages && !bytes)
+        return WalkResult::advance();
+      if (!stages || !bytes || *stages < 2 || *stages > 8 || *bytes <= 0 || *bytes % 16)
+        return op->emitError("malformed pipelining: ")
+               << kPipelineStagesAttr << " (2-8) and " << kPipelineStageBytesAttr
+               << " (a positive multiple of 16) go together";
+      return WalkResult::advance();
+    }
+    auto load = dyn_cast<mlir::tile::LoadOp>(op);
+    if (!load)
+      return WalkResult::advance();
+    std::optional<int64_t> offset = intAttr(op, kPipelineOffsetAttr), prefetch = intAttr(op, kPrefetchOffsetAttr);
+    if (offset && prefetch)
+      return op->emitError("malformed pipelining: a load is either pipelined or prefetched, not both");
+    if (offset) {
+      auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+      if (!loop || !pipelineStages(loop) || !loop->hasAttr(kPipelineStageBytesAttr))
+        return op->emitError("malformed pipelining: ") << kPipelineOffsetAttr << " on a load outside a pipelined loop";
+      // Stage s of the load's buffer is at s * stage bytes + offset in the stages region.
+      int64_t last = (pipelineStages(loop) - 1) * *intAttr(loop, kPipelineStageBytesAttr) + *offset + bytesOf(load);
+      if (*offset < 0 || *offset % 16 || last > pipelineBytes_)
+        return op->emitError("malformed pipelining: the load's stages end at byte ")
+               << last << " of a " << pipelineBytes_ << "-byte stages region (" << kPipelineBytesAttr
+               << "), or its offset " << *offset << " is not a multiple of 16";
+    }
+    if (prefetch) {
+      if (op->getBlock() != &kernel_.getBody().front())
+        return op->emitError("malformed pipelining: ") << kPrefetchOffsetAttr << " on a load inside a region";
+      if (*prefetch < 0 || *prefetch % 16 || *prefetch + bytesOf(load) > prefetchBytes_)
+        return op->emitError("malformed pipelining: the load's ")
+               << bytesOf(load) << " bytes at offset " << *prefetch << " leave the kernel's " << prefetchBytes_
+               << "-byte prefetch region";
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static int64_t stageBytes(scf::ForOp op) { return op->getAttrOfType<IntegerAttr>(kPipelineStageBytesAttr).getInt(); }
 
 static SmallVector<mlir::tile::LoadOp> pipelinedLoads(scf::ForOp op) {

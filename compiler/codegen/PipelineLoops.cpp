@@ -230,7 +230,8 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       return signalPassFailure();
     }
     if (stages < 0 || stages > 8) {
-      getOperation().emitError("pipeline stages ") << stages << " must be 0 (from latency hints) or 1 ... 8";
+      getOperation().emitError("pipeline stages ")
+          << static_cast<int64_t>(stages) << " must be 0 (from latency hints) or 1 ... 8";
       return signalPassFailure();
     }
     getOperation().walk([&](mlir::tile::KernelOp kernel) { runOnKernel(kernel, *target); });

@@ -1,0 +1,62 @@
+// Pipelining attributes that do not fit together (hand-written IR) are refused by
+// tile-lower-to-llvm at the op, never lowered into copies that overwrite each other.
+// RUN: tile-opt %s -split-input-file -tile-lower-to-llvm -verify-diagnostics
+// RUN: not tile-opt %s -tile-pipeline-loops="stages=9" 2>&1 | FileCheck %s --check-prefix=STAGES
+// STAGES: pipeline stages 9 must be 0 (from latency hints) or 1 ... 8
+
+tile.kernel @outside(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>) attributes {tile.pipeline_bytes = 256 : i64} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{malformed pipelining: tile.pipeline_offset on a load outside a pipelined loop}}
+  %t = tile.load %x[%c0] {tile.pipeline_offset = 0 : i64} : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  tile.store %t, %y[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+tile.kernel @no_bytes(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @below {{malformed pipelining: tile.pipeline_stages (2-8) and tile.pipeline_stage_bytes (a positive multiple of 16) go together}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = tile.load %x[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    tile.store %t, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  } {tile.pipeline_stages = 3 : i64}
+  tile.return
+}
+
+// -----
+
+tile.kernel @too_small(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) attributes {tile.pipeline_bytes = 512 : i64} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error @below {{malformed pipelining: the load's stages end at byte 768 of a 512-byte stages region}}
+    %t = tile.load %x[%i] {tile.pipeline_offset = 0 : i64} : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    tile.store %t, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  } {tile.pipeline_stage_bytes = 256 : i64, tile.pipeline_stages = 3 : i64}
+  tile.return
+}
+
+// -----
+
+tile.kernel @prefetch_nested(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) attributes {tile.prefetch_bytes = 256 : i64} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error @below {{malformed pipelining: tile.prefetch_offset on a load inside a region}}
+    %t = tile.load %x[%i] {tile.prefetch_offset = 0 : i64} : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    tile.store %t, %y[%i] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @prefetch_outside(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>) attributes {tile.prefetch_bytes = 128 : i64} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{malformed pipelining: the load's 256 bytes at offset 0 leave the kernel's 128-byte prefetch region}}
+  %t = tile.load %x[%c0] {tile.prefetch_offset = 0 : i64} : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  tile.store %t, %y[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
