@@ -60,3 +60,22 @@ tile.kernel @prefetch_outside(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>) at
   tile.store %t, %y[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
   tile.return
 }
+
+// -----
+
+// Stages sized from an estimate that the real scratch overruns (here written by hand: 128 KiB
+// of stages and a 128 KiB transpose in the loop): the kernel is lowered again with
+// synchronous loads, and a remark says so.
+// expected-remark @below {{loads not copied ahead: the kernel needs}}
+tile.kernel @overrun(%x: !tile.array<?x?xf32>, %y: !tile.array<?x?xf32>, %n: i32) attributes {tile.pipeline_bytes = 131072 : i64} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t = tile.load %x[%i, %c0] {tile.pipeline_offset = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<64x256xf32>
+    %u = tile.load %y[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<256x128xf32>
+    %p = tile.permute %u [1, 0] : tensor<256x128xf32> -> tensor<128x256xf32>
+    tile.store %t, %x[%i, %c1] : tensor<64x256xf32>, !tile.array<?x?xf32>[i32, i32]
+    tile.store %p, %y[%i, %c1] : tensor<128x256xf32>, !tile.array<?x?xf32>[i32, i32]
+  } {tile.pipeline_stage_bytes = 65536 : i64, tile.pipeline_stages = 2 : i64}
+  tile.return
+}
