@@ -148,6 +148,11 @@ public:
   mlir::Value ifValue(mlir::Value cond, mlir::Type type, const std::function<mlir::Value()> &then,
                       const std::function<mlir::Value()> &otherwise);
   void ifThen(mlir::Value cond, const std::function<void()> &then);
+  /// Register `r`'s element indices (i64 per array dim) for a per-element access (gather,
+  /// scatter, atomics) with one index tile per dim; `ok` becomes its mask (when given) and the
+  /// bounds check.
+  llvm::SmallVector<mlir::Value> elementIndices(const Array &array, mlir::ValueRange indexTiles, mlir::Value mask,
+                                                int64_t r, mlir::Value &ok);
   /// Element pointer into an array for element indices (i64 per array dim).
   mlir::Value elementPointer(const Array &array, llvm::ArrayRef<mlir::Value> indices);
   mlir::Value loadElement(mlir::Type type, mlir::Value ptr);

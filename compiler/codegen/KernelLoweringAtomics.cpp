@@ -68,13 +68,8 @@ LogicalResult KernelLowering::lowerAtomic(Operation *op) {
   StringRef sync = syncScope(scope);
   Elements results;
   for (int64_t r = 0; r < layout.perThread; ++r) {
-    SmallVector<Value> idx;
-    Value ok = mask ? tiles_[mask][r] : Value();
-    for (auto [d, t] : llvm::enumerate(indexTiles)) {
-      Value i = toI64(tiles_[t][r]);
-      idx.push_back(i);
-      ok = boolAnd(ok, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, i, array.shape[d]));
-    }
+    Value ok;
+    SmallVector<Value> idx = elementIndices(array, indexTiles, mask, r, ok);
     ok = boolAnd(owns(layout, r), ok);
     Value ptr = elementPointer(array, idx);
     if (rmw) {

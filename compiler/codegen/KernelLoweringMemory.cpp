@@ -224,6 +224,19 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   return success();
 }
 
+SmallVector<Value> KernelLowering::elementIndices(const Array &array, ValueRange indexTiles, Value mask, int64_t r,
+                                                  Value &ok) {
+  SmallVector<Value> idx;
+  ok = mask ? tiles_[mask][r] : Value();
+  for (auto [d, t] : llvm::enumerate(indexTiles)) {
+    Value i = toI64(tiles_[t][r]);
+    idx.push_back(i);
+    // Unsigned compare: negative indices are out of bounds too.
+    ok = boolAnd(ok, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, i, array.shape[d]));
+  }
+  return idx;
+}
+
 LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
   auto gather = dyn_cast<mlir::tile::GatherOp>(op);
   auto atomic = dyn_cast<mlir::tile::AtomicAddOp>(op);
@@ -238,13 +251,8 @@ LogicalResult KernelLowering::lowerElementAccess(Operation *op) {
   Type elt = cast<RankedTensorType>(dataType).getElementType();
   Elements results;
   for (int64_t r = 0; r < layout.perThread; ++r) {
-    SmallVector<Value> idx;
-    Value ok = mask ? tiles_[mask][r] : Value();
-    for (auto [d, t] : llvm::enumerate(indexTiles)) {
-      Value i = toI64(tiles_[t][r]);
-      idx.push_back(i);
-      ok = boolAnd(ok, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, i, array.shape[d]));
-    }
+    Value ok;
+    SmallVector<Value> idx = elementIndices(array, indexTiles, mask, r, ok);
     Value ptr = elementPointer(array, idx);
     if (gather) {
       Value pad = gather.getPadding() ? scalars_.lookup(gather.getPadding()) : zeroOf(elt);

@@ -20,6 +20,7 @@
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
 #include "dialect/TileDialect.h"
@@ -46,15 +47,12 @@ constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservati
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-int64_t elementBytes(Type t) { return std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8); }
-
+// Bytes of a tile as the lowering stores it (KernelLowering::byteSize per element).
 int64_t tileBytes(Type t) {
   auto tt = dyn_cast<RankedTensorType>(t);
   if (!tt || !tt.hasStaticShape())
     return 0;
-  Type e = tt.getElementType();
-  int64_t esize = e.isInteger(1) ? 1 : e.isTF32() ? 4 : elementBytes(e);
-  return tt.getNumElements() * esize;
+  return tt.getNumElements() * KernelLowering::byteSize(tt.getElementType());
 }
 
 } // namespace
@@ -95,7 +93,7 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
   int64_t rank = type.getRank();
   if (rank == 0)
     return "it is 0-d";
-  int64_t rowBytes = type.getShape().back() * elementBytes(elt);
+  int64_t rowBytes = type.getShape().back() * KernelLowering::byteSize(elt);
   if (rowBytes < 4)
     return "a row of the tile is " + std::to_string(rowBytes) + " bytes (the smallest asynchronous copy is 4)";
   // Nothing in the scope may write the array: the copy would read it before the write.
