@@ -2,6 +2,7 @@
 // the helpers the other KernelLowering*.cpp files share.
 
 #include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/Rematerialize.h"
 
 #include "compiler/codegen/Debug.h"
 
@@ -103,6 +104,34 @@ SmallVector<Value> KernelLowering::delinearize(Value linear, ArrayRef<int64_t> s
     stride *= shape[d];
   }
   return idx;
+}
+
+// An empty inline asm move: LLVM cannot see through it, so a loop's strength reduction builds
+// no induction variables from addresses computed after it. The element-by-element fallbacks of
+// vector accesses (misaligned or strided views, never taken on the usual arrays) recompute
+// their addresses from it; otherwise each of their addresses became a 64-bit induction
+// variable advanced every iteration of a pipelined loop, on the hot path and in registers.
+Value KernelLowering::opaque(Value v) {
+  bool wide = v.getType().getIntOrFloatBitWidth() == 64;
+  return LLVM::InlineAsmOp::create(b_, loc_, v.getType(), ValueRange{v}, wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
+                                   wide ? "=l,l" : "=r,r", /*has_side_effects=*/false, /*is_align_stack=*/false,
+                                   LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
+      .getResult(0);
+}
+
+KernelLowering::OpaqueScalars::OpaqueScalars(KernelLowering &l, ValueRange scalars) : l_(l) {
+  for (Value v : scalars) {
+    Value lowered = l.scalars_.lookup(v);
+    if (!lowered || !lowered.getType().isIntOrIndex() || saved_.count(v))
+      continue;
+    saved_[v] = lowered;
+    l.scalars_[v] = l.opaque(lowered);
+  }
+}
+
+KernelLowering::OpaqueScalars::~OpaqueScalars() {
+  for (auto &[v, lowered] : saved_)
+    l_.scalars_[v] = lowered;
 }
 
 Value KernelLowering::owns(const TileLayout &layout, int64_t) {
@@ -442,12 +471,14 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
 // Ops that work on any layout: element-wise ones (every operand has the result's layout, so
 // register r of each holds the same element), control flow, and the layout-aware ones.
 static bool acceptsAnyLayout(Operation *op) {
-  if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, scf::ForOp, scf::IfOp, scf::YieldOp, scf::WhileOp,
-          scf::ConditionOp>(op))
+  // Stores write each register at its own element; reshapes carry registers over where both
+  // layouts agree (else they go through shared memory, which reads and writes any layout).
+  if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, mlir::tile::StoreOp, mlir::tile::ReshapeOp, scf::ForOp,
+          scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp>(op))
     return true;
-  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) { // a scalar or 1-element tile fills any layout
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) { // a scalar, a 1-element or recomputed tile fill any layout
     auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
-    return !in || in.getNumElements() == 1;
+    return !in || in.getNumElements() == 1 || bc->hasAttr(kRematerializeAttr);
   }
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
 }
@@ -501,6 +532,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                             << ": folded into the Tensor Core products it feeds\n");
     return success();
   }
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op); bc && bc->hasAttr(kRematerializeAttr))
+    return lowerRematerializedBroadcast(bc);
   if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
           mlir::tile::PermuteOp, mlir::tile::CatOp, mlir::tile::ExtractOp>(op))
     return lowerShapeOp(op);
@@ -528,6 +561,21 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 static bool isSupportedElementType(Type t) {
   return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) || t.isF16() ||
          t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
+}
+
+FailureOr<SmallVector<Value>> KernelLowering::lowerElementwiseOnScalars(Operation *op, ValueRange operands) {
+  if (Value tf32 = lowerTf32Elementwise(op, operands))
+    return SmallVector<Value>{tf32};
+  FailureOr<Value> special = lowerDeviceMath(b_, op, operands);
+  if (failed(special))
+    return failure();
+  if (*special)
+    return SmallVector<Value>{*special};
+  SmallVector<Type> resultTypes;
+  for (Type t : op->getResultTypes())
+    resultTypes.push_back(registerType(getElementTypeOrSelf(t)));
+  OperationState state(loc_, op->getName(), operands, resultTypes, op->getAttrs());
+  return SmallVector<Value>(b_.create(state)->getResults());
 }
 
 // Element-wise ops touching tf32 run on the f32 registers that hold tf32 values: conversions
@@ -590,31 +638,17 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     tiles_[constant] = Elements(layoutOf(type).perThread, scalar);
     return success();
   }
-  auto scalarOf = [](Type t) { return registerType(getElementTypeOrSelf(t)); };
-  SmallVector<Type> resultTypes;
-  for (Type t : op->getResultTypes())
-    resultTypes.push_back(scalarOf(t));
   int64_t count = isTile ? layoutOf(op->getResult(0).getType()).perThread : 1;
   SmallVector<Elements> results(op->getNumResults());
   for (int64_t r = 0; r < count; ++r) {
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
       operands.push_back(isa<RankedTensorType>(v.getType()) ? tiles_[v][r] : scalars_.lookup(v));
-    if (Value tf32 = lowerTf32Elementwise(op, operands)) {
-      results[0].push_back(tf32);
-      continue;
-    }
-    FailureOr<Value> special = lowerDeviceMath(b_, op, operands);
-    if (failed(special))
+    FailureOr<SmallVector<Value>> scalarResults = lowerElementwiseOnScalars(op, operands);
+    if (failed(scalarResults))
       return failure();
-    if (*special) {
-      results[0].push_back(*special);
-      continue;
-    }
-    OperationState state(loc_, op->getName(), operands, resultTypes, op->getAttrs());
-    Operation *clone = b_.create(state);
-    for (unsigned i = 0; i < clone->getNumResults(); ++i)
-      results[i].push_back(clone->getResult(i));
+    for (auto [i, v] : llvm::enumerate(*scalarResults))
+      results[i].push_back(v);
   }
   for (unsigned i = 0; i < op->getNumResults(); ++i) {
     if (isTile)

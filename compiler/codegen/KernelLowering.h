@@ -56,6 +56,16 @@ private:
   mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::Value lowerTf32Elementwise(mlir::Operation *op, mlir::ValueRange operands);
+  /// The results of element-wise `op` on one element of each operand (its register values).
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>> lowerElementwiseOnScalars(mlir::Operation *op,
+                                                                            mlir::ValueRange operands);
+  /// Element `linear` (i32, row-major) of a tile that tile-remove-layout-conversions marked
+  /// rematerializable (Rematerialize.h), recomputed by this thread (KernelLoweringRemat.cpp).
+  mlir::FailureOr<mlir::Value> rematerializedElement(mlir::Value tile, mlir::Value linear);
+  /// A tile.rematerialize broadcast: each register recomputes its element of the input.
+  mlir::LogicalResult lowerRematerializedBroadcast(mlir::tile::BroadcastOp op);
+  /// Each register's element coordinates (i32 per dim), sharing values across registers.
+  std::vector<llvm::SmallVector<mlir::Value>> elementCoordinates(const TileLayout &layout);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
   // Loads copied into shared-memory stages ahead of their iteration, as tile-pipeline-loops
   // decided (KernelLoweringPipeline.cpp).
@@ -86,6 +96,9 @@ private:
   /// The shared window address (i32) of `load`'s buffer in the stage the current iteration of
   /// its loop reads.
   mlir::Value stageAddress(mlir::tile::LoadOp load);
+  /// The same as a byte offset (i32) into shared memory (null for a pipelined load outside
+  /// its pipelined loop).
+  mlir::Value stageByteOffset(mlir::tile::LoadOp load);
   /// A wgmma operand that is a pipelined load in core-matrix order (through reshapes and a
   /// transpose), read in place: K-major, or MN-major (A loaded K x M, B loaded K x N).
   struct StageOperand {
@@ -98,6 +111,9 @@ private:
   // Memory (KernelLoweringMemory.cpp).
   mlir::LogicalResult lowerLoad(mlir::tile::LoadOp op);
   mlir::LogicalResult lowerStore(mlir::tile::StoreOp op);
+  /// Element `linear` (i32, row-major in the tile) of `op`'s tile read from global memory, or
+  /// its padding past the array's edge.
+  mlir::Value loadTileElement(mlir::tile::LoadOp op, mlir::Value linear);
   mlir::LogicalResult lowerElementAccess(mlir::Operation *op);
   mlir::LogicalResult lowerAtomic(mlir::Operation *op); // KernelLoweringAtomics.cpp
   // Data movement through shared memory (KernelLoweringData.cpp).
@@ -138,6 +154,19 @@ public:
   mlir::Value linearIndex(const TileLayout &layout, int64_t r);
   /// The multi-index (i32 per dim) of a linear index within `shape`.
   llvm::SmallVector<mlir::Value> delinearize(mlir::Value linear, llvm::ArrayRef<int64_t> shape);
+  /// `v` (an integer) through an asm move LLVM cannot see through (KernelLowering.cpp).
+  mlir::Value opaque(mlir::Value v);
+  /// While alive, the lowered values of these scalars are opaque() copies: the cold paths
+  /// that recompute addresses from them add no induction variables to the loops around.
+  class OpaqueScalars {
+  public:
+    OpaqueScalars(KernelLowering &l, mlir::ValueRange scalars);
+    ~OpaqueScalars();
+
+  private:
+    KernelLowering &l_;
+    llvm::DenseMap<mlir::Value, mlir::Value> saved_;
+  };
   /// Whether this thread owns register `r` (false for replicas).
   mlir::Value owns(const TileLayout &layout, int64_t r);
   mlir::Value i32(int64_t v);
@@ -211,6 +240,10 @@ public:
   /// memory; and whether a prefetched load has waited for those copies yet.
   int64_t prefetchBytes_ = 0;
   bool prefetchWaited_ = false;
+  /// Loads before the body's first loop are a kernel-start group of their own, committed
+  /// before the `prefetchGroupsAfterEarly_` (0 or 1) group of the loads after it.
+  bool earlyPrefetchWaited_ = false;
+  int64_t prefetchGroupsAfterEarly_ = 0;
   /// Bytes of pipeline stages after them (tile.pipeline_bytes). Inside a pipelined loop the
   /// scratch of sharedBase() follows the stages; elsewhere the stages are idle (every copy
   /// waited for, behind a barrier) and the scratch starts over them, after the prefetches.

@@ -41,7 +41,12 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
   // distribution (the run length V depends on the last dimension), the registers carry over.
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
     TileLayout in = layoutOf(input.getType());
-    if (in.perThread == out.perThread && in.vector == out.vector && in.replicated == out.replicated) {
+    // Accumulator fragments carry over between shapes with the same matrices (M x N) and warps.
+    bool sameFragments = in.isMma() && out.isMma() && llvm::equal(in.mmaWarps, out.mmaWarps) &&
+                         ArrayRef(in.shape).take_back(2) == ArrayRef(out.shape).take_back(2);
+    bool sameRuns = !in.isMma() && !out.isMma() && in.perThread == out.perThread && in.vector == out.vector &&
+                    in.replicated == out.replicated;
+    if (sameFragments || sameRuns) {
       // Copy before inserting: a DenseMap insertion may rehash and move the input's entry.
       Elements same = tiles_.lookup(input);
       tiles_[op->getResult(0)] = std::move(same);

@@ -41,23 +41,24 @@ static Value paddingValue(OpBuilder &b, Location loc, Type type, mlir::tile::Pad
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
 }
 
-// Element indices into the array and the in-bounds mask for register `r` of a tile access;
-// with `width` > 1, the mask covers `width` consecutive elements along the tile's last dim.
+// Element indices into the array and the in-bounds mask for element `linear` (i32, row-major
+// in the tile `shape`) of a tile access; with `width` > 1, the mask covers `width` consecutive
+// elements along the tile's last dim.
 static SmallVector<Value> accessIndices(KernelLowering &l, KernelLowering::Array &array, ValueRange tileIndices,
-                                        std::optional<ArrayRef<int32_t>> order, const TileLayout &layout, int64_t r,
+                                        std::optional<ArrayRef<int32_t>> order, ArrayRef<int64_t> shape, Value linear,
                                         Value &inBounds, int64_t width = 1) {
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
-  SmallVector<Value> local = l.delinearize(l.linearIndex(layout, r), layout.shape);
-  SmallVector<Value> indices(layout.shape.size());
+  SmallVector<Value> local = l.delinearize(linear, shape);
+  SmallVector<Value> indices(shape.size());
   inBounds = {};
-  for (size_t d = 0; d < layout.shape.size(); ++d) {
+  for (size_t d = 0; d < shape.size(); ++d) {
     size_t a = order ? static_cast<size_t>((*order)[d]) : d;
-    Value tileStart = arith::MulIOp::create(b, loc, l.toI64(l.scalars_.lookup(tileIndices[d])), l.i64(layout.shape[d]));
+    Value tileStart = arith::MulIOp::create(b, loc, l.toI64(l.scalars_.lookup(tileIndices[d])), l.i64(shape[d]));
     Value idx = arith::AddIOp::create(b, loc, tileStart, arith::ExtUIOp::create(b, loc, b.getI64Type(), local[d]));
     indices[a] = idx;
     Value last = idx;
-    if (width > 1 && d + 1 == layout.shape.size())
+    if (width > 1 && d + 1 == shape.size())
       last = arith::AddIOp::create(b, loc, idx, l.i64(width - 1));
     // Unsigned compare: negative indices are out of bounds too.
     inBounds = l.boolAnd(inBounds, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, last, array.shape[a]));
@@ -73,15 +74,16 @@ static size_t runDim(const TileLayout &layout, std::optional<ArrayRef<int32_t>> 
 
 // Elements per vector access (1: scalar only): a run of V elements in chunks of at most 16
 // bytes. Runs start at multiples of V along the last dim and tile offsets are multiples of
-// the tile's extent, so a chunk's column is always a multiple of the chunk width. Only the
-// canonical layout's runs are known to be consecutive registers (not mma fragments).
+// the tile's extent, so a chunk's column is always a multiple of the chunk width. An mma
+// accumulator fragment holds pairs of neighbouring columns (registers 2i and 2i + 1, at an even
+// column): runs of 2.
 static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::ArrayType arrayType,
                            std::optional<ArrayRef<int32_t>> order) {
-  if (layout.isMma() || layout.replicated || layout.vector < 2 || layout.shape.empty() ||
-      layout.shape.back() % layout.vector)
+  int64_t run = layout.isMma() ? 2 : layout.vector;
+  if (layout.replicated || run < 2 || layout.shape.empty() || layout.shape.back() % run)
     return 1;
-  int64_t width = std::min<int64_t>(layout.vector, 16 / KernelLowering::byteSize(elt));
-  if (width < 2 || layout.vector % width)
+  int64_t width = std::min<int64_t>(run, 16 / KernelLowering::byteSize(elt));
+  if (width < 2 || run % width)
     return 1;
   // A static extent shorter than a chunk is never covered by one.
   size_t a = runDim(layout, order);
@@ -121,20 +123,24 @@ static Type accessType(OpBuilder &b, int64_t bytes) {
   return b.getIntegerType(bytes * 8);
 }
 
+Value KernelLowering::loadTileElement(mlir::tile::LoadOp op, Value linear) {
+  Type elt = op.getType().getElementType();
+  Value inBounds;
+  SmallVector<Value> idx = accessIndices(*this, arrays_[op.getArray()], op.getIndices(), op.getOrder(),
+                                         op.getType().getShape(), linear, inBounds);
+  Value ptr = elementPointer(arrays_[op.getArray()], idx);
+  return ifValue(
+      inBounds, registerType(elt), [&] { return loadElement(elt, ptr); },
+      [&] { return paddingValue(b_, loc_, registerType(elt), op.getPadding()); });
+}
+
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   if (op->hasAttr(kPipelineOffsetAttr) || op->hasAttr(kPrefetchOffsetAttr))
     return lowerPipelinedLoad(op);
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getType());
   Type elt = op.getType().getElementType();
-  auto scalarLoad = [&](int64_t r) {
-    Value inBounds;
-    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds);
-    Value ptr = elementPointer(array, idx);
-    return ifValue(
-        inBounds, registerType(elt), [&] { return loadElement(elt, ptr); },
-        [&] { return paddingValue(b_, loc_, registerType(elt), op.getPadding()); });
-  };
+  auto scalarLoad = [&](int64_t r) { return loadTileElement(op, linearIndex(layout, r)); };
   int64_t width = vectorWidth(layout, elt, op.getArray().getType(), op.getOrder());
   Elements values;
   if (width == 1) {
@@ -148,7 +154,8 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   Type storage = storageType(elt);
   for (int64_t r = 0; r < layout.perThread; r += width) {
     Value inBounds;
-    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds, width);
+    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape,
+                                           linearIndex(layout, r), inBounds, width);
     auto ifOp = scf::IfOp::create(b_, loc_, SmallVector<Type>(width, registerType(elt)), boolAnd(aligned, inBounds),
                                   /*withElseRegion=*/true);
     {
@@ -169,6 +176,7 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
       scf::YieldOp::create(b_, loc_, lanes);
       b_.setInsertionPointToStart(ifOp.elseBlock());
       SmallVector<Value> scalars;
+      OpaqueScalars cold(*this, op.getIndices());
       for (int64_t i = 0; i < width; ++i)
         scalars.push_back(scalarLoad(r + i));
       scf::YieldOp::create(b_, loc_, scalars);
@@ -187,7 +195,8 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   Elements values = tiles_.lookup(op.getValue());
   auto scalarStore = [&](int64_t r) {
     Value inBounds;
-    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds);
+    SmallVector<Value> idx =
+        accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape, linearIndex(layout, r), inBounds);
     Value ptr = elementPointer(array, idx);
     ifThen(boolAnd(owns(layout, r), inBounds), [&] { storeElement(values[r], ptr); });
   };
@@ -204,7 +213,8 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   auto vecType = VectorType::get({width}, storage);
   for (int64_t r = 0; r < layout.perThread; r += width) {
     Value inBounds;
-    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout, r, inBounds, width);
+    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape,
+                                           linearIndex(layout, r), inBounds, width);
     auto ifOp = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inBounds), /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b_);
     b_.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -218,6 +228,7 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
     Value raw = LLVM::BitcastOp::create(b_, loc_, accessType(b_, bytes), vec);
     LLVM::StoreOp::create(b_, loc_, raw, elementPointer(array, idx), bytes);
     b_.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    OpaqueScalars cold(*this, op.getIndices());
     for (int64_t i = 0; i < width; ++i)
       scalarStore(r + i);
   }

@@ -109,14 +109,20 @@ Value KernelLowering::stageIndex(mlir::tile::LoadOp load, Value linear) {
   return coreMatrixOffset(row, col, cols);
 }
 
+Value KernelLowering::stageByteOffset(mlir::tile::LoadOp load) {
+  if (auto prefetch = load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr))
+    return i32(prefetch.getInt());
+  auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
+  Value stageOffset = loop ? pipelineStageOffset_.lookup(loop) : Value();
+  if (!stageOffset)
+    return {};
+  int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
+  return arith::AddIOp::create(b_, loc_, stageOffset, i32(offset));
+}
+
 Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
   Value base = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
-  if (auto prefetch = load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr))
-    return arith::AddIOp::create(b_, loc_, base, i32(prefetch.getInt()));
-  auto loop = cast<scf::ForOp>(load->getParentOp());
-  int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
-  return arith::AddIOp::create(b_, loc_, base,
-                               arith::AddIOp::create(b_, loc_, pipelineStageOffset_.lookup(loop), i32(offset)));
+  return arith::AddIOp::create(b_, loc_, base, stageByteOffset(load));
 }
 
 std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value operand, bool isB) {
@@ -322,11 +328,15 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
         auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
         NVVM::CpAsyncOp::create(b_, loc_, dst, src, b_.getI32IntegerAttr(copyBytes),
                                 NVVM::LoadCacheModifierKindAttr::get(b_.getContext(), cache), srcBytes);
-        // Strided or misaligned views: element by element, zero outside the array.
+        // Strided or misaligned views: element by element, zero outside the array (from
+        // opaque indices: no induction variables for these addresses).
         b_.setInsertionPoint(ifAligned.elseBlock()->getTerminator());
+        SmallVector<Value> coldIdx;
+        for (Value v : idx)
+          coldIdx.push_back(opaque(v));
         for (int64_t i = 0; i < width; ++i) {
-          SmallVector<Value> at(idx);
-          at[rank - 1] = arith::AddIOp::create(b_, loc_, idx[rank - 1], i64(i));
+          SmallVector<Value> at(coldIdx);
+          at[rank - 1] = arith::AddIOp::create(b_, loc_, coldIdx[rank - 1], i64(i));
           Value in = boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, at[rank - 1],
                                                                 array.shape[rank - 1]));
           Value ptr = elementPointer(array, at);
@@ -340,28 +350,46 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
   }
 }
 
+// Prefetched loads before the body's first loop form the first kernel-start group, those after
+// it the second: the loads before a loop wait for their own copies only.
+static bool beforeFirstLoop(mlir::tile::LoadOp load) {
+  for (Operation *op = load->getPrevNode(); op; op = op->getPrevNode())
+    if (isa<scf::ForOp, scf::WhileOp>(op))
+      return false;
+  return true;
+}
+
 void KernelLowering::issuePrefetches() {
   Block &body = kernel_.getBody().front();
-  SmallVector<mlir::tile::LoadOp> loads;
+  SmallVector<mlir::tile::LoadOp> groups[2];
   for (Operation &op : body)
     if (auto load = dyn_cast<mlir::tile::LoadOp>(op); load && load->hasAttr(kPrefetchOffsetAttr))
-      loads.push_back(load);
-  if (loads.empty())
-    return;
-  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName() << "': " << loads.size()
-                          << " load(s) after its loops copied at kernel start (" << prefetchBytes_ << " bytes)\n");
-  issueCopies(loads, &body, [&](mlir::tile::LoadOp load) -> Value {
-    return i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt());
-  });
-  NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+      groups[beforeFirstLoop(load) ? 0 : 1].push_back(load);
+  TILE_DEBUG(if (!groups[0].empty() || !groups[1].empty()) llvm::dbgs()
+             << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName() << "': " << groups[0].size()
+             << " load(s) before and " << groups[1].size() << " after its loops copied at kernel start ("
+             << prefetchBytes_ << " bytes)\n");
+  prefetchGroupsAfterEarly_ = groups[1].empty() ? 0 : 1;
+  for (auto &loads : groups) {
+    if (loads.empty())
+      continue;
+    issueCopies(loads, &body, [&](mlir::tile::LoadOp load) -> Value {
+      return i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt());
+    });
+    NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+  }
 }
 
 LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
   if (auto prefetch = op->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr)) {
-    // The first prefetched load to run waits for every copy of the kernel-start group (no
-    // pipelined loop is running here: each waits for all of its own groups when it ends).
-    if (!prefetchWaited_) {
-      NVVM::CpAsyncWaitGroupOp::create(b_, loc_, 0);
+    // The first prefetched load of a group to run waits for that group's copies: the loads
+    // before the first loop for the first group only (the second may stay in flight), the
+    // others for every kernel-start copy (no pipelined loop is running here: each waits for
+    // all of its own groups when it ends).
+    bool early = beforeFirstLoop(op);
+    bool &waited = early ? earlyPrefetchWaited_ : prefetchWaited_;
+    if (!waited) {
+      NVVM::CpAsyncWaitGroupOp::create(b_, loc_, early ? prefetchGroupsAfterEarly_ : 0);
       // wgmma reads buffers in core-matrix order in place, through the async proxy (sm_90a:
       // the fence does not exist before sm_90, and nothing needs it there).
       bool inPlace = false;
@@ -372,17 +400,17 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
         NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
                                    NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
       barrier();
-      prefetchWaited_ = true;
+      waited = true;
+      if (!early)
+        earlyPrefetchWaited_ = true;
     }
-    readStage(op, i32(prefetch.getInt()));
+    readStage(op, stageByteOffset(op));
     return success();
   }
-  auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
-  Value stageOffset = loop ? pipelineStageOffset_.lookup(loop) : Value();
-  if (!stageOffset)
+  Value offset = stageByteOffset(op);
+  if (!offset)
     return op.emitError("internal error: a load marked for pipelining is not in a pipelined loop");
-  int64_t offset = op->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
-  readStage(op, arith::AddIOp::create(b_, loc_, stageOffset, i32(offset)));
+  readStage(op, offset);
   return success();
 }
 

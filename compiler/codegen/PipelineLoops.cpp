@@ -18,6 +18,7 @@
 // first use.
 // Every load in a loop that does not qualify gets a remark saying why (tile-cc --remarks).
 
+#include "compiler/codegen/ArrayWrites.h"
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/KernelLowering.h"
@@ -97,15 +98,7 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
   if (rowBytes < 4)
     return "a row of the tile is " + std::to_string(rowBytes) + " bytes (the smallest asynchronous copy is 4)";
   // Nothing in the scope may write the array: the copy would read it before the write.
-  Value array = load.getArray();
-  bool written = false;
-  scope->walk([&](Operation *op) {
-    if (isa<mlir::tile::StoreOp, mlir::tile::ScatterOp, mlir::tile::AtomicAddOp, mlir::tile::AtomicRMWOp,
-            mlir::tile::AtomicCASOp>(op) &&
-        llvm::is_contained(op->getOperands(), array))
-      written = true;
-  });
-  if (written)
+  if (writesArray(scope, load.getArray()))
     return iv ? "the loop writes the array it reads" : "the kernel writes the array it reads";
   // The indices: the induction variable, values from outside the scope (the kernel's
   // parameters), and pure scalar ops of the body on them.
@@ -305,24 +298,24 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     }
     if (used)
       kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(used));
-    prefetchAfterLoops(kernel, canCopy, perBlock - used);
+    prefetchLoads(kernel, canCopy, perBlock - used);
   }
 
-  // Loads of the kernel's body that follow a loop are copied at kernel start, so their
-  // latency passes while the loops run; the first of them waits for the copies.
-  void prefetchAfterLoops(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget) {
+  // Loads of the kernel's body in a kernel with loops are copied at kernel start: those after
+  // a loop so that their latency passes while the loops run, those before one together with
+  // them (one copy engine pass instead of one load after another), and both can then be
+  // re-read from shared memory (rematerialized broadcasts). The first load of each group
+  // waits for its copies.
+  void prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget) {
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
+    if (llvm::none_of(body, [](Operation &op) { return isa<scf::ForOp, scf::WhileOp>(op); }))
+      return;
     budget -= scratchEstimate(kernel);
     int64_t used = 0;
-    bool afterLoop = false;
     for (Operation &op : body) {
-      if (isa<scf::ForOp, scf::WhileOp>(op)) {
-        afterLoop = true;
-        continue;
-      }
       auto load = dyn_cast<mlir::tile::LoadOp>(op);
-      if (!load || !afterLoop)
+      if (!load)
         continue;
       llvm::SetVector<Operation *> slice;
       std::string why = !canCopy      ? std::string("the target has no asynchronous copies")

@@ -18,9 +18,9 @@ inline constexpr llvm::StringLiteral kPipelineOffsetAttr = "tile.pipeline_offset
 /// core matrix, the tile's rows and 16-byte columns tiled row-major), which wgmma reads in
 /// place, K-major or, for an operand that is MN-major in memory, with its transpose bit.
 inline constexpr llvm::StringLiteral kPipelineCoreMatricesAttr = "tile.pipeline_core_matrices";
-/// On a tile.load of the kernel's body after a loop: copied at kernel start into the prefetch
-/// region (the first bytes of shared memory) at this offset; the first such load to run
-/// waits for the copies.
+/// On a tile.load of the body of a kernel with loops: copied at kernel start into the
+/// prefetch region (the first bytes of shared memory) at this offset; the first such load
+/// before the body's first loop waits for the copies of those, the first after it for all.
 inline constexpr llvm::StringLiteral kPrefetchOffsetAttr = "tile.prefetch_offset";
 /// On a tile.kernel: the bytes of the prefetch region.
 inline constexpr llvm::StringLiteral kPrefetchBytesAttr = "tile.prefetch_bytes";

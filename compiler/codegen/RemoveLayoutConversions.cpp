@@ -3,6 +3,7 @@
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/Passes.h"
+#include "compiler/codegen/Rematerialize.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,12 +31,19 @@ static bool isBroadcastOfScalar(mlir::tile::BroadcastOp bc) {
   return !in || in.getNumElements() == 1;
 }
 
-// A value that costs nothing to have in any layout: a splat constant or a broadcast scalar.
+// A broadcast every thread builds in registers, in any layout: of a scalar, or of a tile it
+// recomputes (tile.rematerialize).
+static bool isBuiltInPlace(mlir::tile::BroadcastOp bc) {
+  return isBroadcastOfScalar(bc) || bc->hasAttr(kRematerializeAttr);
+}
+
+// A value that costs nothing to have in any layout: a splat constant or a broadcast built in
+// place.
 static bool isLayoutFree(Value v) {
   if (matchPattern(v, m_Constant()))
     return isa_and_nonnull<SplatElementsAttr>(cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
   if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>())
-    return isBroadcastOfScalar(bc);
+    return isBuiltInPlace(bc);
   return false;
 }
 
@@ -96,17 +104,125 @@ struct HoistConversionAboveElementwise : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-// A broadcast scalar or splat constant converted to a layout is built in that layout.
+// A broadcast built in place converted to a layout is built in that layout.
 struct BuildLayoutFreeInPlace : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
     auto bc = convert.getInput().getDefiningOp<mlir::tile::BroadcastOp>();
-    if (!bc || !isBroadcastOfScalar(bc))
+    if (!bc || !isBuiltInPlace(bc))
       return failure();
-    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] built in place: broadcast scalar at " << bc.getLoc() << " in "
-                            << convert.getType().getEncoding() << "\n");
-    rewriter.replaceOpWithNewOp<mlir::tile::BroadcastOp>(convert, convert.getType(), bc.getInput());
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] built in place: broadcast "
+                            << (isBroadcastOfScalar(bc) ? "scalar" : "of a recomputed tile") << " at " << bc.getLoc()
+                            << " in " << convert.getType().getEncoding() << "\n");
+    auto inPlace = rewriter.replaceOpWithNewOp<mlir::tile::BroadcastOp>(convert, convert.getType(), bc.getInput());
+    inPlace->setAttrs(bc->getAttrs());
+    return success();
+  }
+};
+
+// Marks the broadcasts whose input every thread can recompute (Rematerialize.h) with
+// tile.rematerialize; the others go through shared memory, with a remark saying why.
+void markRematerializedBroadcasts(Operation *root) {
+  root->walk([](mlir::tile::BroadcastOp bc) {
+    if (isBroadcastOfScalar(bc) || bc->hasAttr(kRematerializeAttr))
+      return;
+    std::string why;
+    if (isRematerializable(bc.getInput(), bc, &why)) {
+      bc->setAttr(kRematerializeAttr, UnitAttr::get(bc.getContext()));
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] broadcast at " << bc.getLoc()
+                              << ": input recomputed by each thread (" << kRematerializeAttr << ")\n");
+      return;
+    }
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] broadcast at " << bc.getLoc() << ": through shared memory (" << why
+                            << ")\n");
+    bc.emitRemark() << "broadcast through shared memory: its input cannot be recomputed by each thread (" << why << ")";
+  });
+}
+
+// A reshape that keeps an accumulator layout's meaning: the same last two (M, N) dims, and the
+// same number of batch matrices before them (unit dims added or dropped).
+static bool keepsAccumulatorLayout(mlir::tile::ReshapeOp reshape) {
+  ArrayRef<int64_t> in = reshape.getInput().getType().getShape(), out = reshape.getType().getShape();
+  if (in.size() < 2 || out.size() < 2 || in.take_back(2) != out.take_back(2))
+    return false;
+  auto batch = [](ArrayRef<int64_t> s) {
+    int64_t n = 1;
+    for (int64_t d : s.drop_back(2))
+      n *= d;
+    return n;
+  };
+  return batch(in) == batch(out);
+}
+
+// store(f(convert(acc))) -> store(f(acc)): a store writes each register at its own element, in
+// any layout, so an accumulator is stored straight from its fragments (pairs of neighbouring
+// columns) instead of through shared memory. `f` is a chain of reshapes that keep the
+// accumulator layout and element-wise ops whose other tile operands are layout-free (casts,
+// scaling).
+struct StoreInAccumulatorLayout : OpRewritePattern<mlir::tile::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(mlir::tile::StoreOp store, PatternRewriter &rewriter) const override {
+    SmallVector<Operation *> chain;
+    Value v = store.getValue();
+    ConvertLayoutOp convert;
+    while (!convert) {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        return failure();
+      if ((convert = dyn_cast<ConvertLayoutOp>(def)))
+        break;
+      if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(def); reshape && keepsAccumulatorLayout(reshape)) {
+        chain.push_back(def);
+        v = reshape.getInput();
+        continue;
+      }
+      if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumResults() != 1 ||
+          !isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
+        return failure();
+      Value next;
+      for (Value operand : def->getOperands()) {
+        if (!isa<RankedTensorType>(operand.getType()) || isLayoutFree(operand))
+          continue;
+        if (next)
+          return failure();
+        next = operand;
+      }
+      if (!next)
+        return failure();
+      chain.push_back(def);
+      v = next;
+    }
+    auto accumulator = dyn_cast<mlir::tile::MmaLayoutAttr>(convert.getInput().getType().getEncoding());
+    if (!accumulator || convert.getType().getEncoding())
+      return failure();
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] store at " << store.getLoc() << ": from the accumulator layout "
+                            << accumulator << " (" << chain.size() << " op(s) on the way)\n");
+    Value current = convert.getInput();
+    for (Operation *op : llvm::reverse(chain)) {
+      rewriter.setInsertionPoint(op);
+      Type type = withEncoding(op->getResult(0).getType(), accumulator);
+      if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(op)) {
+        current = mlir::tile::ReshapeOp::create(rewriter, op->getLoc(), type, current);
+        v = reshape.getResult();
+        continue;
+      }
+      SmallVector<Value> operands;
+      for (Value operand : op->getOperands()) {
+        if (operand == v || !isa<RankedTensorType>(operand.getType()))
+          operands.push_back(operand == v ? current : operand);
+        else // layout-free: BuildLayoutFreeInPlace or folding builds it in the layout
+          operands.push_back(
+              ConvertLayoutOp::create(rewriter, op->getLoc(), withEncoding(operand.getType(), accumulator), operand));
+      }
+      Operation *moved = rewriter.clone(*op);
+      moved->setOperands(operands);
+      moved->getResult(0).setType(type);
+      current = moved->getResult(0);
+      v = op->getResult(0);
+    }
+    rewriter.modifyOpInPlace(store, [&] { store.getValueMutable().assign(current); });
     return success();
   }
 };
@@ -203,8 +319,11 @@ struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<T
   void runOnOperation() override {
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout ops before: " << countConversions(getOperation())
                             << "\n");
+    markRematerializedBroadcasts(getOperation());
     RewritePatternSet patterns(&getContext());
-    patterns.add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout>(&getContext());
+    patterns
+        .add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout, StoreInAccumulatorLayout>(
+            &getContext());
     ConversionLog log;
     GreedyRewriteConfig config;
     if (isDebugEnabled(DEBUG_TYPE))

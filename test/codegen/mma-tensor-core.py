@@ -29,16 +29,20 @@ def batched(a, b, c):
     tb = ct.load(b, (0, 0, 0), (4, 16, 16), padding_mode=ct.PaddingMode.ZERO)
     ct.store(c, (0, 0, 0), ct.mma(ta, tb, ct.zeros((4, 32, 16), dtype=ct.float32)))
 
-# The K loop carries the accumulator as mma.sync fragments; one conversion after the loop.
-# LAYOUT: scf.for {{.*}} -> (tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>)
+# The K loop carries the accumulator as mma.sync fragments, stored from them after the loop.
+# LAYOUT: %[[ACC:.*]] = scf.for {{.*}} -> (tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>)
 # LAYOUT-NOT: tile.convert_layout
 # LAYOUT: scf.yield
-# LAYOUT: tile.convert_layout %{{.*}} : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64x64xf32>
+# LAYOUT-NOT: tile.convert_layout
+# LAYOUT: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
 # Each thread's run of 8 bf16 goes to shared memory as one 16-byte store.
 # BF16: st.shared.v4.b32
 # BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# The accumulator is stored from its fragments: a pair of neighbouring f32 per 8-byte store
+# (scalar stores only on the ragged-edge path).
+# BF16: st.global.v2.b32
 # F16: .target sm_80
 # F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16

@@ -192,13 +192,15 @@ tile.kernel @old(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
 
 // -----
 
-// Loads of the kernel's body after a loop are copied at kernel start (their latency passes
-// while the loop runs); one whose array the kernel writes is not, with a remark.
+// Loads of the body of a kernel with loops are copied at kernel start: after a loop (their
+// latency passes while the loop runs) and before it (copied together, re-readable from shared
+// memory); one whose array the kernel writes is not, with a remark.
 // CHECK-LABEL: tile.kernel @after_loop
-// CHECK-SAME: tile.prefetch_bytes = 512
-// CHECK: scf.for
+// CHECK-SAME: tile.prefetch_bytes = 768
 // CHECK: tile.load %{{.*}} {tile.prefetch_offset = 0 : i64}
+// CHECK: scf.for
 // CHECK: tile.load %{{.*}} {tile.prefetch_offset = 256 : i64}
+// CHECK: tile.load %{{.*}} {tile.prefetch_offset = 512 : i64}
 // CHECK-NOT: tile.prefetch_offset
 // DEBUG: [tile-pipeline-loops] load at {{.*}}: copied at kernel start into 256 bytes at offset 0
 tile.kernel @after_loop(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {

@@ -22,8 +22,11 @@ def k(x, y, n):
     ct.store(y, (0, ct.bid(0)), acc)
 
 # The prologue: S - 1 commit groups of 16-byte copies (four f32 each), zero-filling past the
-# edge through the source-size operand.
+# edge through the source-size operand. The element-by-element path for misaligned views
+# takes its indices through an opaque move (no induction variables for its addresses).
 # PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+# PTX: // begin inline asm
+# PTX-NEXT: mov.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}};
 # S2-COUNT-1: cp.async.commit_group
 # S3-COUNT-2: cp.async.commit_group
 # S4-COUNT-3: cp.async.commit_group
@@ -41,3 +44,26 @@ def k(x, y, n):
 # OFF-NOT: cp.async
 # DEBUG: [tile-lower-to-llvm] scf.for at {{.*}}: 1 load(s) in 3 shared-memory stages of 4096 bytes, copied 2 iteration(s) ahead with cp.async
 # BAD: --pipeline-stages
+
+# Loads before and after a loop, copied at kernel start in two commit groups: the load before
+# the loop waits for the first group only (the second stays in flight while the loop runs),
+# the one after it for both.
+# RUN: tile-cc %s --kernel around_loop --arg x=f32:2 --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=AROUND
+@ct.kernel
+def around_loop(x, y, n):
+    acc = ct.load(x, (0, ct.bid(0)), (16, 64))
+    for i in range(n):
+        acc = acc * 0.5
+    ct.store(y, (0, ct.bid(0)), acc + ct.load(x, (1, ct.bid(0)), (16, 64)))
+
+# AROUND: cp.async.cg.shared.global
+# AROUND: cp.async.commit_group;
+# AROUND: cp.async.cg.shared.global
+# AROUND: cp.async.commit_group;
+# AROUND-NOT: cp.async.commit_group
+# AROUND: cp.async.wait_group 1;
+# AROUND-NEXT: bar.sync 0;
+# AROUND: ld.shared.v4
+# AROUND: cp.async.wait_group 0;
+# AROUND-NEXT: bar.sync 0;
+# AROUND: ld.shared.v4

@@ -2,13 +2,15 @@
 // rewrite: an op moved into a layout, a loop value carried in a layout, each conversion removed.
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts -tile-remove-layout-conversions -debug-only=tile-remove-layout-conversions -o /dev/null 2>&1 | FileCheck %s
 
-// The K loop: the rescale moves into the mma layout, the loop carries the accumulator in it.
+// The K loop: the rescale moves into the mma layout, the loop carries the accumulator in it,
+// the store after the loop reads its fragments.
 // CHECK: [tile-remove-layout-conversions] tile.convert_layout ops before: 2
 // CHECK-DAG: [tile-remove-layout-conversions] moved arith.mulf at {{.*}} into #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1> (one operand converted, the others cancel or are layout-free)
 // CHECK-DAG: [tile-remove-layout-conversions] built in place: broadcast scalar at {{.*}} in #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>
 // CHECK-DAG: [tile-remove-layout-conversions] loop at {{.*}} carries iter_arg #0 in #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>
 // CHECK-DAG: [tile-remove-layout-conversions] removed conversion tensor<64x64xf32, #tile.mma<{{.*}}>> -> tensor<64x64xf32, #tile.mma<{{.*}}>> at {{.*}}: no-op (same layout)
-// CHECK: [tile-remove-layout-conversions] tile.convert_layout ops after: 1
+// CHECK-DAG: [tile-remove-layout-conversions] store at {{.*}}: from the accumulator layout #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1> (0 op(s) on the way)
+// CHECK: [tile-remove-layout-conversions] tile.convert_layout ops after: 0
 tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %decay: f32, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

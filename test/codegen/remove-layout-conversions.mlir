@@ -1,7 +1,14 @@
 // tile-remove-layout-conversions: a K loop keeps its accumulator in mma.sync's registers, an
 // element-wise rescale of the accumulator (the Mamba-2 state update) happens in that layout,
-// conversion pairs cancel, and ops that need the canonical layout keep their conversion.
+// conversion pairs cancel, stores write the accumulator straight from its fragments,
+// broadcasts of tiles every thread can recompute are marked tile.rematerialize (and built in
+// any layout), and ops that need the canonical layout keep their conversion.
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts -tile-remove-layout-conversions -canonicalize | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-assign-layouts -tile-remove-layout-conversions 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// REMARK: remove-layout-conversions.mlir:[[@LINE+147]]:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread ('tile.reduce' moves data between threads)
+// REMARK: remove-layout-conversions.mlir:[[@LINE+164]]:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread (the kernel writes the array it loads)
+// REMARK: remove-layout-conversions.mlir:[[@LINE+171]]:13: remark: broadcast through shared memory: its input cannot be recomputed by each thread (a loop lies between the load and its use)
+// REMARK-NOT: remark
 
 // CHECK-LABEL: tile.kernel @k_loop
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
@@ -11,9 +18,8 @@
 // CHECK: %[[SCALED:.*]] = arith.mulf %[[ACC]], %[[SCALE]] : tensor<64x64xf32, #tile.mma<{{.*}}>>
 // CHECK: %[[D:.*]] = tile.mma %{{.*}}, %{{.*}}, %[[SCALED]]
 // CHECK: scf.yield %[[D]]
-// CHECK: %[[OUT:.*]] = tile.convert_layout %[[LOOP]] : tensor<64x64xf32, #tile.mma<{{.*}}>> -> tensor<64x64xf32>
 // CHECK-NOT: tile.convert_layout
-// CHECK: tile.store %[[OUT]]
+// CHECK: tile.store %[[LOOP]], {{.*}} : tensor<64x64xf32, #tile.mma<{{.*}}>>
 tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %decay: f32, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -54,11 +60,10 @@ tile.kernel @chain(%a: !tile.array<?x?xbf16>, %c: !tile.array<?xf32>) {
 // -----
 
 // The Mamba-2 state loop: the running state is stored every iteration and rescaled by a
-// one-element tile. The loop still carries it in the mma layout; the store gets one conversion back.
+// one-element tile. The loop carries it in the mma layout and stores it from there.
 // CHECK-LABEL: tile.kernel @state_loop
-// CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #tile.mma<{{.*}}>>)
-// CHECK-NEXT: %[[BACK:.*]] = tile.convert_layout %{{.*}} : tensor<64x64xf32, #tile.mma<{{.*}}>> -> tensor<64x64xf32>
-// CHECK-NEXT: tile.store %[[BACK]]
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<64x64xf32, #tile.mma<{{.*}}>>)
+// CHECK-NEXT: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tile.mma<{{.*}}>>
 // CHECK-NOT: tile.convert_layout
 // CHECK: %[[DECAY:.*]] = tile.broadcast %{{.*}} : tensor<1x1xf32> -> tensor<64x64xf32, #tile.mma<{{.*}}>>
 // CHECK: arith.mulf %{{.*}}, %[[DECAY]] : tensor<64x64xf32, #tile.mma<{{.*}}>>
@@ -78,6 +83,104 @@ tile.kernel @state_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %w:
     %scaled = arith.mulf %acc, %d0 : tensor<64x64xf32>
     %d = tile.mma %ta, %tb, %scaled : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
+  }
+  tile.return
+}
+
+// -----
+
+// The Mamba-2 store of the state: reshaped to the array's rank (leading unit dims) and cast to
+// bf16 on the way; both happen in the accumulator layout and the store reads the fragments.
+// A reshape that splits the matrix keeps its conversion.
+// CHECK-LABEL: tile.kernel @store_reshaped
+// CHECK: %[[ACC:.*]] = tile.mma
+// CHECK: %[[R:.*]] = tile.reshape %[[ACC]] : tensor<64x64xf32, #tile.mma<[[L:.*]]>> -> tensor<1x1x64x64xf32, #tile.mma<[[L]]>>
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : tensor<1x1x64x64xf32, #tile.mma<[[L]]>> to tensor<1x1x64x64xbf16, #tile.mma<[[L]]>>
+// CHECK-NEXT: tile.store %[[T]]
+// CHECK: tile.reshape %[[C:.*]] : tensor<64x64xf32> -> tensor<64x1x64xf32>
+tile.kernel @store_reshaped(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?x?x?xbf16>, %e: !tile.array<?x?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+  %d = tile.mma %ta, %tb, %zero : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %r = tile.reshape %d : tensor<64x64xf32> -> tensor<1x1x64x64xf32>
+  %t = arith.truncf %r : tensor<1x1x64x64xf32> to tensor<1x1x64x64xbf16>
+  tile.store %t, %c[%c0, %c0, %c0, %c0] : tensor<1x1x64x64xbf16>, !tile.array<?x?x?x?xbf16>[i32, i32, i32, i32]
+  %split = tile.reshape %d : tensor<64x64xf32> -> tensor<64x1x64xf32>
+  tile.store %split, %e[%c0, %c0, %c0] : tensor<64x1x64xf32>, !tile.array<?x?x?xf32>[i32, i32, i32]
+  tile.return
+}
+
+// -----
+
+// Row scales and causal masks from loads and iota: each thread recomputes the elements it
+// needs (tile.rematerialize); the scaled accumulator is stored from its fragments, with the
+// scale built straight in the accumulator layout. A broadcast of a reduction moves data
+// between threads and keeps shared memory (with a remark).
+// CHECK-LABEL: tile.kernel @recompute
+// CHECK: %[[ACC:.*]] = tile.mma
+// CHECK: %[[SCALE:.*]] = tile.broadcast %{{.*}} {tile.rematerialize} : tensor<64x1xf32> -> tensor<64x64xf32, #tile.mma<{{.*}}>>
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[ACC]], %[[SCALE]] : tensor<64x64xf32, #tile.mma<{{.*}}>>
+// CHECK: tile.store %[[SCALED]]
+// CHECK: tile.broadcast %{{.*}} {tile.rematerialize} : tensor<1x64xi32> -> tensor<64x64xi32>
+// CHECK: tile.broadcast %{{.*}} {tile.rematerialize} : tensor<64x1xi32> -> tensor<64x64xi32>
+// CHECK: tile.reduce
+// CHECK: tile.broadcast %{{.*}} : tensor<64x1xf32> -> tensor<64x64xf32>
+// CHECK-NOT: tile.rematerialize
+// CHECK: tile.return
+tile.kernel @recompute(%a: !tile.array<?x?xbf16>, %s: !tile.array<?xf32>, %c: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+  %d = tile.mma %ta, %tb, %zero : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %sv = tile.load %s[%c0] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  %e = math.exp %sv : tensor<64xf32>
+  %e2 = tile.reshape %e : tensor<64xf32> -> tensor<64x1xf32>
+  %eb = tile.broadcast %e2 : tensor<64x1xf32> -> tensor<64x64xf32>
+  %scaled = arith.mulf %d, %eb : tensor<64x64xf32>
+  tile.store %scaled, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  %i = tile.iota : tensor<64xi32>
+  %row = tile.reshape %i : tensor<64xi32> -> tensor<64x1xi32>
+  %col = tile.reshape %i : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = tile.broadcast %col : tensor<1x64xi32> -> tensor<64x64xi32>
+  %rb = tile.broadcast %row : tensor<64x1xi32> -> tensor<64x64xi32>
+  %causal = arith.cmpi sle, %cb, %rb : tensor<64x64xi32>
+  %ones = arith.constant dense<1.0> : tensor<64x64xf32>
+  %masked = arith.select %causal, %ones, %zero : tensor<64x64xi1>, tensor<64x64xf32>
+  %sum = tile.reduce sum %masked axis = 1 : tensor<64x64xf32> -> tensor<64xf32>
+  %sum2 = tile.reshape %sum : tensor<64xf32> -> tensor<64x1xf32>
+  %sb = tile.broadcast %sum2 : tensor<64x1xf32> -> tensor<64x64xf32>
+  %out = arith.mulf %masked, %sb : tensor<64x64xf32>
+  tile.store %out, %c[%c64, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// A load of an array the kernel writes cannot be re-read later, nor can a load inside a loop
+// from a nested loop (its pipeline stage may be overwritten meanwhile).
+// CHECK-LABEL: tile.kernel @not_rereadable
+// CHECK-NOT: tile.rematerialize
+// CHECK: tile.return
+tile.kernel @not_rereadable(%s: !tile.array<?xf32>, %r: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %sv = tile.load %s[%c0] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  %s2 = tile.reshape %sv : tensor<64xf32> -> tensor<64x1xf32>
+  %sb = tile.broadcast %s2 : tensor<64x1xf32> -> tensor<64x64xf32>
+  tile.store %sb, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  %w = tile.reshape %sv : tensor<64xf32> -> tensor<1x64xf32>
+  tile.store %w, %c[%c1, %c0] : tensor<1x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.store %sv, %s[%c1] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %v = tile.load %r[%i, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<1x64xf32>
+    scf.for %j = %c0 to %n step %c1 : i32 {
+      %vb = tile.broadcast %v : tensor<1x64xf32> -> tensor<64x64xf32>
+      tile.store %vb, %c[%j, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    }
   }
   tile.return
 }

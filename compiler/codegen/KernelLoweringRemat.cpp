@@ -1,0 +1,153 @@
+// Rematerialized tiles (Rematerialize.h): a thread recomputes the elements of a broadcast's
+// input that its registers need, from the ops that build it, instead of taking them from the
+// threads that hold them through shared memory.
+
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/Pipelining.h"
+#include "compiler/codegen/Rematerialize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <map>
+
+#define DEBUG_TYPE "tile-lower-to-llvm"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+FailureOr<Value> KernelLowering::rematerializedElement(Value tile, Value linear) {
+  auto type = dyn_cast<RankedTensorType>(tile.getType());
+  if (!type)
+    return scalars_.lookup(tile);
+  Operation *def = tile.getDefiningOp();
+  // Splat constants and broadcast scalars hold one value in every register.
+  if (isa<arith::ConstantOp>(def))
+    return tiles_[tile][0];
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(def)) {
+    auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
+    if (!in)
+      return scalars_.lookup(bc.getInput());
+    SmallVector<Value> idx = delinearize(linear, type.getShape());
+    for (size_t d = 0; d < idx.size(); ++d)
+      if (in.getDimSize(d) == 1)
+        idx[d] = i32(0);
+    return rematerializedElement(bc.getInput(), linearize(idx, in.getShape()));
+  }
+  if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(def)) // row-major order is unchanged
+    return rematerializedElement(def->getOperand(0), linear);
+  if (isa<mlir::tile::IotaOp>(def)) {
+    Type elt = type.getElementType();
+    unsigned bits = elt.getIntOrFloatBitWidth();
+    return bits == 32  ? linear
+           : bits > 32 ? Value(arith::ExtUIOp::create(b_, loc_, elt, linear))
+                       : Value(arith::TruncIOp::create(b_, loc_, elt, linear));
+  }
+  if (auto load = dyn_cast<mlir::tile::LoadOp>(def)) {
+    // A load copied into shared memory ahead of time (already waited for where the load was
+    // lowered, which dominates this use) is re-read from its buffer; others from global memory.
+    if (load->hasAttr(kPipelineOffsetAttr) || load->hasAttr(kPrefetchOffsetAttr)) {
+      Value offset = stageByteOffset(load);
+      if (!offset)
+        return load.emitError("internal error: a pipelined load re-read outside its pipelined loop");
+      Type elt = type.getElementType();
+      return Value(LLVM::LoadOp::create(b_, loc_, elt, stagePointer(elt, offset, stageIndex(load, linear))));
+    }
+    return loadTileElement(load, linear);
+  }
+  SmallVector<Value> operands;
+  for (Value operand : def->getOperands()) {
+    FailureOr<Value> element = rematerializedElement(operand, linear);
+    if (failed(element))
+      return failure();
+    operands.push_back(*element);
+  }
+  FailureOr<SmallVector<Value>> results = lowerElementwiseOnScalars(def, operands);
+  if (failed(results))
+    return failure();
+  return (*results)[0];
+}
+
+// The coordinates (i32 per dim) of every register's element, built so that registers in one
+// run (canonical layout) or one fragment row or column (mma layout) share their SSA values for
+// the dimensions they share: a broadcast then recomputes each distinct input element once.
+std::vector<SmallVector<Value>> KernelLowering::elementCoordinates(const TileLayout &layout) {
+  std::vector<SmallVector<Value>> coords;
+  int64_t rank = layout.shape.size();
+  if (layout.isMma()) {
+    int64_t m = layout.shape[rank - 2], n = layout.shape[rank - 1];
+    int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], wn = layout.mmaWarps[2];
+    int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
+    MmaThread t = mmaThread(wm, wn);
+    std::map<int64_t, SmallVector<Value>> rows; // per (pair, lower half): batch coordinates and row
+    std::map<int64_t, Value> cols;              // per (n-tile, odd column)
+    for (int64_t r = 0; r < layout.perThread; ++r) {
+      int64_t i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);
+      SmallVector<Value> &row = rows[2 * pair + (i >= 2)];
+      if (row.empty()) {
+        Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(pair / mPerWarp * wb));
+        row = delinearize(batch, ArrayRef(layout.shape).drop_back(2));
+        Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(pair % mPerWarp * wm));
+        row.push_back(arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
+                                            arith::AddIOp::create(b_, loc_, t.group, i32(i >= 2 ? 8 : 0))));
+      }
+      Value &col = cols[2 * j + (i & 1)];
+      if (!col) {
+        Value nTile = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(nPerWarp)), i32(j));
+        col = arith::AddIOp::create(
+            b_, loc_, arith::MulIOp::create(b_, loc_, nTile, i32(8)),
+            arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(i & 1)));
+      }
+      SmallVector<Value> c = row;
+      c.push_back(col);
+      coords.push_back(c);
+    }
+    return coords;
+  }
+  bool runsInRows = !layout.replicated && rank > 0 && layout.shape.back() % layout.vector == 0;
+  for (int64_t r = 0; r < layout.perThread; ++r) {
+    if (runsInRows && r % layout.vector) { // the run's first element, further along its row
+      SmallVector<Value> c = coords[r - r % layout.vector];
+      c.back() = arith::AddIOp::create(b_, loc_, c.back(), i32(r % layout.vector));
+      coords.push_back(c);
+      continue;
+    }
+    coords.push_back(delinearize(linearIndex(layout, r), layout.shape));
+  }
+  return coords;
+}
+
+LogicalResult KernelLowering::lowerRematerializedBroadcast(mlir::tile::BroadcastOp op) {
+  std::string why;
+  if (!isRematerializable(op.getInput(), op, &why))
+    return op.emitError("'") << kRematerializeAttr << "' on a broadcast whose input cannot be recomputed: " << why;
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  TileLayout out = layoutOf(op.getType());
+  Value zero = i32(0);
+  std::map<SmallVector<void *>, Value> computed; // input element (its coordinates' values) -> value
+  Elements values;
+  for (SmallVector<Value> &at : elementCoordinates(out)) {
+    SmallVector<void *> key;
+    for (size_t d = 0; d < at.size(); ++d) {
+      if (inType.getDimSize(d) == 1)
+        at[d] = zero;
+      key.push_back(at[d].getAsOpaquePointer());
+    }
+    Value &element = computed[key];
+    if (!element) {
+      FailureOr<Value> v = rematerializedElement(op.getInput(), linearize(at, inType.getShape()));
+      if (failed(v))
+        return failure();
+      element = *v;
+    }
+    values.push_back(element);
+  }
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.broadcast at " << op.getLoc() << ": " << computed.size()
+                          << " input element(s) recomputed for " << out.perThread
+                          << " register(s) per thread, no shared memory\n");
+  tiles_[op.getResult()] = values;
+  return success();
+}
+
+} // namespace tile::codegen

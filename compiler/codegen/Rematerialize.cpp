@@ -1,0 +1,81 @@
+#include "compiler/codegen/Rematerialize.h"
+
+#include "compiler/codegen/ArrayWrites.h"
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+namespace {
+
+struct Budget {
+  int64_t ops = 0, loads = 0;
+};
+
+// A load stays valid to re-read at `user`: nothing in the kernel writes its array, and (when the
+// load is inside a loop) no loop lies between it and `user`: a load in a loop may be copied into
+// a pipeline stage that later iterations of an inner loop would overwrite.
+std::string loadRereadable(mlir::tile::LoadOp load, Operation *user) {
+  auto kernel = load->getParentOfType<mlir::tile::KernelOp>();
+  if (writesArray(kernel, load.getArray()))
+    return "the kernel writes the array it loads";
+  Operation *home = load->getParentOp();
+  if (home == kernel.getOperation())
+    return "";
+  for (Operation *p = user->getParentOp(); p && p != home; p = p->getParentOp())
+    if (isa<scf::ForOp, scf::WhileOp>(p))
+      return "a loop lies between the load and its use";
+  return "";
+}
+
+std::string check(Value v, Operation *user, Budget &budget) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return "";
+  if (type.getEncoding())
+    return "a tile in a non-canonical layout";
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return "a block argument (loop-carried or region value)";
+  // Reshapes cost nothing: row-major order is unchanged.
+  if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(def))
+    return check(def->getOperand(0), user, budget);
+  if (++budget.ops > kMaxRematerializedOps)
+    return "more than " + std::to_string(kMaxRematerializedOps) + " ops to recompute";
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return isa<SplatElementsAttr>(constant.getValue()) ? "" : "a non-splat constant";
+  if (isa<mlir::tile::IotaOp>(def))
+    return "";
+  if (auto load = dyn_cast<mlir::tile::LoadOp>(def)) {
+    if (++budget.loads > kMaxRematerializedLoads)
+      return "more than " + std::to_string(kMaxRematerializedLoads) + " loads to repeat";
+    return loadRereadable(load, user);
+  }
+  if (isa<mlir::tile::BroadcastOp>(def))
+    return check(def->getOperand(0), user, budget);
+  if (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
+      (def->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(def)) && def->getNumResults() == 1) {
+    for (Value operand : def->getOperands())
+      if (std::string why = check(operand, user, budget); !why.empty())
+        return why;
+    return "";
+  }
+  return "'" + def->getName().getStringRef().str() + "' moves data between threads";
+}
+
+} // namespace
+
+bool isRematerializable(Value v, Operation *user, std::string *why) {
+  Budget budget;
+  std::string reason = check(v, user, budget);
+  if (why)
+    *why = reason;
+  return reason.empty();
+}
+
+} // namespace tile::codegen
