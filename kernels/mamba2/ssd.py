@@ -124,7 +124,8 @@ def chunk_bmm(B, C, cb, ngroups: int,
         ct.store(cb, (bi, c, g, qb, kb), ct.reshape(acc, (1, 1, 1, BQ, BQ)))
 
 
-@ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64)],
+@ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64),
+                      dict(BQ=64, BP=64, BN=32, occupancy=4)],
              key=["headdim", "dstate", "Q"])
 @ct.kernel(occupancy=3)
 def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,

@@ -13,6 +13,7 @@
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 --arg dA_cumsum=f32:4 --arg states=f32:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 --arg ngroups=i64:0 --const Q=256 --const N=128 --const HAS_D=True --const HAS_Z=True --config 0 | FileCheck %s --check-prefix=OUT0
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 --arg dA_cumsum=f32:4 --arg states=f32:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 --arg ngroups=i64:0 --const Q=256 --const N=128 --const HAS_D=True --const HAS_Z=True --config 1 | FileCheck %s --check-prefix=OUT1
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 --arg dA_cumsum=f32:4 --arg states=f32:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 --arg ngroups=i64:0 --const Q=256 --const N=128 --const HAS_D=True --const HAS_Z=True --config 2 | FileCheck %s --check-prefix=OUT2
+# RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 --arg dA_cumsum=f32:4 --arg states=f32:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 --arg ngroups=i64:0 --const Q=256 --const N=128 --const HAS_D=True --const HAS_Z=True --config 3 | FileCheck %s --check-prefix=OUT3
 # CUMSUM0: tile.kernel @chunk_cumsum({{.*}}) attributes {constants = {BH = 8 : i64{{.*}}tile.autotune_config = 0 : i32
 # CUMSUM1: tile.kernel @chunk_cumsum({{.*}}) attributes {constants = {BH = 16 : i64{{.*}}tile.autotune_config = 1 : i32
 # CUMSUM2: tile.kernel @chunk_cumsum({{.*}}) attributes {constants = {BH = 4 : i64{{.*}}tile.autotune_config = 2 : i32
@@ -26,3 +27,4 @@
 # OUT0: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64, BQ = 64 : i64{{.*}}tile.autotune_config = 0 : i32
 # OUT1: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64, BQ = 32 : i64{{.*}}tile.autotune_config = 1 : i32
 # OUT2: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 64 : i64, BP = 32 : i64, BQ = 64 : i64{{.*}}tile.autotune_config = 2 : i32
+# OUT3: tile.kernel @compute_out({{.*}}) attributes {constants = {BN = 32 : i64, BP = 64 : i64, BQ = 64 : i64{{.*}}occupancy = 4{{.*}}tile.autotune_config = 3 : i32
