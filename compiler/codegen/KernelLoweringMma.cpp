@@ -93,6 +93,15 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     return p && permuteFoldsIntoMma(p) ? p.getInput() : Value();
   };
   Value aInput = foldedInput(op.getA()), bInput = foldedInput(op.getB());
+  // 16-bit operands copied into pipeline stages in core-matrix order (tile-pipeline-loops) are
+  // read there in place: each ldmatrix row address is one 16-byte row of an 8x8 core matrix,
+  // and the 8 rows of a core matrix fill one 128-byte line (no bank conflicts). Others go
+  // through the scratch.
+  std::optional<StageOperand> aStage, bStage;
+  if (!tf32 && rank == 2) {
+    aStage = stageOperand(op.getA(), /*isB=*/false);
+    bStage = stageOperand(op.getB(), /*isB=*/true);
+  }
   // Rows of A padded by 16 bytes: ldmatrix's eight 16-byte row reads then hit distinct banks.
   // B and C padded by 8 elements: the fragment accesses of a warp (8 rows x 4 columns, or for
   // tf32 B 4 rows x 8 columns) then spread over the banks. Transposed operands are stored
@@ -100,13 +109,23 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   int64_t aPitch = aInput ? m + 8 : k + 16 / esize, bPitch = bInput ? k + 8 : n + 8, cPitch = n + 8;
   int64_t bOffset = alignTo16(batch * (aInput ? k : m) * aPitch * esize);
   int64_t cOffset = bOffset + alignTo16(batch * (bInput ? n : k) * bPitch * esize);
-  barrier();
-  writeShared(tiles_[aInput ? aInput : op.getA()], layoutOf(aInput ? aInput.getType() : aType), ea, 0, aPitch);
-  writeShared(tiles_[bInput ? bInput : op.getB()], layoutOf(bInput ? bInput.getType() : bType), ea, bOffset, bPitch);
-  if (!inRegisters)
-    writeShared(tiles_[op.getAcc()], layoutOf(accType), f32, cOffset, cPitch);
-  barrier();
-
+  bool staged = !aStage || !bStage || !inRegisters;
+  if (staged) {
+    barrier();
+    if (!aStage)
+      writeShared(tiles_[aInput ? aInput : op.getA()], layoutOf(aInput ? aInput.getType() : aType), ea, 0, aPitch);
+    if (!bStage)
+      writeShared(tiles_[bInput ? bInput : op.getB()], layoutOf(bInput ? bInput.getType() : bType), ea, bOffset,
+                  bPitch);
+    if (!inRegisters)
+      writeShared(tiles_[op.getAcc()], layoutOf(accType), f32, cOffset, cPitch);
+    barrier();
+  }
+  // Element (row, col) of an in-place operand's stage, the tile `cols` wide as loaded.
+  auto stageElement = [&](StageOperand operand, Value row, Value col) {
+    int64_t cols = operand.load.getType().getShape().back();
+    return stagePointer(ea, stageByteOffset(operand.load), coreMatrixOffset(row, col, cols));
+  };
   MmaWarpGrid grid = MmaWarpGrid::choose(batch, m, n, numThreads_);
   if (inRegisters) {
     TileLayout acc = layoutOf(accType);
@@ -119,7 +138,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
                           << (inRegisters ? "in registers (#tile.mma)" : "through shared memory") << ", warp grid "
                           << wb << "x" << wm << "x" << wn << ", " << grid.numWarps() << " of " << numThreads_ / 32
                           << " warps with work (not wgmma: " << notWgmma << ")" << (aInput ? ", A transposed" : "")
-                          << (bInput ? ", B transposed" : "") << "\n");
+                          << (bInput ? ", B transposed" : "") << (aStage ? ", A read in place" : "")
+                          << (bStage ? ", B read in place" : "") << "\n");
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
@@ -187,9 +207,15 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
       b_.setInsertionPointToStart(kLoop.getBody());
       Value k0 = kLoop.getInductionVar();
       // A stored K x M (transposed): stored row k0 + ldRowT of its batch, column m0 + ldColT.
-      Value aAt = aInput ? add(mul(add(add(mul(bi, k), k0), ldRowT), aPitch), add(m0, ldColT))
-                         : add(mul(add(aRowBase, ldRow), aPitch), add(k0, ldCol));
-      SmallVector<Value> aRegs = ldmatrix(sharedPointer(ea, 0, aAt), 4, /*transpose=*/bool(aInput));
+      Value aPtr;
+      if (aStage) // stored K x M when MN-major (transposed), else M x K
+        aPtr = aStage->mnMajor ? stageElement(*aStage, add(k0, ldRowT), add(m0, ldColT))
+                               : stageElement(*aStage, add(m0, ldRow), add(k0, ldCol));
+      else
+        aPtr = sharedPointer(ea, 0,
+                             aInput ? add(mul(add(add(mul(bi, k), k0), ldRowT), aPitch), add(m0, ldColT))
+                                    : add(mul(add(aRowBase, ldRow), aPitch), add(k0, ldCol)));
+      SmallVector<Value> aRegs = ldmatrix(aPtr, 4, /*transpose=*/aStage ? aStage->mnMajor : bool(aInput));
       SmallVector<Value> next;
       for (int64_t j = 0; j < nPerWarp; j += 2) {
         int count = j + 1 < nPerWarp ? 4 : 2;
@@ -197,6 +223,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
         if (tf32) {
           for (int64_t jj = j; jj < j + count / 2; ++jj)
             llvm::append_range(bRegs, tf32BFragment(bRowBase, k0, add(n0, i32(8 * jj))));
+        } else if (bStage && bStage->mnMajor) { // stored K x N
+          bRegs = ldmatrix(stageElement(*bStage, add(k0, ldRow), add(add(n0, i32(8 * j)), ldCol)), count, true);
+        } else if (bStage) { // stored N x K
+          bRegs = ldmatrix(stageElement(*bStage, add(add(n0, i32(8 * j)), ldRowT), add(k0, ldColT)), count, false);
         } else if (bInput) {
           // B stored N x K (transposed): stored row n0 + 8j + ldRowT of its batch, column k0 + ldColT.
           Value bAt = add(mul(add(add(mul(bi, n), add(n0, i32(8 * j))), ldRowT), bPitch), add(k0, ldColT));

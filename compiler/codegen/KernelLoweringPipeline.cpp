@@ -200,7 +200,9 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
   int64_t stages = pipelineStages(op);
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
   // wgmma reads stages in core-matrix order in place, through the async proxy.
-  if (llvm::any_of(pipelinedLoads(op), [](mlir::tile::LoadOp l) { return l->hasAttr(kPipelineCoreMatricesAttr); }))
+  // (Only wgmma reads through the async proxy; mma.sync's ldmatrix reads like any load.)
+  if (target_.hasWgmma() &&
+      llvm::any_of(pipelinedLoads(op), [](mlir::tile::LoadOp l) { return l->hasAttr(kPipelineCoreMatricesAttr); }))
     NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
                                NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
   barrier();
@@ -396,7 +398,7 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
       kernel_.getBody().front().walk([&](mlir::tile::LoadOp l) {
         inPlace |= l->hasAttr(kPrefetchOffsetAttr) && l->hasAttr(kPipelineCoreMatricesAttr);
       });
-      if (inPlace)
+      if (inPlace && target_.hasWgmma())
         NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
                                    NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
       barrier();

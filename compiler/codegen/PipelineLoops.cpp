@@ -135,11 +135,12 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
   return "";
 }
 
-/// Whether `load` feeds a wgmma product in `scope` as an operand, reached through rank-2
+/// Whether `load` feeds a Tensor Core product in `scope` as an operand, reached through rank-2
 /// reshapes that keep the last dimension and at most one transpose of a 2-D tile, and every
-/// product it feeds is a wgmma one: its buffer can then hold wgmma's core matrices, which the
-/// products read in place (its other uses read registers from that order).
-bool feedsWgmma(mlir::tile::LoadOp load, Operation *scope) {
+/// product it feeds is a 2-D wgmma or mma.sync one: its buffer can then hold core matrices,
+/// which the products read in place (wgmma through descriptors, mma.sync with ldmatrix; its
+/// other uses read registers from that order).
+bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
   auto type = load.getType();
   Type elt = type.getElementType();
   if (!(elt.isBF16() || elt.isF16()) || type.getShape().back() % 8 ||
@@ -169,7 +170,8 @@ bool feedsWgmma(mlir::tile::LoadOp load, Operation *scope) {
       if (!mma || use.getOperandNumber() > 1)
         continue; // read from registers
       auto instruction = mma->getAttrOfType<StringAttr>("tile.mma_instruction");
-      if (!instruction || instruction.getValue() != "wgmma" || mma.getA().getType().getRank() != 2)
+      if (!instruction || (instruction.getValue() != "wgmma" && instruction.getValue() != "mma.sync") ||
+          mma.getA().getType().getRank() != 2)
         return false;
       any = true;
     }
@@ -283,10 +285,10 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       int64_t offset = used;
       for (mlir::tile::LoadOp load : loads) {
         load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(offset));
-        if (feedsWgmma(load, loop)) {
+        if (feedsTensorCores(load, loop)) {
           load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
           TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc()
-                                  << ": stages in wgmma's core-matrix order (its products read them in place)\n");
+                                  << ": stages in core-matrix order (its Tensor Core products read them in place)\n");
         }
         offset += alignUp(tileBytes(load.getType()), kAlign);
       }
@@ -332,12 +334,11 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
         continue;
       }
       load->setAttr(kPrefetchOffsetAttr, b.getI64IntegerAttr(used));
-      if (feedsWgmma(load, kernel))
+      if (feedsTensorCores(load, kernel))
         load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": copied at kernel start into "
                               << bytes << " bytes at offset " << used
-                              << (load->hasAttr(kPipelineCoreMatricesAttr) ? ", in wgmma's core-matrix order" : "")
-                              << "\n");
+                              << (load->hasAttr(kPipelineCoreMatricesAttr) ? ", in core-matrix order" : "") << "\n");
       used += bytes;
     }
     if (used)

@@ -2,7 +2,8 @@
 # ldmatrix-fed mma.sync.m16n8k16 on sm_80+ (sm_90a runs them as wgmma where it can: wgmma.py),
 # tf32 -> f32 mma.sync.m16n8k8; other dtypes, shapes and older targets take the FMA path through
 # shared memory.
-# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=BF16
+# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 --pipeline-stages 1 | FileCheck %s --check-prefix=BF16
+# RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=INPLACE
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=F16
 # RUN: tile-cc %s --kernel matmul --const BN=8 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --arch sm_90 | FileCheck %s --check-prefix=ONE-N-TILE
 # RUN: tile-cc %s --kernel matmul --const BN=64 --arg a=tf32:2 --arg b=tf32:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=TF32
@@ -35,7 +36,25 @@ def batched(a, b, c):
 # LAYOUT: scf.yield
 # LAYOUT-NOT: tile.convert_layout
 # LAYOUT: tile.store %[[ACC]], {{.*}} : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
-# Each thread's run of 8 bf16 goes to shared memory as one 16-byte store.
+# With the loop's loads pipelined (the default), both operands are copied into shared memory in
+# core-matrix order and read there in place: ldmatrix (.trans for B, loaded K x N) from the
+# stages, no staging store and no barrier but the loop's own (three in all: before the
+# prologue, at the top of an iteration, after the loop).
+# INPLACE-NOT: st.shared.v4
+# INPLACE-COUNT-1: bar.sync
+# INPLACE-NOT: st.shared.v4
+# INPLACE: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# INPLACE-NOT: st.shared.v4
+# INPLACE: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# INPLACE: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# INPLACE: cp.async.wait_group 1;
+# INPLACE-NEXT: bar.sync 0;
+# INPLACE: cp.async.wait_group 0;
+# INPLACE-NEXT: bar.sync 0;
+# INPLACE-NOT: bar.sync
+# INPLACE-NOT: st.shared.v4
+# With synchronous loads (--pipeline-stages 1) each thread's run of 8 bf16 goes to shared
+# memory as one 16-byte store.
 # BF16: st.shared.v4.b32
 # BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16

@@ -32,20 +32,23 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 
 // -----
 
-// Loads that feed wgmma operands (through a reshape and a transpose here) and no other
-// product get their stages in core-matrix order: the products read them in place, and other
-// uses (%twice's element-wise one) read registers from that order. A load that also feeds
-// mma.sync (%ta), or only feeds it (%other), keeps row-major stages.
+// Loads that feed 2-D wgmma or mma.sync operands (through a reshape and a transpose here) and
+// no other product get their stages in core-matrix order: the products read them in place
+// (wgmma through descriptors, mma.sync with ldmatrix), and other uses (%twice's element-wise
+// one) read registers from that order. A load that also feeds a batched product (%tc) keeps
+// row-major stages.
 // CHECK-LABEL: tile.kernel @in_place
-// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 0 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 0 : i64}
 // CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 16384 : i64}
-// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 24576 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 24576 : i64}
 // CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 32768 : i64}
-// DEBUG: [tile-pipeline-loops] load at {{.*}}: stages in wgmma's core-matrix order (its products read them in place)
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 49152 : i64}
+// DEBUG: [tile-pipeline-loops] load at {{.*}}: stages in core-matrix order (its Tensor Core products read them in place)
 tile.kernel @in_place(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %zero3 = arith.constant dense<0.0> : tensor<2x16x16xf32>
   %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %acc2 = %zero) -> (tensor<128x64xf32>, tensor<128x64xf32>) : i32 {
     %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
     %tb3 = tile.load %b[%c0, %c0, %i] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<1x64x64xbf16>
@@ -57,6 +60,10 @@ tile.kernel @in_place(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c
     %twice = tile.load %a[%i, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
     %f = tile.mma %twice, %tbt, %e {tile.mma_instruction = "wgmma"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
     %g = arith.extf %twice : tensor<128x64xbf16> to tensor<128x64xf32>
+    %tc = tile.load %b[%i, %c0, %c0] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<2x16x16xbf16>
+    %bat = tile.mma %tc, %tc, %zero3 : tensor<2x16x16xbf16>, tensor<2x16x16xbf16>, tensor<2x16x16xf32>
+    %s = tile.reshape %bat : tensor<2x16x16xf32> -> tensor<32x16xf32>
+    tile.store %s, %c[%i, %c1] : tensor<32x16xf32>, !tile.array<?x?xf32>[i32, i32]
     %h = arith.addf %f, %g : tensor<128x64xf32>
     scf.yield %d, %h : tensor<128x64xf32>, tensor<128x64xf32>
   }
