@@ -313,7 +313,7 @@ void KernelLowering::shareOwnersValues(Elements &values, const TileLayout &layou
 
 void KernelLowering::writeShared(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
                                  int64_t rowPitch) {
-  int64_t rowLength = layout.shape.empty() ? 1 : layout.shape.back();
+  int64_t rowLength = layout.rowLength();
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
   reserveShared(byteOffset + footprint * byteSize(type));
   // A canonical run of V registers is V consecutive elements of one row: store it in vectors of

@@ -64,6 +64,8 @@ private:
   mlir::FailureOr<mlir::Value> rematerializedElement(mlir::Value tile, mlir::Value linear);
   /// A tile.rematerialize broadcast: each register recomputes its element of the input.
   mlir::LogicalResult lowerRematerializedBroadcast(mlir::tile::BroadcastOp op);
+  /// A tile.rematerialize conversion: each register recomputes its element in the new layout.
+  mlir::LogicalResult lowerRematerializedConversion(mlir::tile::ConvertLayoutOp op);
   /// Each register's element coordinates (i32 per dim), sharing values across registers.
   std::vector<llvm::SmallVector<mlir::Value>> elementCoordinates(const TileLayout &layout);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);

@@ -4,6 +4,7 @@
 // KernelLoweringReduce.cpp, matrix products in KernelLoweringMma.cpp.
 
 #include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -41,9 +42,14 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
   // distribution (the run length V depends on the last dimension), the registers carry over.
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(op)) {
     TileLayout in = layoutOf(input.getType());
-    // Accumulator fragments carry over between shapes with the same matrices (M x N) and warps.
-    bool sameFragments = in.isMma() && out.isMma() && llvm::equal(in.mmaWarps, out.mmaWarps) &&
-                         ArrayRef(in.shape).take_back(2) == ArrayRef(out.shape).take_back(2);
+    // Accumulator fragments carry over between shapes with the same matrices (M x N, after the
+    // same number of batch elements) and warps.
+    auto matrices = [](const TileLayout &l) {
+      auto [mDim, nDim] = l.mmaMatrixDims();
+      return std::make_tuple(l.shape[mDim], l.shape[nDim], l.numElements);
+    };
+    bool sameFragments =
+        in.isMma() && out.isMma() && llvm::equal(in.mmaWarps, out.mmaWarps) && matrices(in) == matrices(out);
     bool sameRuns = !in.isMma() && !out.isMma() && in.perThread == out.perThread && in.vector == out.vector &&
                     in.replicated == out.replicated;
     if (sameFragments || sameRuns) {
@@ -114,9 +120,11 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
 // involved: its fragments touch 8 rows at the same columns per access, which a row pitch that
 // is a multiple of 32 banks would serialize 8 ways (padded: at most 2).
 LogicalResult KernelLowering::lowerConvertLayout(mlir::tile::ConvertLayoutOp op) {
+  if (op->hasAttr(kRematerializeAttr))
+    return lowerRematerializedConversion(op);
   TileLayout in = layoutOf(op.getInput().getType()), out = layoutOf(op.getType());
   Type elt = op.getType().getElementType();
-  int64_t rowLength = out.shape.back();
+  int64_t rowLength = out.rowLength();
   int64_t pitch = (in.isMma() || out.isMma()) ? rowLength + 8 : 0;
   barrier();
   writeShared(tiles_[op.getInput()], in, elt, 0, pitch);

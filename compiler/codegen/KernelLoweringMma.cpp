@@ -27,8 +27,8 @@ namespace tile::codegen {
 // element r % 4 of n-tile (r / 4) % nPerWarp of the thread's (r / 4 / nPerWarp)-th
 // (batch, m-tile) pair, m fastest.
 Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
-  int64_t rank = layout.shape.size();
-  int64_t m = layout.shape[rank - 2], n = layout.shape[rank - 1];
+  auto [mDim, nDim] = layout.mmaMatrixDims();
+  int64_t m = layout.shape[mDim], n = layout.shape[nDim];
   int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], wn = layout.mmaWarps[2];
   int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
   int64_t i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);

@@ -76,7 +76,8 @@ std::vector<SmallVector<Value>> KernelLowering::elementCoordinates(const TileLay
   std::vector<SmallVector<Value>> coords;
   int64_t rank = layout.shape.size();
   if (layout.isMma()) {
-    int64_t m = layout.shape[rank - 2], n = layout.shape[rank - 1];
+    auto [mDim, nDim] = layout.mmaMatrixDims();
+    int64_t m = layout.shape[mDim], n = layout.shape[nDim];
     int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], wn = layout.mmaWarps[2];
     int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
     MmaThread t = mmaThread(wm, wn);
@@ -87,7 +88,7 @@ std::vector<SmallVector<Value>> KernelLowering::elementCoordinates(const TileLay
       SmallVector<Value> &row = rows[2 * pair + (i >= 2)];
       if (row.empty()) {
         Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(pair / mPerWarp * wb));
-        row = delinearize(batch, ArrayRef(layout.shape).drop_back(2));
+        row = delinearize(batch, ArrayRef(layout.shape).take_front(mDim));
         Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(pair % mPerWarp * wm));
         row.push_back(arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
                                             arith::AddIOp::create(b_, loc_, t.group, i32(i >= 2 ? 8 : 0))));
@@ -99,8 +100,10 @@ std::vector<SmallVector<Value>> KernelLowering::elementCoordinates(const TileLay
             b_, loc_, arith::MulIOp::create(b_, loc_, nTile, i32(8)),
             arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(i & 1)));
       }
+      // Unit dims between and after M and N are at index 0.
       SmallVector<Value> c = row;
-      c.push_back(col);
+      c.resize(rank, i32(0));
+      c[nDim] = col;
       coords.push_back(c);
     }
     return coords;
@@ -146,6 +149,24 @@ LogicalResult KernelLowering::lowerRematerializedBroadcast(mlir::tile::Broadcast
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.broadcast at " << op.getLoc() << ": " << computed.size()
                           << " input element(s) recomputed for " << out.perThread
                           << " register(s) per thread, no shared memory\n");
+  tiles_[op.getResult()] = values;
+  return success();
+}
+
+LogicalResult KernelLowering::lowerRematerializedConversion(mlir::tile::ConvertLayoutOp op) {
+  std::string why;
+  if (!isRematerializable(op.getInput(), op, &why))
+    return op.emitError("'") << kRematerializeAttr << "' on a conversion whose input cannot be recomputed: " << why;
+  TileLayout out = layoutOf(op.getType());
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout at " << op.getLoc() << ": " << out.perThread
+                          << " element(s) per thread recomputed in the target layout, no shared memory\n");
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r) {
+    FailureOr<Value> element = rematerializedElement(op.getInput(), linearIndex(out, r));
+    if (failed(element))
+      return failure();
+    values.push_back(*element);
+  }
   tiles_[op.getResult()] = values;
   return success();
 }

@@ -4,6 +4,7 @@
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Rematerialize.h"
+#include "compiler/codegen/TileLayout.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,14 +38,16 @@ static bool isBuiltInPlace(mlir::tile::BroadcastOp bc) {
   return isBroadcastOfScalar(bc) || bc->hasAttr(kRematerializeAttr);
 }
 
-// A value that costs nothing to have in any layout: a splat constant or a broadcast built in
-// place.
-static bool isLayoutFree(Value v) {
+// A value that costs nothing to have in any layout where `user` runs: a splat constant, a
+// broadcast built in place, or a tile every thread can recompute (its conversion is marked
+// tile.rematerialize: each register evaluates its element).
+static bool isLayoutFree(Value v, Operation *user) {
   if (matchPattern(v, m_Constant()))
     return isa_and_nonnull<SplatElementsAttr>(cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
-  if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>())
-    return isBuiltInPlace(bc);
-  return false;
+  if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>(); bc && isBuiltInPlace(bc))
+    return true;
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && !type.getEncoding() && isRematerializable(v, user);
 }
 
 static RankedTensorType withEncoding(Type t, Attribute encoding) {
@@ -71,7 +74,7 @@ struct HoistConversionAboveElementwise : OpRewritePattern<ConvertLayoutOp> {
         continue;
       auto from = operand.getDefiningOp<ConvertLayoutOp>();
       bool cancels = from && from.getInput().getType().getEncoding() == target;
-      if (!cancels && !isLayoutFree(operand))
+      if (!cancels && !isLayoutFree(operand, producer))
         ++realConversions;
     }
     if (realConversions > 1) {
@@ -140,19 +143,18 @@ void markRematerializedBroadcasts(Operation *root) {
   });
 }
 
-// A reshape that keeps an accumulator layout's meaning: the same last two (M, N) dims, and the
-// same number of batch matrices before them (unit dims added or dropped).
+// A reshape that keeps an accumulator layout's meaning: the same matrices (the last two dims
+// that are not 1, TileLayout::mmaMatrixDims) after the same number of batch elements, so only
+// unit dims are added or dropped.
 static bool keepsAccumulatorLayout(mlir::tile::ReshapeOp reshape) {
-  ArrayRef<int64_t> in = reshape.getInput().getType().getShape(), out = reshape.getType().getShape();
-  if (in.size() < 2 || out.size() < 2 || in.take_back(2) != out.take_back(2))
-    return false;
-  auto batch = [](ArrayRef<int64_t> s) {
-    int64_t n = 1;
-    for (int64_t d : s.drop_back(2))
-      n *= d;
-    return n;
+  auto matrices = [](ArrayRef<int64_t> shape) {
+    TileLayout l(shape, 1);
+    auto [mDim, nDim] = l.mmaMatrixDims();
+    return mDim < 0 ? std::make_tuple(int64_t(0), int64_t(0), int64_t(0))
+                    : std::make_tuple(shape[mDim], shape[nDim], l.numElements);
   };
-  return batch(in) == batch(out);
+  auto in = matrices(reshape.getInput().getType().getShape());
+  return std::get<0>(in) && in == matrices(reshape.getType().getShape());
 }
 
 // store(f(convert(acc))) -> store(f(acc)): a store writes each register at its own element, in
@@ -183,7 +185,7 @@ struct StoreInAccumulatorLayout : OpRewritePattern<mlir::tile::StoreOp> {
         return failure();
       Value next;
       for (Value operand : def->getOperands()) {
-        if (!isa<RankedTensorType>(operand.getType()) || isLayoutFree(operand))
+        if (!isa<RankedTensorType>(operand.getType()) || isLayoutFree(operand, def))
           continue;
         if (next)
           return failure();
@@ -223,6 +225,25 @@ struct StoreInAccumulatorLayout : OpRewritePattern<mlir::tile::StoreOp> {
       v = op->getResult(0);
     }
     rewriter.modifyOpInPlace(store, [&] { store.getValueMutable().assign(current); });
+    return success();
+  }
+};
+
+// A conversion of a tile every thread can recompute is marked tile.rematerialize: the
+// lowering evaluates the tile's ops at each register's element in the target layout (no shared
+// memory, no barrier).
+struct RematerializeConversion : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
+    if (convert->hasAttr(kRematerializeAttr) || convert.getInput().getType().getEncoding() ||
+        !isRematerializable(convert.getInput(), convert))
+      return failure();
+    if (auto bc = convert.getInput().getDefiningOp<mlir::tile::BroadcastOp>(); bc && isBuiltInPlace(bc))
+      return failure(); // BuildLayoutFreeInPlace
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conversion at " << convert.getLoc() << " to "
+                            << convert.getType().getEncoding() << ": input recomputed by each thread\n");
+    rewriter.modifyOpInPlace(convert, [&] { convert->setAttr(kRematerializeAttr, rewriter.getUnitAttr()); });
     return success();
   }
 };
@@ -321,9 +342,8 @@ struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<T
                             << "\n");
     markRematerializedBroadcasts(getOperation());
     RewritePatternSet patterns(&getContext());
-    patterns
-        .add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout, StoreInAccumulatorLayout>(
-            &getContext());
+    patterns.add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout,
+                 StoreInAccumulatorLayout, RematerializeConversion>(&getContext());
     ConversionLog log;
     GreedyRewriteConfig config;
     if (isDebugEnabled(DEBUG_TYPE))

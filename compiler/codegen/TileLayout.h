@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace tile::codegen {
 
@@ -48,6 +49,26 @@ struct TileLayout {
     } else {
       replicated = true;
     }
+  }
+
+  /// The length of a row: the last dim that is not 1 (1 for a tile of one element). Unit dims
+  /// leave the row-major order unchanged, so shapes that differ only in them have the same rows.
+  int64_t rowLength() const {
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d)
+      if (shape[d] != 1)
+        return shape[d];
+    return 1;
+  }
+
+  /// For the mma layout: the dims of the accumulator's rows (M) and columns (N), the last two
+  /// dims that are not 1; the dims before M count the batch. (M and N of a product are at least
+  /// 8, so unit dims added anywhere, as reshapes to an array's rank do, keep the fragments.)
+  std::pair<int64_t, int64_t> mmaMatrixDims() const {
+    int64_t n = -1, m = -1;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0 && m < 0; --d)
+      if (shape[d] != 1)
+        (n < 0 ? n : m) = d;
+    return {m, n};
   }
 
   /// Row-major strides of the tile shape, in elements.

@@ -5,9 +5,9 @@
 // any layout), and ops that need the canonical layout keep their conversion.
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts -tile-remove-layout-conversions -canonicalize | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts -tile-remove-layout-conversions 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// REMARK: remove-layout-conversions.mlir:[[@LINE+147]]:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread ('tile.reduce' moves data between threads)
-// REMARK: remove-layout-conversions.mlir:[[@LINE+164]]:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread (the kernel writes the array it loads)
-// REMARK: remove-layout-conversions.mlir:[[@LINE+171]]:13: remark: broadcast through shared memory: its input cannot be recomputed by each thread (a loop lies between the load and its use)
+// REMARK: remove-layout-conversions.mlir:{{[0-9]+}}:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread ('tile.reduce' moves data between threads)
+// REMARK: remove-layout-conversions.mlir:{{[0-9]+}}:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread (the kernel writes the array it loads)
+// REMARK: remove-layout-conversions.mlir:{{[0-9]+}}:13: remark: broadcast through shared memory: its input cannot be recomputed by each thread (a loop lies between the load and its use)
 // REMARK-NOT: remark
 
 // CHECK-LABEL: tile.kernel @k_loop
@@ -89,16 +89,17 @@ tile.kernel @state_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %w:
 
 // -----
 
-// The Mamba-2 store of the state: reshaped to the array's rank (leading unit dims) and cast to
-// bf16 on the way; both happen in the accumulator layout and the store reads the fragments.
-// A reshape that splits the matrix keeps its conversion.
+// The Mamba-2 stores of the state and of y: reshaped to the array's rank (unit dims before or
+// between the matrix dims) and cast to bf16 on the way; both happen in the accumulator layout
+// and the stores read the fragments. A reshape that splits the matrix keeps its conversion.
 // CHECK-LABEL: tile.kernel @store_reshaped
 // CHECK: %[[ACC:.*]] = tile.mma
 // CHECK: %[[R:.*]] = tile.reshape %[[ACC]] : tensor<64x64xf32, #tile.mma<[[L:.*]]>> -> tensor<1x1x64x64xf32, #tile.mma<[[L]]>>
 // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[R]] : tensor<1x1x64x64xf32, #tile.mma<[[L]]>> to tensor<1x1x64x64xbf16, #tile.mma<[[L]]>>
 // CHECK-NEXT: tile.store %[[T]]
-// CHECK: tile.reshape %[[C:.*]] : tensor<64x64xf32> -> tensor<64x1x64xf32>
-tile.kernel @store_reshaped(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?x?x?xbf16>, %e: !tile.array<?x?x?xf32>) {
+// CHECK: tile.reshape %[[ACC]] : tensor<64x64xf32, #tile.mma<[[L]]>> -> tensor<64x1x64xf32, #tile.mma<[[L]]>>
+// CHECK: tile.reshape %{{.*}} : tensor<64x64xf32> -> tensor<2x32x64xf32>
+tile.kernel @store_reshaped(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?x?x?xbf16>, %e: !tile.array<?x?x?xf32>, %f: !tile.array<?x?x?xf32>) {
   %c0 = arith.constant 0 : i32
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
@@ -109,6 +110,8 @@ tile.kernel @store_reshaped(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?x?x?xb
   tile.store %t, %c[%c0, %c0, %c0, %c0] : tensor<1x1x64x64xbf16>, !tile.array<?x?x?x?xbf16>[i32, i32, i32, i32]
   %split = tile.reshape %d : tensor<64x64xf32> -> tensor<64x1x64xf32>
   tile.store %split, %e[%c0, %c0, %c0] : tensor<64x1x64xf32>, !tile.array<?x?x?xf32>[i32, i32, i32]
+  %halves = tile.reshape %d : tensor<64x64xf32> -> tensor<2x32x64xf32>
+  tile.store %halves, %f[%c0, %c0, %c0] : tensor<2x32x64xf32>, !tile.array<?x?x?xf32>[i32, i32, i32]
   tile.return
 }
 
@@ -182,5 +185,36 @@ tile.kernel @not_rereadable(%s: !tile.array<?xf32>, %r: !tile.array<?x?xf32>, %c
       tile.store %vb, %c[%j, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
     }
   }
+  tile.return
+}
+
+// -----
+
+// An accumulator plus a loaded tile (the y = acc + D * x epilogue of compute_out), stored: the
+// sum happens in the accumulator layout, and the loaded tile is converted to it by each thread
+// recomputing its elements (tile.rematerialize on the conversion: no shared memory).
+// CHECK-LABEL: tile.kernel @epilogue
+// CHECK: %[[ACC:.*]] = tile.mma
+// CHECK: %[[X:.*]] = tile.convert_layout %{{.*}} {tile.rematerialize} : tensor<64x64xbf16> -> tensor<64x64xbf16, #tile.mma<[[L:.*]]>>
+// CHECK: %[[XF:.*]] = arith.extf %[[X]] : tensor<64x64xbf16, #tile.mma<[[L]]>> to tensor<64x64xf32, #tile.mma<[[L]]>>
+// CHECK: %[[DX:.*]] = arith.mulf %{{.*}}, %[[XF]] : tensor<64x64xf32, #tile.mma<[[L]]>>
+// CHECK: %[[Y:.*]] = arith.addf %[[ACC]], %[[DX]] : tensor<64x64xf32, #tile.mma<[[L]]>>
+// CHECK: tile.reshape %[[Y]] : tensor<64x64xf32, #tile.mma<[[L]]>> -> tensor<1x64x1x64xf32, #tile.mma<[[L]]>>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.return
+tile.kernel @epilogue(%a: !tile.array<?x?xbf16>, %x: !tile.array<?x?xbf16>, %y: !tile.array<?x?x?x?xbf16>, %dv: f32) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+  %d = tile.mma %ta, %tb, %zero : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %xv = tile.load %x[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+  %xf = arith.extf %xv : tensor<64x64xbf16> to tensor<64x64xf32>
+  %db = tile.broadcast %dv : f32 -> tensor<64x64xf32>
+  %dx = arith.mulf %db, %xf : tensor<64x64xf32>
+  %sum = arith.addf %d, %dx : tensor<64x64xf32>
+  %r = tile.reshape %sum : tensor<64x64xf32> -> tensor<1x64x1x64xf32>
+  %t = arith.truncf %r : tensor<1x64x1x64xf32> to tensor<1x64x1x64xbf16>
+  tile.store %t, %y[%c0, %c0, %c0, %c0] : tensor<1x64x1x64xbf16>, !tile.array<?x?x?x?xbf16>[i32, i32, i32, i32]
   tile.return
 }

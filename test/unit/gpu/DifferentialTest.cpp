@@ -647,6 +647,39 @@ def k(x, bm, w, init, states, nheads, n):
                  rt::Grid(1, 1, 2),
                  1e-3,
                  1e-3});
+  // An accumulator epilogue without shared memory: a row scale (exp of a loaded vector) and a
+  // causal mask (iota) built by each thread in the accumulator layout (tile.rematerialize
+  // broadcasts), a loaded tile converted to that layout by recomputing its elements, and the
+  // result stored from the fragments through a reshape with unit dims between the matrix dims,
+  // on a ragged last row block (rows 64-99 of 100).
+  out.push_back({"mma_epilogue_in_registers",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, s, x, y):
+    ta = ct.load(a, (ct.bid(0), 0), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, (0, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.mma(ta, tb, ct.zeros((64, 64), dtype=ct.float32))
+    sv = ct.load(s, (ct.bid(0),), (64,), padding_mode=ct.PaddingMode.ZERO)
+    rows = ct.arange(64)
+    acc = acc * ct.exp(sv * 0.5)[:, None]
+    acc = ct.where(ct.arange(64)[None, :] <= rows[:, None], acc, 0.0)
+    xv = ct.load(x, (ct.bid(0), 0), (64, 64), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    ct.store(y, (ct.bid(0), 0, 1, 0), ct.reshape(acc + 0.5 * xv, (64, 1, 1, 64)).astype(y.dtype))
+)py",
+                 "k",
+                 {},
+                 {{"a", D::BFloat16, {100, 32}},
+                  {"b", D::BFloat16, {32, 64}},
+                  {"s", D::Float32, {100}},
+                  {"x", D::BFloat16, {100, 64}},
+                  {"y", D::BFloat16, {100, 1, 2, 64}, false, true}},
+                 {},
+                 {"a", "b", "s", "x", "y"},
+                 rt::Grid(2),
+                 // bf16 output: one rounding of the result (2^-7 relative) on top of f32 sums
+                 // of 32 exact products in another order and ex2.approx (2^-22 relative).
+                 std::ldexp(1.0, -7),
+                 1e-3});
   // tf32 from f32 data: rounding on conversion, arithmetic rounded to tf32, transcendentals,
   // and a tf32 product on Tensor Cores (m16n8k8).
   out.push_back({"tf32",
