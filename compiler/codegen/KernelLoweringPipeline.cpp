@@ -196,13 +196,32 @@ void KernelLowering::pipelinePrologue(scf::ForOp op) {
   }
 }
 
+// Whether a wgmma product reads `load`'s buffer in place (through reshapes and a transpose):
+// wgmma reads shared memory through the async proxy, so the copies need a proxy fence before
+// it; mma.sync's ldmatrix reads like any load and needs none (the fence costs an issue slot and
+// a wait every iteration).
+static bool readByWgmmaInPlace(mlir::tile::LoadOp load) {
+  if (!load->hasAttr(kPipelineCoreMatricesAttr))
+    return false;
+  SmallVector<Value> worklist{load.getResult()};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(user))
+        worklist.push_back(user->getResult(0));
+      auto instruction = user->getAttrOfType<StringAttr>("tile.mma_instruction");
+      if (isa<mlir::tile::MmaOp>(user) && instruction && instruction.getValue() == "wgmma")
+        return true;
+    }
+  }
+  return false;
+}
+
 void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
   int64_t stages = pipelineStages(op);
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
   // wgmma reads stages in core-matrix order in place, through the async proxy.
-  // (Only wgmma reads through the async proxy; mma.sync's ldmatrix reads like any load.)
-  if (target_.hasWgmma() &&
-      llvm::any_of(pipelinedLoads(op), [](mlir::tile::LoadOp l) { return l->hasAttr(kPipelineCoreMatricesAttr); }))
+  if (target_.hasWgmma() && llvm::any_of(pipelinedLoads(op), readByWgmmaInPlace))
     NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
                                NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
   barrier();
@@ -395,9 +414,8 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
       // wgmma reads buffers in core-matrix order in place, through the async proxy (sm_90a:
       // the fence does not exist before sm_90, and nothing needs it there).
       bool inPlace = false;
-      kernel_.getBody().front().walk([&](mlir::tile::LoadOp l) {
-        inPlace |= l->hasAttr(kPrefetchOffsetAttr) && l->hasAttr(kPipelineCoreMatricesAttr);
-      });
+      kernel_.getBody().front().walk(
+          [&](mlir::tile::LoadOp l) { inPlace |= l->hasAttr(kPrefetchOffsetAttr) && readByWgmmaInPlace(l); });
       if (inPlace && target_.hasWgmma())
         NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
                                    NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));

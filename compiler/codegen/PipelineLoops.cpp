@@ -308,16 +308,20 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
   // them (one copy engine pass instead of one load after another), and both can then be
   // re-read from shared memory (rematerialized broadcasts). The first load of each group
   // waits for its copies.
+  //
+  // In a kernel without loops only the loads that Tensor Core products can read in place are
+  // (the copy engine writes them into shared memory, where the product reads them, instead of
+  // each thread loading registers and storing them to the scratch behind two barriers); the
+  // others gain nothing from a copy and stay direct loads.
   void prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget) {
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
-    if (llvm::none_of(body, [](Operation &op) { return isa<scf::ForOp, scf::WhileOp>(op); }))
-      return;
+    bool hasLoops = llvm::any_of(body, [](Operation &op) { return isa<scf::ForOp, scf::WhileOp>(op); });
     budget -= scratchEstimate(kernel);
     int64_t used = 0;
     for (Operation &op : body) {
       auto load = dyn_cast<mlir::tile::LoadOp>(op);
-      if (!load)
+      if (!load || (!hasLoops && !feedsTensorCores(load, kernel)))
         continue;
       llvm::SetVector<Operation *> slice;
       std::string why = !canCopy      ? std::string("the target has no asynchronous copies")

@@ -64,7 +64,8 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
 # the copies' addresses spill); larger blocks hold more registers, so they ask for fewer
 # resident blocks.
 @ct.autotune(configs=[dict(BP=32, BN=32, occupancy=3), dict(BP=32, BN=64, occupancy=2),
-                      dict(BP=32, BN=32, occupancy=4), dict(BP=64, BN=32, occupancy=2)],
+                      dict(BP=32, BN=32, occupancy=4), dict(BP=64, BN=32, occupancy=2),
+                      dict(BP=32, BN=64, occupancy=3), dict(BP=32, BN=128, occupancy=2)],
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,
@@ -125,7 +126,7 @@ def chunk_bmm(B, C, cb, ngroups: int,
 
 
 @ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64),
-                      dict(BQ=64, BP=64, BN=32, occupancy=4)],
+                      dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128)],
              key=["headdim", "dstate", "Q"])
 @ct.kernel(occupancy=3)
 def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,

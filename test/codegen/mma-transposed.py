@@ -6,7 +6,8 @@
 # RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=TN
 # RUN: tile-cc %s --kernel nt --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=NT
 # RUN: tile-cc %s --kernel tn --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --const TF32=True --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=TFLOAT
-# RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=PTX-TN
+# RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --pipeline-stages 1 | FileCheck %s --check-prefix=PTX-TN
+# RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=COPY-TN
 # RUN: tile-cc %s --kernel nt --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=PTX-NT
 import cuda.tile as ct
 
@@ -29,15 +30,15 @@ def nt(a, b, c):
     y = ct.load(b, (ct.bid(1), 0), (32, 64))
     ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, ct.transpose(y), ct.zeros((32, 32), dtype=ct.float32)))
 
-# TN: tile.permute at {{.*}}mma-transposed.py":22:{{[0-9]+}}): folded into the Tensor Core products it feeds
+# TN: tile.permute at {{.*}}mma-transposed.py":23:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # TN: tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16){{.*}}, A transposed
-# NT: tile.permute at {{.*}}mma-transposed.py":30:{{[0-9]+}}): folded into the Tensor Core products it feeds
+# NT: tile.permute at {{.*}}mma-transposed.py":31:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # NT: tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16){{.*}}, B transposed
 # TFLOAT-NOT: folded into
 # TFLOAT: tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k8)
 # TFLOAT-NOT: transposed
-# One barrier pair for the operands and none for a permute; A is read with ldmatrix .trans and
-# B (K x N, row-major) with .trans too.
+# With synchronous loads (--pipeline-stages 1): one barrier pair for the operands and none for a
+# permute; A is read with ldmatrix .trans and B (K x N, row-major) with .trans too.
 # PTX-TN: bar.sync 0
 # PTX-TN: st.shared.v4.b32
 # PTX-TN: bar.sync 0
@@ -50,3 +51,15 @@ def nt(a, b, c):
 # PTX-NT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # PTX-NT-NOT: .trans
 # PTX-NT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+# By default the operands are copied at kernel start into core-matrix order (the kernel has no
+# loop, but these loads feed Tensor Cores) and read there in place: one barrier after the copies,
+# no staging store.
+# COPY-TN: cp.async.cg.shared.global
+# COPY-TN: cp.async.commit_group;
+# COPY-TN-NEXT: cp.async.wait_group 0;
+# COPY-TN-NEXT: bar.sync 0;
+# COPY-TN-NOT: bar.sync
+# COPY-TN-NOT: st.shared.v4
+# COPY-TN: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# COPY-TN: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# COPY-TN: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

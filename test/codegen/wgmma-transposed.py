@@ -7,7 +7,8 @@
 # RUN: tile-cc %s --kernel shared_use --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arg d=bf16:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=KEPT
 # Without wgmma (sm_90) the product is mma.sync, which folds the transpose too (mma-transposed.py).
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --arch sm_90 2>&1 | FileCheck %s --check-prefix=SM90
-# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=PTX
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --pipeline-stages 1 | FileCheck %s --check-prefix=PTX
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=COPY
 import cuda.tile as ct
 
 
@@ -34,17 +35,27 @@ def shared_use(a, b, c, d):
     ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, yt, ct.zeros((64, 64), dtype=ct.float32)))
     ct.store(d, (0, 0), yt)
 
-# NT: tile.permute at {{.*}}wgmma-transposed.py":19:{{[0-9]+}}): folded into the Tensor Core products it feeds
+# NT: tile.permute at {{.*}}wgmma-transposed.py":20:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # NT: tile.mma at {{.*}}: wgmma
 # SM90: tile.permute at {{.*}}: folded into the Tensor Core products it feeds
 # SM90: tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16){{.*}}, B transposed
-# TN: tile.permute at {{.*}}wgmma-transposed.py":27:{{[0-9]+}}): folded into the Tensor Core products it feeds
+# TN: tile.permute at {{.*}}wgmma-transposed.py":28:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # TN: tile.mma at {{.*}}: wgmma
 # KEPT-NOT: folded into the
-# One barrier pair for the operands, none for a permute: the kernel's first barrier opens the
-# operands' stores, the second follows their proxy fence.
+# With synchronous loads (--pipeline-stages 1): one barrier pair for the operands, none for a
+# permute: the kernel's first barrier opens the operands' stores, the second follows their
+# proxy fence.
 # PTX: bar.sync 0
 # PTX-NOT: bar.sync
 # PTX: fence.proxy.async.shared::cta
 # PTX-NEXT: bar.sync 0
 # PTX-NEXT: wgmma.fence.sync.aligned
+# By default the operands are copied at kernel start straight into core-matrix order, which
+# wgmma reads in place: the wait for the copies, the proxy fence and one barrier.
+# COPY: cp.async.cg.shared.global
+# COPY: cp.async.commit_group;
+# COPY-NEXT: cp.async.wait_group 0;
+# COPY-NEXT: fence.proxy.async.shared::cta
+# COPY-NEXT: bar.sync 0
+# COPY-NEXT: wgmma.fence.sync.aligned
+# COPY-NOT: bar.sync
