@@ -49,7 +49,8 @@ inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfig
 /// run r < n gives kernel k its configuration r (mod its count); run n + r gives it (r + k)
 /// mod its count, so the kernels that share data also meet other configurations of each other
 /// (compute_out reads chunk_bmm's C.B^T at another BQ). The problem must be large enough that no
-/// two configurations fit to the same block sizes (nheads >= 16, headdim, dstate and chunk >= 64),
+/// two configurations fit to the same block sizes (nheads >= 16, headdim and chunk >= 64, dstate
+/// >= 128),
 /// else the plan merges them and a rule names a configuration it does not offer.
 inline std::vector<std::string> configRuns() {
   const auto configs = autotuneConfigs();

@@ -261,11 +261,11 @@ TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 reference
 
 TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel matches the references",
           "[mamba2][interpreter][autotune]") {
-  // Large enough that no configuration fits to another's block sizes (H 16, P and N 64, chunk
+  // Large enough that no configuration fits to another's block sizes (H 16, P 64, N 128, chunk
   // 64; two chunks, the last ragged), with D, z and initial states. fp32 data: exact products,
   // so a configuration that misplaces one block's contribution cannot hide in the rounding.
   ProblemSpec spec;
-  spec.b = 1, spec.T = 80, spec.H = 16, spec.P = 64, spec.G = 2, spec.N = 64;
+  spec.b = 1, spec.T = 80, spec.H = 16, spec.P = 64, spec.G = 2, spec.N = 128;
   spec.dRank = 1, spec.z = true, spec.initialStates = true;
   Case c{"every config fp32", spec, 64, interp::DType::Float32};
   c.yTol = 2e-5; // fp32Tol at chunk 64 (see run)
@@ -278,13 +278,13 @@ TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel matc
   set(SsdTensor::Dt, f32, {1, 80, 16});
   set(SsdTensor::A, f32, {16});
   set(SsdTensor::D, f32, {16});
-  set(SsdTensor::B, f32, {1, 80, 2, 64});
-  set(SsdTensor::C, f32, {1, 80, 2, 64});
-  set(SsdTensor::InitialStates, f32, {1, 16, 64, 64});
+  set(SsdTensor::B, f32, {1, 80, 2, 128});
+  set(SsdTensor::C, f32, {1, 80, 2, 128});
+  set(SsdTensor::InitialStates, f32, {1, 16, 64, 128});
   ForwardOptions options;
   options.chunkSize = 64;
   const SsdPlan plan = planSsdForward(types, options);
-  const std::array<size_t, 4> expectedConfigs = {3, 3, 4, 3}; // ssd.py's lists
+  const std::array<size_t, 4> expectedConfigs = {3, 3, 6, 5}; // ssd.py's lists
   for (size_t k = 0; k < plan.launches.size(); ++k) {
     const SsdLaunch &l = plan.launches[k];
     CHECK(l.variants.size() == expectedConfigs[k]);
@@ -315,11 +315,11 @@ TEST_CASE("mamba2 interpreted: mixed configurations at chunks 128 and 256 over e
   // and 256 (2 to 8 row blocks), over three problems that hold every option between them:
   // ragged T, ngroups > 1 and = nheads, D per head and per channel, z, initial states, dt bias
   // + softplus, dt limits, strided views, bf16/fp16/fp32 data and tf32 products. nheads 16,
-  // headdim and dstate 64: no two configurations of a kernel fit to the same block sizes.
+  // headdim 64, dstate 128: no two configurations of a kernel fit to the same block sizes.
   const interp::DType bf16 = interp::DType::BFloat16, f16 = interp::DType::Float16, f32 = interp::DType::Float32;
   auto spec = [](int64_t T, int64_t G) {
     ProblemSpec s;
-    s.b = 1, s.T = T, s.H = 16, s.P = 64, s.G = G, s.N = 64;
+    s.b = 1, s.T = T, s.H = 16, s.P = 64, s.G = G, s.N = 128;
     return s;
   };
   std::vector<Case> problems;
@@ -363,7 +363,8 @@ TEST_CASE("mamba2 interpreted: mixed configurations at chunks 128 and 256 over e
 
 TEST_CASE("mamba2 interpreted: block sizes fit small shapes, merging configurations", "[mamba2][autotune]") {
   // P = 8, N = 16, H = 4, chunk 16: every configuration of a kernel fits to the same sizes;
-  // fwd_pass_state's then differ only in their occupancy (3, 2 and 4), so three stay.
+  // fwd_pass_state's then differ only in their occupancy (3, 2 and 4), so three stay, and
+  // compute_out's in theirs (3 and 4), so two do.
   SsdTensorTypes types;
   auto set = [&](SsdTensor t, Shape shape) { types[unsigned(t)] = SsdTensorType{rt::DType::Float32, shape}; };
   set(SsdTensor::X, {1, 40, 4, 8});
@@ -376,7 +377,9 @@ TEST_CASE("mamba2 interpreted: block sizes fit small shapes, merging configurati
   const SsdPlan plan = planSsdForward(types, options);
   for (const SsdLaunch &l : plan.launches) {
     INFO(l.request().kernel);
-    CHECK(l.variants.size() == (l.request().kernel == "fwd_pass_state" ? 3u : 1u));
+    CHECK(l.variants.size() == (l.request().kernel == "fwd_pass_state" ? 3u
+                                : l.request().kernel == "compute_out"  ? 2u
+                                                                       : 1u));
     CHECK(l.variants[0].candidate.config == 0);
   }
   CHECK(plan.launches[0].variants[0].candidate.label() == "BH=4");
