@@ -112,7 +112,10 @@ SmallVector<Value> KernelLowering::delinearize(Value linear, ArrayRef<int64_t> s
 // their addresses from it; otherwise each of their addresses became a 64-bit induction
 // variable advanced every iteration of a pipelined loop, on the hot path and in registers.
 Value KernelLowering::opaque(Value v) {
-  bool wide = v.getType().getIntOrFloatBitWidth() == 64;
+  unsigned bits = v.getType().getIntOrFloatBitWidth();
+  if (bits != 32 && bits != 64) // narrower indices are rare; they keep their address arithmetic
+    return v;
+  bool wide = bits == 64;
   return LLVM::InlineAsmOp::create(b_, loc_, v.getType(), ValueRange{v}, wide ? "mov.b64 $0, $1;" : "mov.b32 $0, $1;",
                                    wide ? "=l,l" : "=r,r", /*has_side_effects=*/false, /*is_align_stack=*/false,
                                    LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr())
