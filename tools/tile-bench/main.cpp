@@ -1,7 +1,8 @@
 // tile-bench ssd: times the Mamba-2 forward pass on five model shapes (defaultShapes) or the
 // shapes of a peer file, and prints, per shape, each kernel's time, the total, the achieved
 // bandwidth on the compulsory traffic, the share of the hardware floor reached and the ratio
-// to the peer's figures.
+// to the peer's figures; then, per shape and kernel, the kernel's own compulsory traffic and
+// products (SsdWork.h), its achieved GB/s and TFLOP/s and the share of its own floor.
 //
 //   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
 //                  [--chunk-size N] [--precision native|tf32] [--export-tuning FILE]
@@ -23,6 +24,7 @@
 // kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
 
 #include "kernels/mamba2/SsdForward.h"
+#include "kernels/mamba2/SsdWork.h"
 #include "tools/common/Numbers.h"
 #include "tools/tile-bench/Gemm.h"
 
@@ -39,6 +41,9 @@ using namespace tile;
 using json = nlohmann::json;
 
 namespace {
+
+// SsdPlan::launches' order.
+const char *const kKernelNames[4] = {"chunk_cumsum", "chunk_bmm", "fwd_pass_state", "compute_out"};
 
 struct Shape {
   std::string name;
@@ -195,6 +200,13 @@ int main(int argc, char **argv) {
   int failed = 0;
   // Per shape, the configuration each kernel ran in and its tuned time against config 0's.
   std::vector<std::pair<std::string, std::array<mamba2::SsdKernelChoice, 4>>> choices;
+  // Per shape, each kernel's median time and its own floor (SsdWork.h).
+  struct KernelRow {
+    std::string shape;
+    std::array<double, 4> ms;
+    std::array<mamba2::KernelWork, 4> work;
+  };
+  std::vector<KernelRow> kernelRows;
   double totalTuneMs = 0;
   for (const Shape &s : shapes) {
     if (!onlyShape.empty() && s.name != onlyShape)
@@ -262,6 +274,18 @@ int main(int argc, char **argv) {
               ? s.gflop
               : b * nc * (2.0 * G * chunk * chunk * N + H * (2.0 * chunk * chunk * P + 4.0 * chunk * N * P)) / 1e9;
       double floorMs = std::max(mb / 1e3 / 4.8, gflop / 790.0); // 4.8 TB/s, 790 TFLOP/s
+      // bf16 data, so bf16 chunk-entry states.
+      KernelRow row{s.name,
+                    {median(cumsum), median(bmm), median(state), median(out)},
+                    mamba2::ssdKernelWork(mamba2::SsdDims{b, T, H, P, G, N}, chunk, 2, 2)};
+      kernelRows.push_back(row);
+      json perKernel = json::array();
+      for (size_t k = 0; k < 4; ++k)
+        perKernel.push_back({{"kernel", kKernelNames[k]},
+                             {"ms", row.ms[k]},
+                             {"bytes", row.work[k].bytes},
+                             {"flops", row.work[k].flops},
+                             {"floor_ms", row.work[k].floorMs(mamba2::kH200TBs, mamba2::kH200Tflops)}});
       std::printf("%-24s %5lld %8.3f %8.3f %8.3f %8.3f %9.3f %8.0f %7.1f%% %7.2fx\n", s.name.c_str(), (long long)chunk,
                   median(cumsum), median(bmm), median(state), median(out), ms, mb / ms, 100.0 * floorMs / ms,
                   s.peerTotalMs > 0 ? ms / s.peerTotalMs : 0.0);
@@ -277,6 +301,7 @@ int main(int argc, char **argv) {
                          {"peer_total_ms", s.peerTotalMs},
                          {"first_call_ms", firstCallMs},
                          {"tune_ms", tuneMs},
+                         {"kernels", perKernel},
                          {"autotune", autotune}});
       std::fprintf(stderr,
                    "tile-bench: %s: first call %.0f ms (compiling what no cache holds, tuning %.0f ms, then running)\n",
@@ -287,6 +312,21 @@ int main(int argc, char **argv) {
       results.push_back({{"shape", s.name}, {"error", e.what()}});
     }
   }
+  // Each kernel against its own floor: the bytes it must move and the products it must run
+  // (each input read once, each output written once), at the H200's 4.8 TB/s and 790 TFLOP/s.
+  std::printf("\nper kernel: achieved bandwidth and Tensor Core rate on its compulsory work, and the share of its "
+              "own floor\n");
+  std::printf("%-24s %-14s %8s %9s %8s %8s %9s %7s\n", "shape", "kernel", "ms", "MB", "GB/s", "TFLOP/s", "floor ms",
+              "%floor");
+  for (const KernelRow &row : kernelRows)
+    for (size_t k = 0; k < 4; ++k) {
+      const mamba2::KernelWork &w = row.work[k];
+      double floorMs = w.floorMs(mamba2::kH200TBs, mamba2::kH200Tflops);
+      double ms = row.ms[k];
+      std::printf("%-24s %-14s %8.3f %9.1f %8.0f %8.1f %9.4f %6.1f%%\n", row.shape.c_str(), kKernelNames[k], ms,
+                  w.bytes / 1e6, ms > 0 ? w.bytes / 1e6 / ms : 0.0, ms > 0 ? w.flops / 1e9 / ms : 0.0, floorMs,
+                  ms > 0 ? 100.0 * floorMs / ms : 0.0);
+    }
   // The tuner's choices: which configuration ran per shape and kernel, and the speed-up over
   // configuration 0 that the tuning measured (blank when nothing was timed: one candidate,
   // tuning off or forced).
