@@ -18,8 +18,8 @@ static Value f32(OpBuilder &b, Location loc, double v) {
 }
 
 FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operands) {
-  if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp, math::TanhOp, math::RsqrtOp,
-           math::PowFOp>(op))
+  if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp, math::TanOp, math::SinhOp,
+           math::CoshOp, math::TanhOp, math::RsqrtOp, math::PowFOp>(op))
     return Value();
   Location loc = op->getLoc();
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
@@ -50,7 +50,31 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
     r = intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", x);
   else if (isa<math::PowFOp>(op))
     r = ex2(arith::MulFOp::create(b, loc, xs[1], lg2(x)));
-  else {
+  else if (isa<math::TanOp>(op)) {
+    Value sin = intrinsic(b, loc, "llvm.nvvm.sin.approx.f", x);
+    Value cos = intrinsic(b, loc, "llvm.nvvm.cos.approx.f", x);
+    r = arith::DivFOp::create(b, loc, sin, cos);
+  } else if (isa<math::SinhOp, math::CoshOp>(op)) {
+    // (e^x -+ e^-x) / 2; sinh near 0 from its series instead (x + x^3/6 + x^5/120 + x^7/5040,
+    // relative error below 2^-26 for |x| < 0.5), where the difference would cancel.
+    Value e = ex2(arith::MulFOp::create(b, loc, x, f32(b, loc, kLog2E)));
+    Value inv = arith::DivFOp::create(b, loc, f32(b, loc, 1.0), e);
+    bool isSinh = isa<math::SinhOp>(op);
+    Value half = f32(b, loc, 0.5);
+    r = arith::MulFOp::create(b, loc, half,
+                              isSinh ? Value(arith::SubFOp::create(b, loc, e, inv))
+                                     : Value(arith::AddFOp::create(b, loc, e, inv)));
+    if (isSinh) {
+      Value x2 = arith::MulFOp::create(b, loc, x, x);
+      Value poly = f32(b, loc, 1.0 / 5040);
+      for (double c : {1.0 / 120, 1.0 / 6, 1.0})
+        poly = math::FmaOp::create(b, loc, poly, x2, f32(b, loc, c));
+      Value series = arith::MulFOp::create(b, loc, x, poly);
+      Value small =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, x), f32(b, loc, 0.5));
+      r = arith::SelectOp::create(b, loc, small, series, r);
+    }
+  } else {
     // tanh(x) = 1 - 2 / (exp(2x) + 1): saturates correctly at both ends.
     Value e = ex2(arith::MulFOp::create(b, loc, x, f32(b, loc, 2 * kLog2E)));
     Value q = arith::DivFOp::create(b, loc, f32(b, loc, 2.0), arith::AddFOp::create(b, loc, e, f32(b, loc, 1.0)));

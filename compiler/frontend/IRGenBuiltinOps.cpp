@@ -98,8 +98,9 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
       return KValue::error();
     return KValue::runtime(arith::SelectOp::create(builder_, l, cv, a, d));
   }
-  static const char *unary[] = {"ct.exp", "ct.exp2", "ct.log",     "ct.log2", "ct.sqrt",  "ct.rsqrt", "ct.sin",
-                                "ct.cos", "ct.tanh", "ct.sigmoid", "ct.abs",  "ct.floor", "ct.ceil"};
+  static const char *unary[] = {"ct.exp", "ct.exp2",  "ct.log",  "ct.log2",   "ct.sqrt", "ct.rsqrt",
+                                "ct.sin", "ct.cos",   "ct.tan",  "ct.sinh",   "ct.cosh", "ct.tanh",
+                                "ct.abs", "ct.floor", "ct.ceil", "ct.sigmoid"};
   bool isUnary = false;
   for (const char *u : unary)
     isUnary |= name == u;
@@ -123,6 +124,9 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
                : op == "rsqrt"   ? 1.0 / std::sqrt(v)
                : op == "sin"     ? std::sin(v)
                : op == "cos"     ? std::cos(v)
+               : op == "tan"     ? std::tan(v)
+               : op == "sinh"    ? std::sinh(v)
+               : op == "cosh"    ? std::cosh(v)
                : op == "tanh"    ? std::tanh(v)
                : op == "sigmoid" ? 1.0 / (1.0 + std::exp(-v))
                : op == "floor"   ? std::floor(v)
@@ -159,6 +163,12 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     r = math::SinOp::create(builder_, l, v);
   else if (op == "cos")
     r = math::CosOp::create(builder_, l, v);
+  else if (op == "tan")
+    r = math::TanOp::create(builder_, l, v);
+  else if (op == "sinh")
+    r = math::SinhOp::create(builder_, l, v);
+  else if (op == "cosh")
+    r = math::CoshOp::create(builder_, l, v);
   else if (op == "tanh")
     r = math::TanhOp::create(builder_, l, v);
   else if (op == "abs")

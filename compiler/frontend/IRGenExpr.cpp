@@ -271,15 +271,16 @@ static const char *kDTypeNames[] = {"bool_",    "int8",    "int16",   "int32",  
 
 // Functions under ct. (the language's operations).
 static const char *kCtFunctions[] = {
-    "kernel",     "function",   "autotune",      "bid",        "num_blocks", "cdiv",         "num_tiles",
-    "load",       "store",      "gather",        "scatter",    "atomic_add", "atomic_xchg",  "atomic_max",
-    "atomic_min", "atomic_and", "atomic_or",     "atomic_xor", "atomic_cas", "mma",          "matmul",
-    "sum",        "max",        "min",           "prod",       "argmax",     "argmin",       "cumsum",
-    "cumprod",    "exp",        "exp2",          "log",        "log2",       "sqrt",         "rsqrt",
-    "sin",        "cos",        "tanh",          "sigmoid",    "abs",        "floor",        "ceil",
-    "minimum",    "maximum",    "pow",           "where",      "astype",     "arange",       "full",
-    "zeros",      "ones",       "reshape",       "permute",    "transpose",  "broadcast_to", "expand_dims",
-    "cat",        "extract",    "static_assert", "printf",     "print",      "range",        "Config"};
+    "kernel",     "function",     "autotune",    "bid",        "num_blocks", "cdiv",          "num_tiles",
+    "load",       "store",        "gather",      "scatter",    "atomic_add", "atomic_xchg",   "atomic_max",
+    "atomic_min", "atomic_and",   "atomic_or",   "atomic_xor", "atomic_cas", "mma",           "matmul",
+    "sum",        "max",          "min",         "prod",       "argmax",     "argmin",        "cumsum",
+    "cumprod",    "exp",          "exp2",        "log",        "log2",       "sqrt",          "rsqrt",
+    "sin",        "cos",          "tan",         "sinh",       "cosh",       "tanh",          "sigmoid",
+    "abs",        "floor",        "ceil",        "minimum",    "maximum",    "pow",           "where",
+    "astype",     "arange",       "full",        "zeros",      "ones",       "reshape",       "permute",
+    "transpose",  "broadcast_to", "expand_dims", "cat",        "extract",    "static_assert", "printf",
+    "print",      "range",        "Config"};
 
 // Methods of tiles (t.astype(...)) and their ct. equivalents.
 static const char *kTileMethods[] = {"astype",      "reshape",      "permute", "transpose", "sum",    "max",

@@ -32,10 +32,10 @@ const UnaryFn kUnary[] = {
 // ct functions that compute the same thing on run-time values.
 const char *ctEquivalent(const std::string &fn) {
   static const std::pair<const char *, const char *> map[] = {
-      {"sqrt", "ct.sqrt"},       {"exp", "ct.exp"},         {"exp2", "ct.exp2"},  {"log", "ct.log"},
-      {"log2", "ct.log2"},       {"sin", "ct.sin"},         {"cos", "ct.cos"},    {"tanh", "ct.tanh"},
-      {"floor", "ct.floor"},     {"ceil", "ct.ceil"},       {"fabs", "ct.abs"},   {"abs", "ct.abs"},
-      {"maximum", "ct.maximum"}, {"minimum", "ct.minimum"}, {"where", "ct.where"}};
+      {"sqrt", "ct.sqrt"}, {"exp", "ct.exp"},         {"exp2", "ct.exp2"},       {"log", "ct.log"},
+      {"log2", "ct.log2"}, {"sin", "ct.sin"},         {"cos", "ct.cos"},         {"tanh", "ct.tanh"},
+      {"tan", "ct.tan"},   {"floor", "ct.floor"},     {"ceil", "ct.ceil"},       {"fabs", "ct.abs"},
+      {"abs", "ct.abs"},   {"maximum", "ct.maximum"}, {"minimum", "ct.minimum"}, {"where", "ct.where"}};
   for (auto &[from, to] : map)
     if (fn == from)
       return to;

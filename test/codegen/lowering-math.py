@@ -65,3 +65,31 @@ def math(x, y):
 def math16(x, y):
     t = ct.load(x, (0,), (32,))
     ct.store(y, (0,), ct.exp(t))
+
+# tan, sinh, cosh (HYP): tan = sin / cos of the approximations; cosh = (e + 1/e) / 2 with
+# e = 2^(t log2 e); sinh = (e - 1/e) / 2, replaced near 0 (|t| < 0.5) by its series
+# t (1 + t^2/6 + t^4/120 + t^6/5040), evaluated with fma, where the difference would cancel.
+# RUN: tile-cc %s --kernel hyperbolic --arg x=f32:1 --arg y=f32:1 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=HYP
+# HYP-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+# HYP-DAG: %[[C7:.*]] = arith.constant 1.98412701E-4 : f32
+# HYP: %[[T:[0-9]+]] = scf.if
+# HYP: %[[S:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.sin.approx.f"(%[[T]])
+# HYP-NEXT: %[[C:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.cos.approx.f"(%[[T]])
+# HYP-NEXT: arith.divf %[[S]], %[[C]] : f32
+# HYP: %[[E:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+# HYP-NEXT: %[[INV:[0-9]+]] = arith.divf %{{.*}}, %[[E]] : f32
+# HYP-NEXT: %[[SUM:[0-9]+]] = arith.addf %[[E]], %[[INV]] : f32
+# HYP-NEXT: arith.mulf %[[SUM]], %[[HALF]] : f32
+# HYP: %[[E2:[0-9]+]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+# HYP-NEXT: %[[INV2:[0-9]+]] = arith.divf %{{.*}}, %[[E2]] : f32
+# HYP-NEXT: %[[DIFF:[0-9]+]] = arith.subf %[[E2]], %[[INV2]] : f32
+# HYP-NEXT: %[[BIG:[0-9]+]] = arith.mulf %[[DIFF]], %[[HALF]] : f32
+# HYP: math.fma %[[C7]], %{{.*}}, %{{.*}} : f32
+# HYP: %[[SMALL:[0-9]+]] = arith.cmpf olt, %{{.*}}, %[[HALF]] : f32
+# HYP-NEXT: arith.select %[[SMALL]], %{{.*}}, %[[BIG]] : f32
+@ct.kernel
+def hyperbolic(x, y):
+    t = ct.load(x, (0,), (32,))
+    ct.store(y, (0,), ct.tan(t))
+    ct.store(y, (1,), ct.cosh(t))
+    ct.store(y, (2,), ct.sinh(t))

@@ -282,7 +282,9 @@ def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
   // Transcendentals: the PTX approximations (ex2, lg2, rsqrt within about 2^-22 relative or
   // absolute, sin/cos within 2^-20.9 absolute on [-pi, pi]) against the interpreter's libm,
   // on t in [-2, 2]: a dozen terms of magnitude at most 8 (exp(2) = 7.4) each off by at most
-  // 8 * 2^-20.9, so |gpu - interpreter| < 12 * 8 * 2^-20.9 ~ 5e-5; atol 1e-4.
+  // 8 * 2^-20.9, so |gpu - interpreter| < 12 * 8 * 2^-20.9 ~ 5e-5; tan(t / 2) (|tan| <= 1.6,
+  // sin/cos errors divided by cos >= 0.54: below 3 * 2^-20.9), sinh and cosh (at most 3.8,
+  // from ex2 and one division) add below 2e-5; atol 1e-4.
   out.push_back({"math",
                  std::string(kHeader) + R"py(
 @ct.kernel
@@ -290,6 +292,7 @@ def k(x, y):
     t = ct.load(x, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
     r = ct.exp(t) + ct.exp2(t) + ct.log(ct.abs(t) + 1.0) + ct.sin(t) + ct.cos(t)
     r = r + ct.tanh(t) + ct.sigmoid(t) + ct.sqrt(ct.abs(t)) + ct.rsqrt(ct.abs(t) + 0.5)
+    r = r + ct.tan(t * 0.5) + ct.sinh(t) + ct.cosh(t)
     ct.store(y, (ct.bid(0),), r + ct.floor(t) * ct.ceil(t) + ct.maximum(t, 0.0))
 )py",
                  "k",

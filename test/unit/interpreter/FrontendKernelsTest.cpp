@@ -107,3 +107,36 @@ def softmax(x, y, BM: ct.Constant[int], BN: ct.Constant[int]):
       REQUIRE(y.at(i, j) == Approx(std::exp(x.at(i, j) - m) / s).epsilon(1e-6));
   }
 }
+
+TEST_CASE("ct.tan, ct.sinh and ct.cosh (and math.tan on run-time values) are libm's values rounded once",
+          "[interpreter][kernels]") {
+  Program p(Program::Python{}, R"py(import cuda.tile as ct
+import math
+
+@ct.kernel
+def k(x, tan_out, sinh_out, cosh_out, mtan_out):
+    t = ct.load(x, (0,), (32,))
+    ct.store(tan_out, (0,), ct.tan(t))
+    ct.store(sinh_out, (0,), ct.sinh(t))
+    ct.store(cosh_out, (0,), ct.cosh(t))
+    ct.store(mtan_out, (0,), math.tan(t))
+)py",
+            spec("k", {{"x", {"float32", 1}},
+                       {"tan_out", {"float32", 1}},
+                       {"sinh_out", {"float32", 1}},
+                       {"cosh_out", {"float32", 1}},
+                       {"mtan_out", {"float32", 1}}}));
+  // Values across sinh's series (|x| < 0.5) and exponential ranges, both signs.
+  Buffer x(DType::Float32, {32}, [](int64_t k) { return (k - 16) * 0.19 + noise(7, k) * 0.01; });
+  Buffer tanOut(DType::Float32, {32}), sinhOut(DType::Float32, {32}), coshOut(DType::Float32, {32}),
+      mtanOut(DType::Float32, {32});
+  REQUIRE(p.run({1, 1, 1}, {x.arg(), tanOut.arg(), sinhOut.arg(), coshOut.arg(), mtanOut.arg()}) == "");
+  for (int64_t k = 0; k < 32; ++k) {
+    double v = x.get(k);
+    INFO("x = " << v);
+    CHECK(tanOut.get(k) == rounded(std::tan(v), DType::Float32));
+    CHECK(mtanOut.get(k) == rounded(std::tan(v), DType::Float32));
+    CHECK(sinhOut.get(k) == rounded(std::sinh(v), DType::Float32));
+    CHECK(coshOut.get(k) == rounded(std::cosh(v), DType::Float32));
+  }
+}
