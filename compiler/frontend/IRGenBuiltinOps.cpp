@@ -41,6 +41,49 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     }
     return KValue::runtime(castElements(x.value.value(), *dtype, l));
   }
+  if (name == "ct.astile") {
+    // A number or scalar as a 0-d tile (a tile stays as it is), cast to `dtype` when given.
+    if (!bind(args, {"x", "dtype?"}, b))
+      return KValue::error();
+    const Arg &x = *b.get("x");
+    std::optional<Type> dtype;
+    if (const Arg *d = b.get("dtype"); d && !d->value.isNone()) {
+      dtype = dtypeArg(*d, "the dtype");
+      if (!dtype)
+        return KValue::error();
+      if (x.value.isConstNumber() && !constantFits(x.value, *dtype, x.range))
+        return KValue::error();
+    }
+    Value t = toTile(x, "ct.astile() input");
+    if (!t)
+      return KValue::error();
+    return KValue::runtime(dtype ? castElements(t, *dtype, l) : t);
+  }
+  if (name == "ct.bitcast") {
+    // The same bits read as another dtype of the same width (no conversion).
+    if (!bind(args, {"x", "dtype"}, b))
+      return KValue::error();
+    const Arg &x = *b.get("x");
+    auto dtype = dtypeArg(*b.get("dtype"), "the dtype");
+    if (!dtype)
+      return KValue::error();
+    if (!x.value.isTile() && !x.value.isScalar()) {
+      error(x.range, "ct.bitcast needs a tile or a scalar, got " + describe(x.value));
+      return KValue::error();
+    }
+    Type from = x.value.elementType();
+    auto plain = [](Type t) { return !t.isInteger(1) && !t.isTF32() && t.getIntOrFloatBitWidth() >= 8; };
+    if (!plain(from) || !plain(*dtype) || from.getIntOrFloatBitWidth() != dtype->getIntOrFloatBitWidth()) {
+      error(args.callRange, "ct.bitcast needs dtypes of the same width (bool and tfloat32 excluded): " +
+                                describe(x.value) + " to " + describe(KValue::dtype(*dtype)));
+      return KValue::error();
+    }
+    Value v = x.value.value();
+    Type result = *dtype;
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      result = RankedTensorType::get(t.getShape(), *dtype);
+    return KValue::runtime(arith::BitcastOp::create(builder_, l, result, v));
+  }
   if (name == "ct.minimum" || name == "ct.maximum" || name == "ct.pow") {
     if (!bind(args, {"x", "y"}, b))
       return KValue::error();

@@ -12,6 +12,8 @@
 
 #include "compiler/frontend/IRGen.h"
 
+#include <functional>
+
 #include <cctype>
 #include <cstdlib>
 #include <limits>
@@ -644,6 +646,45 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
       values.push_back(v.value);
     }
     return KValue::dict(std::move(keys), std::move(values));
+  }
+  // Compile-time values: the numbers, booleans, strings, dtypes and None the front end folds,
+  // and tuples of them.
+  std::function<bool(const KValue &)> isCompileTime = [&](const KValue &v) {
+    if (v.isTuple())
+      return llvm::all_of(v.elements(), isCompileTime);
+    return v.isConstNumber() || v.isStr() || v.isDType() || v.isNone();
+  };
+  if (name == "ct.static_eval" || name == "ct.ensure_constant") {
+    // static_eval(expr): the expression's value at compile time (the front end folds constant
+    // expressions anyway); ensure_constant(x): x, refused unless it is such a value.
+    if (!bind(args, {"x"}, b))
+      return KValue::error();
+    const Arg &x = *b.get("x");
+    if (!isCompileTime(x.value)) {
+      error(x.range, name + " needs a compile-time value, got " + describe(x.value));
+      return KValue::error();
+    }
+    return x.value;
+  }
+  if (name == "ct.assume_divisible_by") {
+    // A hint that an integer is a multiple of `divisor`: the code generated does not depend on
+    // it, so the value passes through; the divisor must be a positive compile-time integer.
+    if (!bind(args, {"x", "divisor"}, b))
+      return KValue::error();
+    const Arg &x = *b.get("x"), &d = *b.get("divisor");
+    if (!d.value.isInt() || d.value.intValue() <= 0) {
+      error(d.range, "ct.assume_divisible_by needs a positive compile-time integer divisor, got " + describe(d.value));
+      return KValue::error();
+    }
+    if (!(x.value.isInt() || ((x.value.isScalar() || x.value.isTile()) && isa<IntegerType>(x.value.elementType())))) {
+      error(x.range, "ct.assume_divisible_by needs an integer, got " + describe(x.value));
+      return KValue::error();
+    }
+    if (x.value.isInt() && x.value.intValue() % d.value.intValue() != 0) {
+      error(x.range, std::to_string(x.value.intValue()) + " is not divisible by " + std::to_string(d.value.intValue()));
+      return KValue::error();
+    }
+    return x.value;
   }
   if (name == "ct.static_assert") {
     if (!bind(args, {"condition", "message?"}, b))

@@ -5,6 +5,7 @@
 #include "InterpreterTestUtil.h"
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -139,4 +140,38 @@ def k(x, tan_out, sinh_out, cosh_out, mtan_out):
     CHECK(sinhOut.get(k) == rounded(std::sinh(v), DType::Float32));
     CHECK(coshOut.get(k) == rounded(std::cosh(v), DType::Float32));
   }
+}
+
+TEST_CASE("ct.bitcast keeps the bits, ct.astile makes a 0-d tile, the compile-time helpers pass values through",
+          "[interpreter][kernels]") {
+  Program p(Program::Python{}, R"py(import cuda.tile as ct
+
+@ct.kernel
+def k(x, n: int, bits, back, scalars):
+    t = ct.load(x, (0,), (16,))
+    b = ct.bitcast(t, ct.int32)
+    ct.store(bits, (0,), b)
+    ct.store(back, (0,), ct.bitcast(b + ct.static_eval(2 - 1), ct.float32))
+    m = ct.assume_divisible_by(n, 4) + ct.ensure_constant(3)
+    ct.store(scalars, (0,), ct.reshape(ct.astile(m, dtype=ct.float32), (1,)))
+)py",
+            spec("k", {{"x", {"float32", 1}},
+                       {"n", {"int32", 0}},
+                       {"bits", {"int32", 1}},
+                       {"back", {"float32", 1}},
+                       {"scalars", {"float32", 1}}}));
+  Buffer x(DType::Float32, {16}, [](int64_t k) { return noise(11, k) * 100; });
+  Buffer bits(DType::Int32, {16}), back(DType::Float32, {16}), scalars(DType::Float32, {1});
+  REQUIRE(p.run({1, 1, 1}, {x.arg(), LaunchArg::i32(8), bits.arg(), back.arg(), scalars.arg()}) == "");
+  for (int64_t k = 0; k < 16; ++k) {
+    float f = static_cast<float>(x.get(k));
+    int32_t i;
+    std::memcpy(&i, &f, 4);
+    CHECK(bits.get(k) == i);
+    int32_t j = i + 1; // the next float up, as bits
+    float g;
+    std::memcpy(&g, &j, 4);
+    CHECK(back.get(k) == g);
+  }
+  CHECK(scalars.get(0) == 11.0);
 }
