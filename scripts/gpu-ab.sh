@@ -4,6 +4,9 @@
 # from the same machine minutes apart. By default the option is the loop pipelining
 # (TILE_PIPELINE_STAGES=1 turns it off; 0 derives the stages from the latency hints):
 #   AB_VAR=TILE_PIPELINE_STAGES AB_BEFORE=1 AB_AFTER=0 bash scripts/gpu-ab.sh
+# Or two builds side by side: with bundle/before-bench.tar.xz present (scripts/keep-bench.sh
+# saves the current bundle's tile-bench there before the bundle is rebuilt), "before" runs that
+# binary and "after" the new one, with no option changed.
 # Then compute-sanitizer racecheck/synccheck (unless AB_SANITIZE=0) and the [gpu] tests
 # (TILE_TEST_REQUIRE_GPU=1, unless AB_TESTS=0). Output goes to $OUT.
 set -uo pipefail
@@ -14,17 +17,27 @@ var=${AB_VAR:-TILE_PIPELINE_STAGES}
 work=$(mktemp -d)
 tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "gpu-ab: no bundle; run scripts/bundle-gpu.sh"; exit 2; }
 export PATH="$work/bin:$PATH"
+twoBuilds=0
+if [ -f "$root/bundle/before-bench.tar.xz" ]; then
+  mkdir -p "$work/before" && tar -C "$work/before" -xJf "$root/bundle/before-bench.tar.xz" && twoBuilds=1
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 for side in before after; do
-  value=${AB_BEFORE:-1}
-  [ "$side" = after ] && value=${AB_AFTER:-0}
-  echo "=== $side: $var=$value"
-  export "$var=$value"
+  bench=tile-bench
+  if [ $twoBuilds = 1 ]; then
+    [ "$side" = before ] && bench="$work/before/bin/tile-bench"
+    echo "=== $side: $([ "$side" = before ] && echo "the saved build" || echo "this build")"
+  else
+    value=${AB_BEFORE:-1}
+    [ "$side" = after ] && value=${AB_AFTER:-0}
+    echo "=== $side: $var=$value"
+    export "$var=$value"
+  fi
   export TILE_CACHE_DIR="$work/cache-$side"
-  tile-bench ssd --chunk-size 64 --iters 20 --warmup 2 --json "$out/ssd-$side.json" 2>&1 | grep -v "^tile-bench:" | head -40
-  tile-bench gemm --sizes 4096,8192 --iters 10 2>&1 | tail -8
+  "$bench" ssd --chunk-size 64 --iters 20 --warmup 2 --json "$out/ssd-$side.json" 2>&1 | grep -v "^tile-bench:" | head -40
+  "$bench" gemm --sizes 4096,8192 --iters 10 2>&1 | tail -8
 done
-unset "$var"
+[ $twoBuilds = 1 ] || unset "$var"
 if [ -d "$root/bundle/cubins" ] && command -v cuobjdump >/dev/null; then
   echo "=== SASS (cubins compiled on the build machine)"
   for c in "$root"/bundle/cubins/*.cubin; do
