@@ -191,6 +191,9 @@ private:
   KValue builtinMath(const std::string &name, const CallArgs &args);
   KValue builtinShape(const std::string &name, const CallArgs &args);
   KValue builtinReduce(const std::string &name, const CallArgs &args);
+  /// ct.reduce / ct.scan with a combining function: the built-in ones (ct.add, ct.mul,
+  /// ct.maximum, ct.minimum) with their neutral element become the named reductions and scans.
+  KValue builtinReduceWith(const std::string &name, const CallArgs &args);
   KValue builtinMisc(const std::string &name, const CallArgs &args, bool &handled);
 
   // Checked accessors for builtin arguments: each reports a diagnostic naming the argument.

@@ -232,6 +232,75 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
 // Reductions and scans
 //===----------------------------------------------------------------------===//
 
+KValue KernelIRGen::builtinReduceWith(const std::string &name, const CallArgs &args) {
+  Bound b;
+  bool isScan = name == "ct.scan";
+  if (!bind(args, {"x", "axis", "func", "identity", isScan ? "reverse?" : "keepdims?"}, b))
+    return KValue::error();
+  const Arg &func = *b.get("func"), &identity = *b.get("identity");
+  const std::string fn = func.value.kind() == KValue::Kind::Builtin ? func.value.name() : "";
+  // The combining functions it knows, the reduction or scan each one makes, and its neutral
+  // element (for max/min: -inf/+inf, or an integer dtype's extreme).
+  struct Known {
+    const char *func, *reduce, *scan;
+    int neutral; // 0, 1, -1 (-inf or the smallest value), +2 (+inf or the largest)
+  };
+  static const Known known[] = {{"ct.add", "ct.sum", "ct.cumsum", 0},
+                                {"ct.mul", "ct.prod", "ct.cumprod", 1},
+                                {"ct.maximum", "ct.max", nullptr, -1},
+                                {"ct.minimum", "ct.min", nullptr, 2}};
+  const Known *k = nullptr;
+  for (const Known &c : known)
+    if (fn == c.func)
+      k = &c;
+  if (!k) {
+    error(func.range, name + " supports the combining functions ct.add, ct.mul, ct.maximum and ct.minimum, got " +
+                          describe(func.value) + " (lambdas and other functions are not supported yet)");
+    return KValue::error();
+  }
+  if (isScan && !k->scan) {
+    error(func.range, "ct.scan with " + fn + " is not supported yet (only ct.add and ct.mul scans)");
+    return KValue::error();
+  }
+  // The identity must be the function's neutral element: the named reductions assume it.
+  const KValue &id = identity.value;
+  bool neutral = false;
+  if (id.isConstNumber()) {
+    double v = id.numberAsDouble();
+    Type elt = b.get("x")->value.isTile() ? b.get("x")->value.elementType() : Type();
+    auto intExtreme = [&](bool smallest) -> std::optional<double> {
+      auto it = dyn_cast_or_null<IntegerType>(elt);
+      if (!it || it.getWidth() == 1 || it.getWidth() > 53)
+        return std::nullopt;
+      double half = std::ldexp(1.0, int(it.getWidth()) - 1);
+      return smallest ? -half : half - 1;
+    };
+    if (k->neutral == 0 || k->neutral == 1)
+      neutral = v == k->neutral;
+    else {
+      bool smallest = k->neutral == -1;
+      neutral = (std::isinf(v) && (v < 0) == smallest) || (intExtreme(smallest) && v == *intExtreme(smallest));
+    }
+  }
+  if (!neutral) {
+    const char *want = k->neutral == 0   ? "0"
+                       : k->neutral == 1 ? "1"
+                       : k->neutral < 0  ? "-inf (or an integer dtype's smallest value)"
+                                         : "+inf (or an integer dtype's largest value)";
+    error(identity.range,
+          name + " with " + fn + " needs its neutral element " + want + " as the identity, got " + describe(id));
+    return KValue::error();
+  }
+  CallArgs named;
+  named.callRange = args.callRange;
+  named.callee = std::string(isScan ? k->scan : k->reduce).substr(3);
+  named.positional = {*b.get("x")};
+  named.keywords.push_back({"axis", *b.get("axis")});
+  if (const Arg *option = b.get(isScan ? "reverse" : "keepdims"))
+    named.keywords.push_back({isScan ? "reverse" : "keepdims", *option});
+  return builtinReduce(isScan ? k->scan : k->reduce, named);
+}
+
 KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args) {
   Bound b;
   Location l = loc(args.callRange);

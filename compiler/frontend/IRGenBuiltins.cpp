@@ -262,6 +262,8 @@ KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, con
   for (const char *m : memory)
     if (name == m)
       return builtinMemory(name, args);
+  if (name == "ct.reduce" || name == "ct.scan")
+    return builtinReduceWith(name, args);
   static const char *reduce[] = {"ct.sum",    "ct.max",    "ct.min",    "ct.prod",
                                  "ct.argmax", "ct.argmin", "ct.cumsum", "ct.cumprod"};
   for (const char *m : reduce)

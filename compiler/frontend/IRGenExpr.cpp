@@ -340,7 +340,9 @@ static const char *kCtFunctions[] = {"kernel",
                                      "bitcast",
                                      "static_eval",
                                      "ensure_constant",
-                                     "assume_divisible_by"};
+                                     "assume_divisible_by",
+                                     "reduce",
+                                     "scan"};
 
 // Methods of tiles (t.astype(...)) and their ct. equivalents.
 static const char *kTileMethods[] = {"astype",      "reshape",      "permute", "transpose", "sum",    "max",

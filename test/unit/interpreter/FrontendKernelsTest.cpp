@@ -175,3 +175,39 @@ def k(x, n: int, bits, back, scalars):
   }
   CHECK(scalars.get(0) == 11.0);
 }
+
+TEST_CASE("ct.reduce and ct.scan with a built-in combining function are the named reductions and scans",
+          "[interpreter][kernels]") {
+  Program p(Program::Python{}, R"py(import cuda.tile as ct
+
+@ct.kernel
+def k(x, y, d_sum, d_max, d_scan, d_imin):
+    t = ct.load(x, (0, 0), (16, 16))
+    k = ct.load(y, (0, 0), (16, 16))
+    ct.store(d_sum, (0,), ct.reduce(t, 0, ct.add, 0) - ct.sum(t, axis=0))
+    ct.store(d_max, (0,), ct.reduce(t, 1, ct.maximum, -float("inf")) - ct.max(t, axis=1))
+    s = ct.scan(t, 1, ct.add, 0.0, reverse=True) - ct.cumsum(t, axis=1, reverse=True)
+    s = s + ct.scan(t, 0, ct.mul, 1) - ct.cumprod(t, axis=0)
+    ct.store(d_scan, (0, 0), s)
+    ct.store(d_imin, (0,), ct.reduce(k, 0, ct.minimum, 2147483647) - ct.min(k, axis=0))
+)py",
+            spec("k", {{"x", {"float32", 2}},
+                       {"y", {"int32", 2}},
+                       {"d_sum", {"float32", 1}},
+                       {"d_max", {"float32", 1}},
+                       {"d_scan", {"float32", 2}},
+                       {"d_imin", {"int32", 1}}}));
+  Buffer x(DType::Float32, {16, 16}, [](int64_t k) { return 1 + noise(21, k) * 0.1; });
+  Buffer y(DType::Int32, {16, 16}, [](int64_t k) { return std::round(noise(22, k) * 1000); });
+  Buffer dSum(DType::Float32, {16}, [](int64_t) { return 99; }), dMax(DType::Float32, {16}, [](int64_t) { return 99; });
+  Buffer dScan(DType::Float32, {16, 16}, [](int64_t) { return 99; }),
+      dImin(DType::Int32, {16}, [](int64_t) { return 99; });
+  REQUIRE(p.run({1, 1, 1}, {x.arg(), y.arg(), dSum.arg(), dMax.arg(), dScan.arg(), dImin.arg()}) == "");
+  for (int64_t k = 0; k < 16; ++k) {
+    CHECK(dSum.get(k) == 0);
+    CHECK(dMax.get(k) == 0);
+    CHECK(dImin.get(k) == 0);
+    for (int64_t j = 0; j < 16; ++j)
+      CHECK(dScan.at(k, j) == 0);
+  }
+}
