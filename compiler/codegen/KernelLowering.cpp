@@ -137,6 +137,11 @@ KernelLowering::OpaqueScalars::~OpaqueScalars() {
     l_.scalars_[v] = lowered;
 }
 
+void KernelLowering::asyncProxyFence() {
+  NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
+                             NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
+}
+
 Value KernelLowering::owns(const TileLayout &layout, int64_t) {
   if (!layout.replicated)
     return {};

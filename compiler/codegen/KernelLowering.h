@@ -92,6 +92,8 @@ private:
   void issuePrefetches();
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
   void readStage(mlir::tile::LoadOp op, mlir::Value base);
+  /// Element `linear` (i32, row-major in the load's tile) of that buffer.
+  mlir::Value readStageElement(mlir::tile::LoadOp op, mlir::Value base, mlir::Value linear);
   /// Element `linear` (i32, row-major in the load's tile) of a stage buffer: itself, or for
   /// tile.pipeline_core_matrices its place in wgmma's core-matrix order.
   mlir::Value stageIndex(mlir::tile::LoadOp load, mlir::Value linear);
@@ -143,6 +145,10 @@ private:
   };
   MmaThread mmaThread(int64_t wm, int64_t wn);
   mlir::Value mmaLinearIndex(const TileLayout &layout, int64_t r);
+  /// Register r's element of a #tile.mma tile: its batch index (over the dims before M) and
+  /// row, and its column.
+  std::pair<mlir::Value, mlir::Value> mmaBatchAndRow(const TileLayout &layout, int64_t r, const MmaThread &t);
+  mlir::Value mmaColumn(const TileLayout &layout, int64_t r, const MmaThread &t);
   // Debugging (KernelLoweringDebug.cpp).
   mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);
   mlir::LogicalResult lowerAssert(mlir::tile::AssertOp op);
@@ -172,6 +178,9 @@ public:
   /// Whether this thread owns register `r` (false for replicas).
   mlir::Value owns(const TileLayout &layout, int64_t r);
   mlir::Value i32(int64_t v);
+  /// fence.proxy.async.shared::cta: shared-memory writes of the generic proxy (stores,
+  /// cp.async) become visible to wgmma, which reads through the async proxy.
+  void asyncProxyFence();
   mlir::Value i64(int64_t v);
   mlir::Value toI64(mlir::Value v);
   mlir::Value boolAnd(mlir::Value a, mlir::Value b);

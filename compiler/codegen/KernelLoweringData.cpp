@@ -44,12 +44,8 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
     TileLayout in = layoutOf(input.getType());
     // Accumulator fragments carry over between shapes with the same matrices (M x N, after the
     // same number of batch elements) and warps.
-    auto matrices = [](const TileLayout &l) {
-      auto [mDim, nDim] = l.mmaMatrixDims();
-      return std::make_tuple(l.shape[mDim], l.shape[nDim], l.numElements);
-    };
     bool sameFragments =
-        in.isMma() && out.isMma() && llvm::equal(in.mmaWarps, out.mmaWarps) && matrices(in) == matrices(out);
+        in.isMma() && out.isMma() && llvm::equal(in.mmaWarps, out.mmaWarps) && in.mmaMatrices() == out.mmaMatrices();
     bool sameRuns = !in.isMma() && !out.isMma() && in.perThread == out.perThread && in.vector == out.vector &&
                     in.replicated == out.replicated;
     if (sameFragments || sameRuns) {

@@ -26,26 +26,46 @@ namespace tile::codegen {
 // Where register r of this thread sits in a #tile.mma tile (see TileAttrs.td): fragment
 // element r % 4 of n-tile (r / 4) % nPerWarp of the thread's (r / 4 / nPerWarp)-th
 // (batch, m-tile) pair, m fastest.
-Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
-  auto [mDim, nDim] = layout.mmaMatrixDims();
-  int64_t m = layout.shape[mDim], n = layout.shape[nDim];
-  int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], wn = layout.mmaWarps[2];
-  int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
-  int64_t i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);
-  int64_t mLocal = pair % mPerWarp, bLocal = pair / mPerWarp;
-  MmaThread t = mmaThread(wm, wn);
-  Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(bLocal * wb));
-  Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(mLocal * wm));
+namespace {
+struct MmaRegister {
+  int64_t m, n, wb, wm, nPerWarp, mPerWarp, i, j, pair;
+  MmaRegister(const TileLayout &layout, int64_t r) {
+    auto [mDim, nDim] = layout.mmaMatrixDims();
+    m = layout.shape[mDim], n = layout.shape[nDim];
+    wb = layout.mmaWarps[0], wm = layout.mmaWarps[1];
+    nPerWarp = n / 8 / layout.mmaWarps[2], mPerWarp = m / 16 / wm;
+    i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);
+  }
+};
+} // namespace
+
+std::pair<Value, Value> KernelLowering::mmaBatchAndRow(const TileLayout &layout, int64_t r, const MmaThread &t) {
+  MmaRegister g(layout, r);
+  int64_t mLocal = g.pair % g.mPerWarp, bLocal = g.pair / g.mPerWarp;
+  Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(bLocal * g.wb));
+  Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(mLocal * g.wm));
   Value row = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
-                                    arith::AddIOp::create(b_, loc_, t.group, i32(i >= 2 ? 8 : 0)));
-  Value col = arith::AddIOp::create(
+                                    arith::AddIOp::create(b_, loc_, t.group, i32(g.i >= 2 ? 8 : 0)));
+  return {batch, row};
+}
+
+Value KernelLowering::mmaColumn(const TileLayout &layout, int64_t r, const MmaThread &t) {
+  MmaRegister g(layout, r);
+  return arith::AddIOp::create(
       b_, loc_,
       arith::MulIOp::create(
-          b_, loc_, arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(nPerWarp)), i32(j)),
-          i32(8)),
-      arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(i & 1)));
-  Value rowAll = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, batch, i32(m)), row);
-  return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(n)), col);
+          b_, loc_,
+          arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(g.nPerWarp)), i32(g.j)), i32(8)),
+      arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(g.i & 1)));
+}
+
+Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
+  MmaRegister g(layout, r);
+  MmaThread t = mmaThread(g.wm, layout.mmaWarps[2]);
+  auto [batch, row] = mmaBatchAndRow(layout, r, t);
+  Value col = mmaColumn(layout, r, t);
+  Value rowAll = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, batch, i32(g.m)), row);
+  return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(g.n)), col);
 }
 
 KernelLowering::MmaThread KernelLowering::mmaThread(int64_t wm, int64_t wn) {

@@ -222,8 +222,7 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
   // wgmma reads stages in core-matrix order in place, through the async proxy.
   if (target_.hasWgmma() && llvm::any_of(pipelinedLoads(op), readByWgmmaInPlace))
-    NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
-                               NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
+    asyncProxyFence();
   barrier();
   auto [ahead, valid] = advance(*this, op, iv, stages - 1);
   // The stage of iteration i + S - 1 is the one iteration i - 1 read: (stage + S - 1) mod S.
@@ -417,8 +416,7 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
       kernel_.getBody().front().walk(
           [&](mlir::tile::LoadOp l) { inPlace |= l->hasAttr(kPrefetchOffsetAttr) && readByWgmmaInPlace(l); });
       if (inPlace && target_.hasWgmma())
-        NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(b_.getContext(), NVVM::ProxyKind::async_shared),
-                                   NVVM::SharedSpaceAttr::get(b_.getContext(), NVVM::SharedSpace::shared_cta));
+        asyncProxyFence();
       barrier();
       waited = true;
       if (!early)
@@ -448,16 +446,21 @@ void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
   }
   Elements values;
   for (int64_t r = 0; r < layout.perThread; r += width) {
-    Value ptr = stagePointer(elt, base, stageIndex(op, linearIndex(layout, r)));
     if (width == 1) {
-      values.push_back(LLVM::LoadOp::create(b_, loc_, elt, ptr));
+      values.push_back(readStageElement(op, base, linearIndex(layout, r)));
       continue;
     }
+    Value ptr = stagePointer(elt, base, stageIndex(op, linearIndex(layout, r)));
     Value vec = LLVM::LoadOp::create(b_, loc_, VectorType::get({width}, elt), ptr, width * esize);
     for (int64_t i = 0; i < width; ++i)
       values.push_back(LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i)));
   }
   tiles_[op] = values;
+}
+
+Value KernelLowering::readStageElement(mlir::tile::LoadOp op, Value base, Value linear) {
+  Type elt = op.getType().getElementType();
+  return LLVM::LoadOp::create(b_, loc_, elt, stagePointer(elt, base, stageIndex(op, linear)));
 }
 
 } // namespace tile::codegen

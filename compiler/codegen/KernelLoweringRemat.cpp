@@ -51,8 +51,7 @@ FailureOr<Value> KernelLowering::rematerializedElement(Value tile, Value linear)
       Value offset = stageByteOffset(load);
       if (!offset)
         return load.emitError("internal error: a pipelined load re-read outside its pipelined loop");
-      Type elt = type.getElementType();
-      return Value(LLVM::LoadOp::create(b_, loc_, elt, stagePointer(elt, offset, stageIndex(load, linear))));
+      return readStageElement(load, offset, linear);
     }
     return loadTileElement(load, linear);
   }
@@ -77,29 +76,22 @@ std::vector<SmallVector<Value>> KernelLowering::elementCoordinates(const TileLay
   int64_t rank = layout.shape.size();
   if (layout.isMma()) {
     auto [mDim, nDim] = layout.mmaMatrixDims();
-    int64_t m = layout.shape[mDim], n = layout.shape[nDim];
-    int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], wn = layout.mmaWarps[2];
-    int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
-    MmaThread t = mmaThread(wm, wn);
+    int64_t n = layout.shape[nDim];
+    int64_t nPerWarp = n / 8 / layout.mmaWarps[2];
+    MmaThread t = mmaThread(layout.mmaWarps[1], layout.mmaWarps[2]);
     std::map<int64_t, SmallVector<Value>> rows; // per (pair, lower half): batch coordinates and row
     std::map<int64_t, Value> cols;              // per (n-tile, odd column)
     for (int64_t r = 0; r < layout.perThread; ++r) {
       int64_t i = r % 4, j = (r / 4) % nPerWarp, pair = r / (4 * nPerWarp);
       SmallVector<Value> &row = rows[2 * pair + (i >= 2)];
       if (row.empty()) {
-        Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(pair / mPerWarp * wb));
+        auto [batch, rowIndex] = mmaBatchAndRow(layout, r, t);
         row = delinearize(batch, ArrayRef(layout.shape).take_front(mDim));
-        Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(pair % mPerWarp * wm));
-        row.push_back(arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
-                                            arith::AddIOp::create(b_, loc_, t.group, i32(i >= 2 ? 8 : 0))));
+        row.push_back(rowIndex);
       }
       Value &col = cols[2 * j + (i & 1)];
-      if (!col) {
-        Value nTile = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.warpN, i32(nPerWarp)), i32(j));
-        col = arith::AddIOp::create(
-            b_, loc_, arith::MulIOp::create(b_, loc_, nTile, i32(8)),
-            arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, t.quad, i32(2)), i32(i & 1)));
-      }
+      if (!col)
+        col = mmaColumn(layout, r, t);
       // Unit dims between and after M and N are at index 0.
       SmallVector<Value> c = row;
       c.resize(rank, i32(0));

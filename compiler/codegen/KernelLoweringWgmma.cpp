@@ -134,8 +134,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     writeOperand(op.getB(), bOffset, /*kMajorIsTransposed=*/true);
   if (scratch) {
     // The stores above go through the generic proxy; wgmma reads through the async proxy.
-    NVVM::FenceProxyOp::create(b_, loc_, NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
-                               NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    asyncProxyFence();
     barrier();
   }
 

@@ -147,14 +147,8 @@ void markRematerializedBroadcasts(Operation *root) {
 // that are not 1, TileLayout::mmaMatrixDims) after the same number of batch elements, so only
 // unit dims are added or dropped.
 static bool keepsAccumulatorLayout(mlir::tile::ReshapeOp reshape) {
-  auto matrices = [](ArrayRef<int64_t> shape) {
-    TileLayout l(shape, 1);
-    auto [mDim, nDim] = l.mmaMatrixDims();
-    return mDim < 0 ? std::make_tuple(int64_t(0), int64_t(0), int64_t(0))
-                    : std::make_tuple(shape[mDim], shape[nDim], l.numElements);
-  };
-  auto in = matrices(reshape.getInput().getType().getShape());
-  return std::get<0>(in) && in == matrices(reshape.getType().getShape());
+  auto in = TileLayout(reshape.getInput().getType().getShape(), 1).mmaMatrices();
+  return std::get<0>(in) && in == TileLayout(reshape.getType().getShape(), 1).mmaMatrices();
 }
 
 // store(f(convert(acc))) -> store(f(acc)): a store writes each register at its own element, in

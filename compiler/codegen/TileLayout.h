@@ -20,6 +20,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <tuple>
 #include <utility>
 
 namespace tile::codegen {
@@ -69,6 +70,16 @@ struct TileLayout {
       if (shape[d] != 1)
         (n < 0 ? n : m) = d;
     return {m, n};
+  }
+
+  /// For the mma layout: what its fragments depend on, (M, N, element count); two shapes with
+  /// equal values (and equal warps) hold the same elements in the same registers. (0, 0, 0)
+  /// for a shape without two dims other than 1.
+  std::tuple<int64_t, int64_t, int64_t> mmaMatrices() const {
+    auto [mDim, nDim] = mmaMatrixDims();
+    if (mDim < 0)
+      return {0, 0, 0};
+    return {shape[mDim], shape[nDim], numElements};
   }
 
   /// Row-major strides of the tile shape, in elements.

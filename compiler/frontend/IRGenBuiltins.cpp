@@ -12,8 +12,6 @@
 
 #include "compiler/frontend/IRGen.h"
 
-#include <functional>
-
 #include <cctype>
 #include <cstdlib>
 #include <limits>
@@ -633,6 +631,14 @@ static const char *conversionFor(Type t) {
   return "%d";
 }
 
+// Compile-time values: the numbers, booleans, strings, dtypes and None the front end folds,
+// and tuples of them.
+static bool isCompileTime(const KValue &v) {
+  if (v.isTuple())
+    return llvm::all_of(v.elements(), isCompileTime);
+  return v.isConstNumber() || v.isStr() || v.isDType() || v.isNone();
+}
+
 KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, bool &handled) {
   Bound b;
   Location l = loc(args.callRange);
@@ -649,13 +655,6 @@ KValue KernelIRGen::builtinMisc(const std::string &name, const CallArgs &args, b
     }
     return KValue::dict(std::move(keys), std::move(values));
   }
-  // Compile-time values: the numbers, booleans, strings, dtypes and None the front end folds,
-  // and tuples of them.
-  std::function<bool(const KValue &)> isCompileTime = [&](const KValue &v) {
-    if (v.isTuple())
-      return llvm::all_of(v.elements(), isCompileTime);
-    return v.isConstNumber() || v.isStr() || v.isDType() || v.isNone();
-  };
   if (name == "ct.static_eval" || name == "ct.ensure_constant") {
     // static_eval(expr): the expression's value at compile time (the front end folds constant
     // expressions anyway); ensure_constant(x): x, refused unless it is such a value.
