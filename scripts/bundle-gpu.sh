@@ -58,7 +58,7 @@ cubin matmul "$root/kernels/examples/matmul.py" --kernel matmul --const BM=128 -
 cubin chunk_bmm "$ssd" --kernel chunk_bmm --arg B=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg ngroups=i64:0 \
   --const Q=64 --const N=128 --const BQ=64 --const BN=32
 cubin compute_out "$ssd" --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 \
-  --arg dA_cumsum=f32:4 --arg states=f32:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 \
+  --arg dA_cumsum=f32:4 --arg states=bf16:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 \
   --arg ngroups=i64:0 --const Q=64 --const N=128 --const BQ=64 --const BP=64 --const BN=32 --const HAS_D=True
 cubin fwd_pass_state "$ssd" --kernel fwd_pass_state --arg x=bf16:4 --arg B=bf16:4 --arg dt_out=f32:4 \
   --arg dA_cumsum=f32:4 --arg initial_states=f32:4 --arg states=bf16:5 --arg final_states=f32:4 --arg nheads=i64:0 \

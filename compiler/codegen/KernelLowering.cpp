@@ -8,6 +8,7 @@
 
 #include "compiler/codegen/DeviceMath.h"
 #include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/StageLayout.h"
 #include "dialect/TileTraits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -367,14 +368,15 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   b_.setInsertionPoint(kernel_);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
 
-  // The dynamic shared memory every data movement uses (sized in the metadata).
+  // The dynamic shared memory every data movement uses (sized in the metadata), aligned for
+  // swizzled stage buffers (StageLayout.h).
   std::string smemName = "__tile_smem";
   smem_ = module.lookupSymbol<LLVM::GlobalOp>(smemName);
   if (!smem_) {
     OpBuilder::InsertionGuard guard(b_);
     b_.setInsertionPointToStart(module.getBody());
     smem_ = LLVM::GlobalOp::create(b_, loc_, LLVM::LLVMArrayType::get(b_.getI8Type(), 0), /*isConstant=*/false,
-                                   LLVM::Linkage::External, smemName, Attribute(), /*alignment=*/16,
+                                   LLVM::Linkage::External, smemName, Attribute(), /*alignment=*/kSwizzleAlign,
                                    /*addrSpace=*/3);
   }
 

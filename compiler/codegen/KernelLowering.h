@@ -136,6 +136,9 @@ private:
   /// the permute costs nothing.
   bool permuteFoldsIntoMma(mlir::tile::PermuteOp op);
   mlir::Value coreMatrixOffset(mlir::Value row, mlir::Value col, int64_t cols);
+  /// Element (row, col) (i32) of a Tensor Core operand's stage buffer holding a rows x cols tile
+  /// of `elementBytes`-byte elements, as an element index into the buffer (StageLayout.h).
+  mlir::Value stageOffset(mlir::Value row, mlir::Value col, int64_t rows, int64_t cols, int64_t elementBytes);
   void writeCoreMatrices(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
                          bool transposeToKMajor);
   mlir::LogicalResult lowerConvertLayout(mlir::tile::ConvertLayoutOp op);

@@ -113,10 +113,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     return p && permuteFoldsIntoMma(p) ? p.getInput() : Value();
   };
   Value aInput = foldedInput(op.getA()), bInput = foldedInput(op.getB());
-  // 16-bit operands copied into pipeline stages in core-matrix order (tile-pipeline-loops) are
-  // read there in place: each ldmatrix row address is one 16-byte row of an 8x8 core matrix,
-  // and the 8 rows of a core matrix fill one 128-byte line (no bank conflicts). Others go
-  // through the scratch.
+  // 16-bit operands copied into pipeline stages (tile-pipeline-loops, StageLayout.h) are read
+  // there in place: each ldmatrix row address is one 16-byte row of an 8x8 core matrix, and
+  // the swizzle puts the 8 rows of a core matrix in distinct bank groups. Others go through the
+  // scratch.
   std::optional<StageOperand> aStage, bStage;
   if (!tf32 && rank == 2) {
     aStage = stageOperand(op.getA(), /*isB=*/false);
@@ -143,8 +143,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   }
   // Element (row, col) of an in-place operand's stage, the tile `cols` wide as loaded.
   auto stageElement = [&](StageOperand operand, Value row, Value col) {
-    int64_t cols = operand.load.getType().getShape().back();
-    return stagePointer(ea, stageByteOffset(operand.load), coreMatrixOffset(row, col, cols));
+    auto type = operand.load.getType();
+    int64_t cols = type.getShape().back();
+    return stagePointer(ea, stageByteOffset(operand.load),
+                        stageOffset(row, col, type.getNumElements() / cols, cols, esize));
   };
   MmaWarpGrid grid = MmaWarpGrid::choose(batch, m, n, numThreads_);
   if (inRegisters) {

@@ -21,6 +21,7 @@
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/StageLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -77,6 +78,16 @@ LogicalResult KernelLowering::verifyPipelineAttributes() {
                << last << " of a " << pipelineBytes_ << "-byte stages region (" << kPipelineBytesAttr
                << "), or its offset " << *offset << " is not a multiple of 16";
     }
+    // Tensor Core operands' buffers start on the swizzle period (StageLayout.h).
+    if (op->hasAttr(kPipelineCoreMatricesAttr)) {
+      auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+      int64_t start = offset ? *offset + prefetchBytes_ : prefetch.value_or(0);
+      int64_t stride = offset && loop ? intAttr(loop, kPipelineStageBytesAttr).value_or(0) : 0;
+      if (start % kSwizzleAlign || stride % kSwizzleAlign)
+        return op->emitError("malformed pipelining: a Tensor Core operand's buffer (")
+               << kPipelineCoreMatricesAttr << ") starts at byte " << start << " of shared memory, with stages "
+               << stride << " bytes apart; both must be multiples of " << kSwizzleAlign;
+    }
     if (prefetch) {
       if (op->getBlock() != &kernel_.getBody().front())
         return op->emitError("malformed pipelining: ") << kPrefetchOffsetAttr << " on a load inside a region";
@@ -103,10 +114,11 @@ static SmallVector<mlir::tile::LoadOp> pipelinedLoads(scf::ForOp op) {
 Value KernelLowering::stageIndex(mlir::tile::LoadOp load, Value linear) {
   if (!load->hasAttr(kPipelineCoreMatricesAttr))
     return linear;
-  int64_t cols = load.getType().getShape().back();
+  auto type = load.getType();
+  int64_t cols = type.getShape().back();
   Value row = arith::DivUIOp::create(b_, loc_, linear, i32(cols));
   Value col = arith::RemUIOp::create(b_, loc_, linear, i32(cols));
-  return coreMatrixOffset(row, col, cols);
+  return stageOffset(row, col, type.getNumElements() / cols, cols, byteSize(type.getElementType()));
 }
 
 Value KernelLowering::stageByteOffset(mlir::tile::LoadOp load) {
@@ -328,7 +340,10 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
           rowInBounds =
               boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, idx[d], array.shape[d]));
       }
-      Value dst = stagePointer(elt, byteOffset, stageIndex(load, first));
+      // The run lies in one 16-byte chunk of the row, which every stage layout keeps contiguous:
+      // its elements follow the first one's place (one address for the copy and the fallback).
+      Value dstIndex = stageIndex(load, first);
+      Value dst = stagePointer(elt, byteOffset, dstIndex);
       auto ifAligned = scf::IfOp::create(b_, loc_, TypeRange{}, aligned, /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard guard(b_);
@@ -362,8 +377,7 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
           Value ptr = elementPointer(array, at);
           Value v = ifValue(
               in, registerType(elt), [&] { return loadElement(elt, ptr); }, [&] { return zeroOf(elt); });
-          storeElement(v,
-                       stagePointer(elt, byteOffset, stageIndex(load, arith::AddIOp::create(b_, loc_, first, i32(i)))));
+          storeElement(v, stagePointer(elt, byteOffset, arith::AddIOp::create(b_, loc_, dstIndex, i32(i))));
         }
       }
     });

@@ -1,14 +1,17 @@
-// Warpgroup matrix products (wgmma.mma_async, sm_90a). Both operands go to shared memory in the
+// Warpgroup matrix products (wgmma.mma_async, sm_90a). Operands read in place from pipeline
+// stages keep their stage layout (StageLayout.h: swizzled); the others go to the scratch in the
 // K-major core-matrix layout without swizzle (8 rows x 16 bytes per core matrix, stored back to
-// back), which wgmma reads through 64-bit matrix descriptors; the accumulator stays in the
+// back). wgmma reads both through 64-bit matrix descriptors; the accumulator stays in the
 // #tile.mma registers, whose per-warp order is wgmma's D fragment order. Each warpgroup runs
 // one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
 
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/StageLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
 
 #include "compiler/codegen/Debug.h"
 
@@ -30,6 +33,27 @@ Value KernelLowering::coreMatrixOffset(Value row, Value col, int64_t cols) {
   auto rem = [&](Value x, int64_t d) { return arith::RemUIOp::create(b_, loc_, x, c(d)).getResult(); };
   Value core = add(mul(div(row, 8), c(cols / 8)), div(col, 8));
   return add(mul(core, c(64)), add(mul(rem(row, 8), c(8)), rem(col, 8)));
+}
+
+Value KernelLowering::stageOffset(Value row, Value col, int64_t rows, int64_t cols, int64_t elementBytes) {
+  int64_t swizzle = stageSwizzleBytes(cols * elementBytes);
+  if (!swizzle)
+    return coreMatrixOffset(row, col, cols);
+  auto c = [&](int64_t v) { return i32(v); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  auto mul = [&](Value x, int64_t m) { return arith::MulIOp::create(b_, loc_, x, c(m)).getResult(); };
+  auto shr = [&](Value x, int64_t s) { return arith::ShRUIOp::create(b_, loc_, x, c(s)).getResult(); };
+  auto and_ = [&](Value x, int64_t m) { return arith::AndIOp::create(b_, loc_, x, c(m)).getResult(); };
+  int64_t perRow = swizzle / elementBytes; // elements of a block's row
+  int64_t perRowLog = llvm::Log2_64(perRow);
+  // Block col / perRow starts at (col / perRow) * rows * S; row r at r * S inside it.
+  Value rowBytes = mul(row, swizzle);
+  Value blockBytes = mul(shr(col, perRowLog), rows * swizzle);
+  Value chunkBytes = mul(and_(col, perRow - 1), elementBytes);
+  // The 16-byte chunk XOR (row * S / 128) mod (S / 16): bits 7.. of the row's offset into bits 4...
+  Value flip = arith::ShLIOp::create(b_, loc_, and_(shr(rowBytes, 7), swizzle / 16 - 1), c(4));
+  Value inRow = arith::XOrIOp::create(b_, loc_, chunkBytes, flip);
+  return shr(add(add(blockBytes, rowBytes), inRow), llvm::Log2_64(elementBytes));
 }
 
 // Writes a (batch-stacked) operand held in the canonical layout into the core-matrix layout.
@@ -141,28 +165,43 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   auto add64 = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   // The shared window address of the buffer start, as descriptors carry it.
   Value smemAddress64 = LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase());
-  auto descriptorAt = [&](Value base, Value byteOffset, int64_t leading, int64_t stride) {
+  auto descriptorAt = [&](Value base, Value byteOffset, int64_t leading, int64_t stride, int64_t swizzle = 0) {
     // Start address (>> 4) in bits 0-13, plus the constant offsets; the byte offset is
     // 16-byte aligned and the window below 256 KiB, so the sum never carries out of 14 bits.
     Value address = add64(base, byteOffset);
     Value start = arith::AndIOp::create(b_, loc_, arith::ShRUIOp::create(b_, loc_, address, i64(4)), i64(0x3FFF));
-    return add64(start, i64(static_cast<int64_t>(
-                            wgmmaDescriptor(0, static_cast<uint32_t>(leading), static_cast<uint32_t>(stride)))));
+    return add64(start, i64(static_cast<int64_t>(wgmmaDescriptor(0, static_cast<uint32_t>(leading),
+                                                                 static_cast<uint32_t>(stride), swizzle))));
   };
   auto descriptor = [&](Value byteOffset) { return descriptorAt(smemAddress64, byteOffset, 128, k * 16); };
-  // An operand read in place from its stage: its core matrices tile the loaded rows (K for a
-  // K-major operand, M or N for an MN-major one) row-major, 128 bytes each.
+  // An operand read in place from its stage (StageLayout.h), at stage row `row` and column `col`
+  // (K-major: row along M/N, col along K; MN-major: row along K, col along M/N).
   auto stageDescriptor = [&](StageOperand s, Value row, Value col) {
-    int64_t cols = s.load.getType().getShape().back();
-    Value core = add64(arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, row, i64(8)), i64(cols / 8)),
-                       arith::DivUIOp::create(b_, loc_, col, i64(8)));
-    Value offset = arith::MulIOp::create(b_, loc_, core, i64(128));
+    auto type = s.load.getType();
+    int64_t cols = type.getShape().back(), rows = type.getNumElements() / cols;
+    Value base = toI64(stageAddress(s.load));
+    auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i64(c)).getResult(); };
+    auto div = [&](Value x, int64_t c) { return arith::DivUIOp::create(b_, loc_, x, i64(c)).getResult(); };
+    auto rem = [&](Value x, int64_t c) { return arith::RemUIOp::create(b_, loc_, x, i64(c)).getResult(); };
+    if (int64_t swizzle = stageSwizzleBytes(cols * esize)) {
+      // The unswizzled address of (row, col): row is a multiple of 8 and col stays inside its
+      // column block, and wgmma applies the XOR from the address bits (the buffer starts on a
+      // kSwizzleAlign boundary). The stride byte offset is the step between 8-row groups
+      // (8 * S); the leading one is unused for K-major operands (a K step of 16 elements stays
+      // in its block) and the step between column blocks (rows * S) for MN-major ones.
+      int64_t perRow = swizzle / esize;
+      Value offset =
+          add64(add64(mul(div(col, perRow), rows * swizzle), mul(row, swizzle)), mul(rem(col, perRow), esize));
+      return s.mnMajor ? descriptorAt(base, offset, rows * swizzle, 8 * swizzle, swizzle)
+                       : descriptorAt(base, offset, 16, 8 * swizzle, swizzle);
+    }
+    // 16-byte rows, interleaved core matrices tiling the loaded rows row-major, 128 bytes each.
     // Core matrices adjacent along the loaded row are 128 bytes apart, adjacent rows of them
     // cols * 16. The leading byte offset is the step along K and the stride byte offset the
     // step along M/N, in both orientations (checked on the H200: the other reading of the
     // transposed case faults): K-major rows run along M/N, so leading 128, stride cols * 16;
     // MN-major rows run along K, so leading cols * 16, stride 128.
-    Value base = toI64(stageAddress(s.load));
+    Value offset = mul(add64(mul(div(row, 8), cols / 8), div(col, 8)), 128);
     return s.mnMajor ? descriptorAt(base, offset, cols * 16, 128) : descriptorAt(base, offset, 128, cols * 16);
   };
 

@@ -1,4 +1,5 @@
 #include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/StageLayout.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,11 +38,13 @@ std::string tensorCoreRefusal(mlir::tile::MmaOp op, const GpuTarget &target) {
   return why;
 }
 
-uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset) {
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset,
+                         int64_t swizzleBytes) {
   // PTX ISA "Matrix Descriptor Format": start address, leading and stride byte offsets in
-  // 16-byte units (14 bits each); base offset 0 and swizzle mode 0 (none) in the top bits.
+  // 16-byte units (14 bits each); base offset 0 (buffers start on the swizzle pattern's
+  // period) and the swizzle mode in bits 62-63.
   return (uint64_t(sharedAddress >> 4) & 0x3FFF) | (uint64_t(leadingByteOffset >> 4) & 0x3FFF) << 16 |
-         (uint64_t(strideByteOffset >> 4) & 0x3FFF) << 32;
+         (uint64_t(strideByteOffset >> 4) & 0x3FFF) << 32 | wgmmaSwizzleMode(swizzleBytes) << 62;
 }
 
 bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why) {

@@ -24,9 +24,11 @@ bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target);
 bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc,
                std::string *why = nullptr);
 
-/// A wgmma matrix descriptor without swizzle for a shared-memory byte address and the
-/// leading/stride byte offsets (PTX ISA "Matrix Descriptor Format").
-uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset);
+/// A wgmma matrix descriptor for a shared-memory byte address, the leading/stride byte offsets
+/// and the swizzle of the layout in bytes (0: none; 128, 64, 32: StageLayout.h) (PTX ISA
+/// "Matrix Descriptor Format").
+uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uint32_t strideByteOffset,
+                         int64_t swizzleBytes = 0);
 
 /// Why `op` does not run on Tensor Cores, in words ("M = 24 is not a multiple of 16"); empty
 /// when it does. usesTensorCores(op, target) is tensorCoreRefusal(op, target).empty().

@@ -24,6 +24,7 @@
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
+#include "compiler/codegen/StageLayout.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -237,6 +238,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     int64_t occupancy = kernel.getOccupancy().value_or(1);
     int64_t perBlock = std::min(target.maxSharedBytesPerBlock(), kSharedPerSM / occupancy - kReservedPerBlock);
     int64_t used = 0;
+    bool swizzledStages = false; // the stages region then starts on a kSwizzleAlign boundary
     // Outer loops first: their stages are live while inner loops run.
     SmallVector<scf::ForOp> loops;
     kernel.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) { loops.push_back(loop); });
@@ -262,9 +264,19 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       }
       if (loads.empty())
         continue;
-      int64_t stageBytes = 0;
-      for (mlir::tile::LoadOp load : loads)
-        stageBytes += alignUp(tileBytes(load.getType()), kAlign);
+      // Offsets inside a stage; Tensor Core operands' buffers start on the swizzle period, and
+      // so does every stage of a loop that has one (StageLayout.h).
+      SmallVector<int64_t> offsets;
+      int64_t stageBytes = 0, stageAlign = kAlign;
+      for (mlir::tile::LoadOp load : loads) {
+        int64_t align = feedsTensorCores(load, loop) ? kSwizzleAlign : kAlign;
+        stageAlign = std::max(stageAlign, align);
+        offsets.push_back(alignUp(stageBytes, align));
+        stageBytes = offsets.back() + alignUp(tileBytes(load.getType()), kAlign);
+      }
+      stageBytes = alignUp(stageBytes, stageAlign);
+      used = alignUp(used, stageAlign);
+      swizzledStages |= stageAlign == kSwizzleAlign;
       int64_t budget = perBlock - scratchEstimate(loop);
       int64_t want = stages > 1 ? stages : pipelineStagesForLatency(latency);
       int64_t n = want;
@@ -282,15 +294,13 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
                           << " are left at occupancy " << occupancy;
       loop->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(n));
       loop->setAttr(kPipelineStageBytesAttr, b.getI64IntegerAttr(stageBytes));
-      int64_t offset = used;
-      for (mlir::tile::LoadOp load : loads) {
-        load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(offset));
+      for (auto [load, offset] : llvm::zip(loads, offsets)) {
+        load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(used + offset));
         if (feedsTensorCores(load, loop)) {
           load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
           TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc()
-                                  << ": stages in core-matrix order (its Tensor Core products read them in place)\n");
+                                  << ": stages in the Tensor Core operand layout (its products read them in place)\n");
         }
-        offset += alignUp(tileBytes(load.getType()), kAlign);
       }
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": " << loads.size()
                               << " load(s) copied " << n - 1 << " iteration(s) ahead, " << n << " stages of "
@@ -300,7 +310,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     }
     if (used)
       kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(used));
-    prefetchLoads(kernel, canCopy, perBlock - used);
+    prefetchLoads(kernel, canCopy, perBlock - used, swizzledStages);
   }
 
   // Loads of the kernel's body in a kernel with loops are copied at kernel start: those after
@@ -313,11 +323,13 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
   // (the copy engine writes them into shared memory, where the product reads them, instead of
   // each thread loading registers and storing them to the scratch behind two barriers); the
   // others gain nothing from a copy and stay direct loads.
-  void prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget) {
+  // The stages region follows the prefetch region: with `swizzledStages` its size is rounded
+  // up to the swizzle period.
+  void prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget, bool swizzledStages) {
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
     bool hasLoops = llvm::any_of(body, [](Operation &op) { return isa<scf::ForOp, scf::WhileOp>(op); });
-    budget -= scratchEstimate(kernel);
+    budget -= scratchEstimate(kernel) + (swizzledStages ? kSwizzleAlign : 0);
     int64_t used = 0;
     for (Operation &op : body) {
       auto load = dyn_cast<mlir::tile::LoadOp>(op);
@@ -328,7 +340,9 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
                         : stages == 1 ? std::string("pipelining is off (stages=1)")
                                       : refusal(load, kernel, &body, Value(), slice);
       int64_t bytes = alignUp(tileBytes(load.getType()), kAlign);
-      if (why.empty() && used + bytes > budget)
+      bool operand = feedsTensorCores(load, kernel);
+      int64_t at = alignUp(used, operand ? kSwizzleAlign : kAlign);
+      if (why.empty() && at + bytes > budget)
         why = "its " + std::to_string(bytes) + " bytes do not fit the " +
               std::to_string(std::max<int64_t>(0, budget - used)) + " bytes of shared memory left";
       if (!why.empty()) {
@@ -337,14 +351,16 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
                                 << why << ")\n");
         continue;
       }
-      load->setAttr(kPrefetchOffsetAttr, b.getI64IntegerAttr(used));
-      if (feedsTensorCores(load, kernel))
+      load->setAttr(kPrefetchOffsetAttr, b.getI64IntegerAttr(at));
+      if (operand)
         load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": copied at kernel start into "
-                              << bytes << " bytes at offset " << used
-                              << (load->hasAttr(kPipelineCoreMatricesAttr) ? ", in core-matrix order" : "") << "\n");
-      used += bytes;
+                              << bytes << " bytes at offset " << at
+                              << (operand ? ", in the Tensor Core operand layout" : "") << "\n");
+      used = at + bytes;
     }
+    if (used && swizzledStages)
+      used = alignUp(used, kSwizzleAlign);
     if (used)
       kernel->setAttr(kPrefetchBytesAttr, b.getI64IntegerAttr(used));
   }

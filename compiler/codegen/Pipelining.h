@@ -13,10 +13,10 @@ inline constexpr llvm::StringLiteral kPipelineStagesAttr = "tile.pipeline_stages
 inline constexpr llvm::StringLiteral kPipelineStageBytesAttr = "tile.pipeline_stage_bytes";
 /// On a tile.load copied ahead: the byte offset of its stage-0 buffer in the stages region.
 inline constexpr llvm::StringLiteral kPipelineOffsetAttr = "tile.pipeline_offset";
-/// On a tile.load copied ahead whose every use is a wgmma operand (through reshapes and a
-/// transpose): its stages hold the tile in wgmma's core-matrix order (8 rows of 16 bytes per
-/// core matrix, the tile's rows and 16-byte columns tiled row-major), which wgmma reads in
-/// place, K-major or, for an operand that is MN-major in memory, with its transpose bit.
+/// On a tile.load copied ahead whose every product is a 2-D wgmma or mma.sync one (through
+/// reshapes and a transpose): its stages hold the Tensor Core operand layout (StageLayout.h:
+/// swizzled, on kSwizzleAlign boundaries), which the products read in place, K-major or, for
+/// an operand that is MN-major in memory, transposed.
 inline constexpr llvm::StringLiteral kPipelineCoreMatricesAttr = "tile.pipeline_core_matrices";
 /// On a tile.load of the body of a kernel with loops: copied at kernel start into the
 /// prefetch region (the first bytes of shared memory) at this offset; the first such load

@@ -143,7 +143,6 @@ def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngrou
     bi = ct.bid(2) // nheads
     h = ct.bid(2) % nheads
     g = h // (nheads // ngroups)
-    rows = qb * BQ + ct.arange(BQ)                  # chunk-local positions of this block
     s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
 
     # The state contribution C_rows . S_in^T, over N blocks, decayed to each row.
@@ -156,21 +155,30 @@ def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngrou
         yacc = ct.mma(cr, ct.transpose(sin), yacc)
     yacc = yacc * ct.exp(s_rows)[:, None]
 
-    # The decayed causal mask applied to C.B^T, times x: only the column blocks on or below the
-    # diagonal (kb <= qb) contribute.
-    for kb in range(qb + 1):
+    # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
+    # diagonal (kb < qb: every column precedes every row, no mask)...
+    for kb in range(qb):
         s_cols = ct.reshape(ct.load(dA_cumsum, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
         u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
-        cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ))
+        cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
         decay = ct.exp(ct.minimum(s_rows[:, None] - s_cols[None, :], 0.0))
-        causal = (kb * BQ + ct.arange(BQ))[None, :] <= rows[:, None]
-        m = ct.where(causal, cbb * decay * u_cols[None, :], 0.0).astype(MT)
+        m = (cbb * decay * u_cols[None, :]).astype(MT)
         xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
                                 padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
         yacc = ct.mma(m, xc.astype(MT), yacc)
 
-    xr = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
-                            padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)
+    # ...and the diagonal block with the causal mask, whose x rows are the block's own: loaded
+    # once for the product and the D term.
+    xq = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
+                            padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
+    u_rows = ct.reshape(ct.load(dt_out, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
+    cbd = ct.reshape(ct.load(cb, (bi, c, g, qb, qb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
+    decay = ct.exp(ct.minimum(s_rows[:, None] - s_rows[None, :], 0.0))
+    causal = ct.arange(BQ)[None, :] <= ct.arange(BQ)[:, None]
+    m = ct.where(causal, cbd * decay * u_rows[None, :], 0.0).astype(MT)
+    yacc = ct.mma(m, xq.astype(MT), yacc)
+
+    xr = xq.astype(ct.float32)
     if HAS_D:
         if D_PER_CHANNEL:
             dv = ct.reshape(ct.load(D, (h, pb), (1, BP), padding_mode=ct.PaddingMode.ZERO), (BP,))

@@ -3,7 +3,7 @@
 // RUN: tile-opt %s -split-input-file -tile-lower-to-llvm -verify-diagnostics | FileCheck %s
 
 // An array is (pointer, shape[rank], strides[rank]); a bool scalar travels as i8.
-// CHECK: llvm.mlir.global external @__tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @__tile_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @copy__tile(
 // CHECK-SAME: %[[X:.*]]: !llvm.ptr<1>, %[[N:.*]]: i64, %[[S:.*]]: i64, %[[Y:.*]]: !llvm.ptr<1>, %{{.*}}: i64, %{{.*}}: i64, %[[FLAG:.*]]: i8)
 // CHECK-SAME: nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>

@@ -7,7 +7,7 @@
 # RUN: tile-cc %s --kernel scan --arg x=f32:1 --arg y=f32:1 --emit=gpu | FileCheck %s --check-prefix=SCAN
 # RUN: tile-cc %s --kernel fma --arg a=f32:2 --arg b=f32:2 --arg c=f32:2 --emit=gpu | FileCheck %s --check-prefix=FMA
 # RUN: tile-cc %s --kernel mma --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=MMA
-# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA-K
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu --pipeline-stages 1 | FileCheck %s --check-prefix=WGMMA
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA-MN
 import cuda.tile as ct
@@ -88,8 +88,11 @@ def mma(a, b, c):
 # wgmma's K-major operand descriptor for K = 64 bf16: leading byte offset 128 (8 units at bit
 # 16), stride byte offset 64 * 16 = 1024 (64 units at bit 32): 8 << 16 | 64 << 32.
 # WGMMA: arith.constant 274878431232 : i64
-# The same through registers and the scratch (--pipeline-stages 1) and read in place from the
-# pipeline stages (the default). In place, B (64 x 128, N contiguous) is N-major: leading byte
-# offset 128 * 16 = 2048 along K (128 units at bit 16), stride 128 along N (8 units at bit
-# 32), the orientation checked on the H200: 128 << 16 | 8 << 32.
-# WGMMA-MN: arith.constant 34368126976 : i64
+# Read in place from the pipeline stages (the default), A (128 x 64, rows of 128 bytes) is
+# K-major in the 128-byte swizzle: leading byte offset unused (16: 1 unit at bit 16), stride
+# byte offset 8 rows * 128 = 1024 (64 units at bit 32), swizzle mode 1 at bit 62.
+# WGMMA-K: arith.constant 4611686293305360384 : i64
+# B (64 x 128, N contiguous, rows of 256 bytes: two 128-byte column blocks of 64 rows) is
+# N-major: leading byte offset = the column blocks' distance 64 * 128 = 8192 (512 units),
+# stride byte offset 1024 (64 units), swizzle mode 1: 512 << 16 | 64 << 32 | 1 << 62.
+# WGMMA-MN: arith.constant 4611686293338849280 : i64

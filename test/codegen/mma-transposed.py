@@ -51,15 +51,18 @@ def nt(a, b, c):
 # PTX-NT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 # PTX-NT-NOT: .trans
 # PTX-NT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-# By default the operands are copied at kernel start into core-matrix order (the kernel has no
-# loop, but these loads feed Tensor Cores) and read there in place: one barrier after the copies,
-# no staging store.
+# By default the operands are copied at kernel start into the swizzled operand layout (the
+# kernel has no loop, but these loads feed Tensor Cores; 64-byte rows: chunk XOR (row / 2) mod 4,
+# both where the copies write and where ldmatrix reads) and read there in place: one barrier
+# after the copies, no staging store.
+# COPY-TN: xor.b32
 # COPY-TN: cp.async.cg.shared.global
 # COPY-TN: cp.async.commit_group;
 # COPY-TN-NEXT: cp.async.wait_group 0;
 # COPY-TN-NEXT: bar.sync 0;
 # COPY-TN-NOT: bar.sync
 # COPY-TN-NOT: st.shared.v4
+# COPY-TN: xor.b32
 # COPY-TN: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # COPY-TN: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # COPY-TN: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

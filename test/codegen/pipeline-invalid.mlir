@@ -79,3 +79,22 @@ tile.kernel @overrun(%x: !tile.array<?x?xf32>, %y: !tile.array<?x?xf32>, %n: i32
   } {tile.pipeline_stage_bytes = 65536 : i64, tile.pipeline_stages = 2 : i64}
   tile.return
 }
+
+// -----
+
+// A Tensor Core operand's stages hold the swizzled layout, whose period is 1024 bytes: a stage
+// of 5120 + 128 bytes would put the operand's second stage off it.
+tile.kernel @misaligned_operand(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) attributes {tile.pipeline_bytes = 15744 : i64} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    // expected-error @below {{malformed pipelining: a Tensor Core operand's buffer (tile.pipeline_core_matrices) starts at byte 1024 of shared memory, with stages 5248 bytes apart; both must be multiples of 1024}}
+    %ta = tile.load %a[%i, %c0] {tile.pipeline_core_matrices, tile.pipeline_offset = 1024 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+    %tat = tile.permute %ta [1, 0] : tensor<64x32xbf16> -> tensor<32x64xbf16>
+    %d = tile.mma %ta, %tat, %acc {tile.mma_instruction = "mma.sync"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  } {tile.pipeline_stage_bytes = 5248 : i64, tile.pipeline_stages = 3 : i64}
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}

@@ -33,7 +33,8 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 // -----
 
 // Loads that feed 2-D wgmma or mma.sync operands (through a reshape and a transpose here) and
-// no other product get their stages in core-matrix order: the products read them in place
+// no other product get their stages in the Tensor Core operand layout (swizzled, on 1024-byte
+// boundaries): the products read them in place
 // (wgmma through descriptors, mma.sync with ldmatrix), and other uses (%twice's element-wise
 // one) read registers from that order. A load that also feeds a batched product (%tc) keeps
 // row-major stages.
@@ -43,7 +44,7 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 // CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 24576 : i64}
 // CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 32768 : i64}
 // CHECK: tile.load %{{.*}} {tile.pipeline_offset = 49152 : i64}
-// DEBUG: [tile-pipeline-loops] load at {{.*}}: stages in core-matrix order (its Tensor Core products read them in place)
+// DEBUG: [tile-pipeline-loops] load at {{.*}}: stages in the Tensor Core operand layout (its products read them in place)
 tile.kernel @in_place(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -229,5 +230,41 @@ tile.kernel @after_loop(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32)
   %s2 = arith.addf %s1, %a2 : tensor<64xf32>
   %s3 = arith.addf %s2, %a3 : tensor<64xf32>
   tile.store %s3, %y[%b] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  tile.return
+}
+
+// -----
+
+// Swizzled operand buffers start on 1024-byte boundaries (the swizzle's period): the vector
+// of 64 f32 (256 bytes) takes the first 1024 bytes of the stage, the operand starts at 1024,
+// and the stage (1024 + 4096 bytes) stays a multiple of 1024, so every stage's operand buffer
+// is aligned. The x tile read after the loop is copied at kernel start, into the prefetch
+// region, whose size is rounded up to 1024 so that the stages after it stay aligned.
+// CHECK-LABEL: tile.kernel @swizzle_alignment
+// CHECK-SAME: tile.pipeline_bytes = 15360
+// CHECK-SAME: tile.prefetch_bytes = 1024
+// CHECK: tile.load %{{.*}} {tile.pipeline_offset = 0 : i64}
+// CHECK: tile.load %{{.*}} {tile.pipeline_core_matrices, tile.pipeline_offset = 1024 : i64}
+// CHECK: } {tile.pipeline_stage_bytes = 5120 : i64, tile.pipeline_stages = 3 : i64}
+// CHECK: tile.load %{{.*}} {tile.prefetch_offset = 0 : i64}
+tile.kernel @swizzle_alignment(%a: !tile.array<?x?xbf16>, %v: !tile.array<?xf32>, %w: !tile.array<?xf32>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %s = tile.load %v[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    %ta = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+    %tat = tile.permute %ta [1, 0] : tensor<64x32xbf16> -> tensor<32x64xbf16>
+    %d = tile.mma %ta, %tat, %acc {tile.mma_instruction = "mma.sync"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %s2 = tile.reshape %s : tensor<64xf32> -> tensor<64x1xf32>
+    %sb = tile.broadcast %s2 : tensor<64x1xf32> -> tensor<64x64xf32>
+    %e = arith.addf %d, %sb : tensor<64x64xf32>
+    scf.yield %e : tensor<64x64xf32>
+  }
+  %x = tile.load %w[%c1] : !tile.array<?xf32>[i32] -> tensor<64xf32>
+  %x2 = tile.reshape %x : tensor<64xf32> -> tensor<64x1xf32>
+  %xb = tile.broadcast %x2 : tensor<64x1xf32> -> tensor<64x64xf32>
+  %y = arith.addf %r, %xb : tensor<64x64xf32>
+  tile.store %y, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }

@@ -17,7 +17,7 @@ def softmax_rows(x, y):
 
 # CHECK: .version 8.0
 # CHECK: .target sm_90a
-# CHECK: .extern .shared .align 16 .b8 __tile_smem[];
+# CHECK: .extern .shared .align 1024 .b8 __tile_smem[];
 # CHECK: .visible .entry softmax_rows__tile(
 # CHECK: .maxntid 128, 1, 1
 # CHECK: mov.u32 {{.*}}%tid.x;

@@ -75,7 +75,8 @@ struct Case {
 
 // C.B^T of each chunk from the rounded inputs, in float64: the blocks chunk_bmm writes (row
 // block qb, column block kb <= qb, in blocks of bq, its BQ) — the rest of cb is never written.
-void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, int64_t bq, const char *name) {
+void checkCB(const Tensor &cb, rt::DType dtype, const SsdInputs &in, int64_t Q, int64_t bq, const char *name) {
+  const bool bf16 = dtype == rt::DType::BFloat16;
   const int64_t b = cb.shape[0], nc = cb.shape[1], G = cb.shape[2], T = in.x.shape[1], N = in.B.shape[3];
   double worst = 0, sumSq = 0;
   int64_t count = 0;
@@ -92,13 +93,16 @@ void checkCB(const Tensor &cb, const SsdInputs &in, int64_t Q, int64_t bq, const
               for (int64_t n = 0; n < N; ++n)
                 ref += in.C({bi, ti, g, n}) * in.B({bi, tj, g, n});
             const double got = cb.data[size_t((((bi * nc + c) * G + g) * Q + i) * Q + j)];
-            worst = std::max(worst, std::abs(got - ref));
+            // bf16 storage (bf16 products) rounds to 8 significant bits: half a unit in the last place.
+            const double stored = bf16 ? std::abs(ref) * 0x1p-8 : 0;
+            worst = std::max(worst, std::abs(got - ref) - stored);
             sumSq += ref * ref, ++count;
           }
   const double rms = count ? std::sqrt(sumSq / double(count)) : 0;
-  std::printf("ssd interpreted %-38s %-13s max abs err %.3g (rms %.3g, %lld values)\n", name, "CB", worst, rms,
-              (long long)count);
-  // Products of inputs that are exact in every operand type: only f32 accumulation rounds.
+  std::printf("ssd interpreted %-38s %-13s max abs err past storage rounding %.3g (rms %.3g, %lld values)\n", name,
+              "CB", worst, rms, (long long)count);
+  // Products of inputs that are exact in every operand type: only f32 accumulation rounds (and
+  // the bf16 storage, taken off above).
   CHECK(worst <= 1e-5 * std::max(1.0, rms) * double(N));
 }
 
@@ -180,7 +184,7 @@ std::array<SsdKernelChoice, 4> run(const Case &c, jit::Backend &backend = interp
   report(c.name, "dt_out", edt, out.dtOut.shape);
   report(c.name, "dA_cumsum", ecs, out.dACumsum.shape);
   report(c.name, "states", est, out.states.shape);
-  checkCB(outputs.cb.values(), ref, c.chunk, outputs.cbBlock, c.name);
+  checkCB(outputs.cb.values(), outputs.cb.view.dtype, ref, c.chunk, outputs.cbBlock, c.name);
   CHECK(ey.relToRms < c.yTol);
   CHECK(ey.outside == 0);
   for (const ErrorStats *s : {&edt, &ecs}) {
