@@ -44,7 +44,7 @@ install(EXPORT TileCCToolsTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL
 set(TILE_PUBLIC_HEADERS
   runtime/Args.h runtime/DLPack.h runtime/DType.h runtime/Device.h runtime/DeviceBuffer.h runtime/Embedded.h runtime/Error.h
   runtime/Event.h runtime/Kernel.h runtime/KernelMetadata.h runtime/Launch.h runtime/LaunchPlan.h
-  runtime/Module.h runtime/Runtime.h runtime/Stream.h
+  runtime/Module.h runtime/Runtime.h runtime/Stream.h runtime/TuneBucket.h
   runtime/KernelPackage.h
   runtime/jit/Backend.h runtime/jit/Buffer.h runtime/jit/Jit.h runtime/jit/DiskCache.h
   runtime/jit/Tuner.h runtime/jit/TuneKey.h runtime/jit/TuneRecord.h runtime/jit/TuneSettings.h runtime/jit/TuneTimer.h

@@ -3,6 +3,7 @@
 #include "runtime/Error.h"
 #include "runtime/Launch.h"
 #include "runtime/Module.h"
+#include "runtime/TuneBucket.h"
 
 #include <fmt/format.h>
 
@@ -86,6 +87,30 @@ Kernel EmbeddedKernel::load(const Device &device) {
 
 void EmbeddedKernel::launch(const Stream &stream, const Grid &grid, const std::vector<Arg> &args) {
   rt::launch(load(stream.device()), grid, args, stream);
+}
+
+int lookupEmbeddedTuning(const EmbeddedTuning *table, std::size_t count, std::size_t keyCount,
+                         const std::string &device, const std::vector<std::int64_t> &keyValues, std::int64_t blocks,
+                         const char *kernel) {
+  if (keyValues.size() != keyCount)
+    throw Error(Error::Kind::InvalidArgument,
+                fmt::format("{}: the tuning table's decisions depend on {} key= value(s), {} given", kernel, keyCount,
+                            keyValues.size()));
+  std::vector<std::int64_t> key;
+  for (std::int64_t v : keyValues)
+    key.push_back(bucketPow2(v));
+  const std::int64_t bucket = bucketPow2(blocks);
+  for (std::size_t i = 0; i < count; ++i) {
+    const EmbeddedTuning &t = table[i];
+    if (t.blocks != bucket || device != t.device)
+      continue;
+    bool same = true;
+    for (std::size_t k = 0; k < keyCount && same; ++k)
+      same = t.keyValues[k] == key[k];
+    if (same)
+      return int(t.config);
+  }
+  return -1;
 }
 
 } // namespace tile::rt

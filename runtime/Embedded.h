@@ -12,6 +12,7 @@
 #include "runtime/Stream.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -60,5 +61,22 @@ private:
   std::mutex mutex_;
   std::map<int, Kernel> loaded_; // by device ordinal
 };
+
+/// A decision of the autotuner compiled into a launcher (`tile-cc --emit=launcher --config all
+/// --tuning-table FILE`): on a device of this name, for a launch whose key= values and block
+/// count round up (bucketPow2, as the tuner's keys do) to these, run this configuration.
+struct EmbeddedTuning {
+  const char *device;            // Device::name() of the device it was tuned on
+  const std::int64_t *keyValues; // one per key= name, rounded up to a power of two
+  std::int64_t blocks;           // the launch's block count, rounded the same way
+  unsigned config;               // the @ct.autotune index that won
+};
+
+/// The configuration `table` (`count` decisions over `keyCount` key= names) holds for a launch
+/// on `device` with these key= values and block count, which are rounded here; -1 when it
+/// holds none. Throws Error(InvalidArgument) when `keyValues` does not have `keyCount` values.
+int lookupEmbeddedTuning(const EmbeddedTuning *table, std::size_t count, std::size_t keyCount,
+                         const std::string &device, const std::vector<std::int64_t> &keyValues, std::int64_t blocks,
+                         const char *kernel);
 
 } // namespace tile::rt

@@ -6,13 +6,14 @@
 #     SOURCE kernel.py KERNEL name OUTPUT basename   # writes <binary dir>/basename.h and .cpp
 #     [ARCHS sm_80 sm_90a ...]                       # cubins (default sm_90a)
 #     [CONSTANTS K=V ...] [ARGS name=dtype:rank ...] [CONFIG N|all]
-#     [NAME launcher_name] [NAMESPACE ns] [PTX_ARCH arch|none] [PTX_ONLY] [NUM_THREADS n])
+#     [NAME launcher_name] [NAMESPACE ns] [PTX_ARCH arch|none] [PTX_ONLY] [NUM_THREADS n]
+#     [TUNING_TABLE table.json])                     # with CONFIG all: NAME_tuned_config
 #
 # The target includes "basename.h" and calls launch_<name>(stream, grid, args...). The launcher
-# is regenerated when the kernel source or tile-cc changes. TILECC_TILE_CC overrides the
+# is regenerated when the kernel source, the tuning table or tile-cc changes. TILECC_TILE_CC overrides the
 # compiler (default: the package's TileCC::tile-cc).
 function(tilecc_add_launcher target)
-  cmake_parse_arguments(PARSE_ARGV 1 L "PTX_ONLY" "SOURCE;KERNEL;OUTPUT;CONFIG;NAME;NAMESPACE;PTX_ARCH;NUM_THREADS"
+  cmake_parse_arguments(PARSE_ARGV 1 L "PTX_ONLY" "SOURCE;KERNEL;OUTPUT;CONFIG;NAME;NAMESPACE;PTX_ARCH;NUM_THREADS;TUNING_TABLE"
                         "ARCHS;CONSTANTS;ARGS")
   foreach(required SOURCE KERNEL OUTPUT)
     if(NOT L_${required})
@@ -48,6 +49,11 @@ function(tilecc_add_launcher target)
   if(L_PTX_ONLY)
     list(APPEND args --ptx-only)
   endif()
+  set(table "")
+  if(L_TUNING_TABLE)
+    get_filename_component(table "${L_TUNING_TABLE}" ABSOLUTE)
+    list(APPEND args --tuning-table "${table}")
+  endif()
   if(TILECC_TILE_CC)
     set(compiler "${TILECC_TILE_CC}")
   else()
@@ -55,7 +61,7 @@ function(tilecc_add_launcher target)
   endif()
   add_custom_command(OUTPUT "${header}" "${impl}"
     COMMAND ${compiler} ${args}
-    DEPENDS "${source}" ${compiler}
+    DEPENDS "${source}" ${table} ${compiler}
     COMMENT "tile-cc: launcher for ${L_KERNEL} (${L_OUTPUT}.h, ${L_OUTPUT}.cpp)"
     VERBATIM)
   target_sources(${target} PRIVATE "${header}" "${impl}")

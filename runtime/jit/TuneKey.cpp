@@ -31,6 +31,35 @@ static std::string hexDigest(const std::string &text, int bytes) {
 
 std::string tuneDigest(const std::string &text) { return hexDigest(text, 16); }
 
+std::string tuneSourceDigest(const std::string &source) { return hexDigest(source, 16); }
+
+std::vector<std::pair<std::string, std::string>> tuneKeyFields(const std::string &text) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    std::size_t eq = line.find('=');
+    if (eq == std::string::npos || eq == 0)
+      continue;
+    // TuneKey::make escapes newlines and backslashes in values.
+    std::string value;
+    for (std::size_t i = eq + 1; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size()) {
+        value += line[i + 1] == 'n' ? '\n' : line[i + 1];
+        ++i;
+      } else {
+        value += line[i];
+      }
+    }
+    fields.emplace_back(line.substr(0, eq), std::move(value));
+  }
+  return fields;
+}
+
 TuneKey TuneKey::make(std::string kernel, const std::vector<std::pair<std::string, std::string>> &fields,
                       std::string summary) {
   TuneKey key;
@@ -48,15 +77,6 @@ TuneKey TuneKey::make(std::string kernel, const std::vector<std::pair<std::strin
   return key;
 }
 
-int64_t bucketPow2(int64_t v) {
-  if (v <= 0)
-    return 0;
-  int64_t p = 1;
-  while (p < v && p < (int64_t(1) << 62))
-    p *= 2;
-  return p;
-}
-
 TuneKey makeTuneKey(const TuneKeyInputs &in, const std::vector<TuneCandidate> &candidates) {
   const KernelRequest &r = in.request;
   std::set<std::string> tuned;
@@ -66,7 +86,7 @@ TuneKey makeTuneKey(const TuneKeyInputs &in, const std::vector<TuneCandidate> &c
   std::vector<std::pair<std::string, std::string>> fields;
   fields.push_back({"compiler", compilerVersion()});
   // The source by digest: the key file stays small, and any edit is a new key.
-  fields.push_back({"source", hexDigest(r.source, 16)});
+  fields.push_back({"source", tuneSourceDigest(r.source)});
   for (auto &[name, value] : r.constants)
     if (!tuned.count(name))
       fields.push_back({"const." + name, std::to_string(value.index()) + ":" + frontend::formatConstant(value)});

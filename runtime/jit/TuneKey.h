@@ -8,6 +8,7 @@
 // the device's name, the driver and compiler versions and the target options.
 #pragma once
 
+#include "runtime/TuneBucket.h"
 #include "runtime/jit/Jit.h"
 
 #include <cstdint>
@@ -43,8 +44,15 @@ struct TuneKey {
 /// The digest of a key's text (TuneKey::digest).
 std::string tuneDigest(const std::string &text);
 
-/// The smallest power of two >= v (0 for v <= 0).
-int64_t bucketPow2(int64_t v);
+/// The smallest power of two >= v (0 for v <= 0): rt::bucketPow2, shared with launchers.
+using rt::bucketPow2;
+
+/// The digest a key gives a kernel source (its "source" field).
+std::string tuneSourceDigest(const std::string &source);
+
+/// A key's text as its fields, in order ("kernel" first), with the values unescaped; fields
+/// that are not "name=value" lines are left out.
+std::vector<std::pair<std::string, std::string>> tuneKeyFields(const std::string &text);
 
 /// The inputs of a launch's key.
 struct TuneKeyInputs {

@@ -284,7 +284,8 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
   h << "// Needs only the tile-cc runtime core (CMake: TileCC::runtime).\n"
     << "#pragma once\n\n#include \"runtime/Args.h\"\n#include \"runtime/Device.h\"\n#include \"runtime/Kernel.h\"\n"
     << "#include \"runtime/KernelMetadata.h\"\n#include \"runtime/LaunchPlan.h\"\n#include \"runtime/Stream.h\"\n\n"
-    << "#include <cstdint>\n\n";
+    << "#include <cstdint>\n"
+    << (multi && options.tuning ? "#include <vector>\n" : "") << "\n";
   openNamespace(h, options.nameSpace);
   const std::string config = multi ? "unsigned config" : "";
   const std::string configArg = multi ? "unsigned config, " : "";
@@ -303,6 +304,23 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
     << (multi ? ", and so does\n/// a configuration out of range" : "") << ".\n"
     << parameterDoc(first) << "void launch_" << name << "(" << configArg
     << "const tile::rt::Stream &stream, const tile::rt::Grid &grid" << declared << ");\n\n";
+  const LauncherTuning *tuning = multi ? options.tuning : nullptr;
+  if (tuning) {
+    std::string keys;
+    for (const std::string &k : tuning->keyNames)
+      keys += (keys.empty() ? "" : ", ") + k;
+    h << "/// The autotuner's decisions compiled in (tile-cc --tuning-table): " << tuning->entries.size()
+      << " decision(s), by device name, the\n/// key= values (" << (keys.empty() ? "none" : keys)
+      << ") and the launch's block count.\n"
+      << "inline constexpr unsigned " << name << "_tuning_key_count = " << tuning->keyNames.size() << ";\n"
+      << "/// The configuration the tuner chose on `device` for a launch with these key= values (in the order\n"
+      << "/// above) whose configuration-0 grid has `blocks` blocks, each rounded up to a power of two as the\n"
+      << "/// tuner's keys are; `fallback` when no decision compiled in fits. Throws tile::rt::Error when\n"
+      << "/// key_values does not hold " << name << "_tuning_key_count values.\n"
+      << "unsigned " << name
+      << "_tuned_config(const tile::rt::Device &device, const std::vector<std::int64_t> &key_values,\n"
+      << "    std::int64_t blocks, unsigned fallback = 0);\n\n";
+  }
   closeNamespace(h, options.nameSpace);
   header = h.str();
 
@@ -339,7 +357,29 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
     s << "  static tile::rt::EmbeddedKernel kernel(\"" << first.name
       << "\", kImages0, sizeof kImages0 / sizeof kImages0[0]);\n  return kernel;\n";
   }
-  s << "}\n\n} // namespace\n\n";
+  s << "}\n\n";
+  if (tuning) {
+    // Decisions in the table's order (the first that fits wins); key values flattened.
+    const std::size_t k = tuning->keyNames.size();
+    if (!tuning->entries.empty() && k) {
+      std::string list;
+      for (const LauncherTuningEntry &t : tuning->entries)
+        for (std::int64_t v : t.keyValues)
+          list += (list.empty() ? "" : ", ") + std::to_string(v);
+      s << "const std::int64_t kTuningKeys[] = {" << list << "};\n";
+    }
+    if (!tuning->entries.empty()) {
+      s << "const tile::rt::EmbeddedTuning kTuning[] = {\n";
+      for (std::size_t e = 0; e < tuning->entries.size(); ++e) {
+        const LauncherTuningEntry &t = tuning->entries[e];
+        s << "    {" << cString(t.device) << ", " << (k ? "kTuningKeys + " + std::to_string(e * k) : "nullptr") << ", "
+          << t.blocks << ", " << t.config << "},\n";
+      }
+      s << "};\n";
+    }
+    s << "\n";
+  }
+  s << "} // namespace\n\n";
   const std::string configName = multi ? "config" : "";
   s << "const tile::rt::KernelMetadata &" << name << "_metadata(" << config << ") { return embedded(" << configName
     << ").metadata(); }\n\n"
@@ -347,6 +387,19 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
     << ") { return embedded(" << configName << ").load(device); }\n\n"
     << "void launch_" << name << "(" << configArg << "const tile::rt::Stream &stream, const tile::rt::Grid &grid"
     << declared << ") {\n  embedded(" << configName << ").launch(stream, grid, {" << passed << "});\n}\n\n";
+  if (tuning) {
+    s << "unsigned " << name
+      << "_tuned_config(const tile::rt::Device &device, const std::vector<std::int64_t> &key_values,\n"
+      << "    std::int64_t blocks, unsigned fallback) {\n";
+    if (tuning->entries.empty())
+      s << "  // The table held no decision for this specialization: only the key's size is checked.\n"
+        << "  int config = tile::rt::lookupEmbeddedTuning(nullptr, 0, " << tuning->keyNames.size()
+        << ", device.name(), key_values, blocks, \"" << name << "\");\n";
+    else
+      s << "  int config = tile::rt::lookupEmbeddedTuning(kTuning, sizeof kTuning / sizeof kTuning[0], "
+        << tuning->keyNames.size() << ", device.name(), key_values, blocks, \"" << name << "\");\n";
+    s << "  return config < 0 ? fallback : unsigned(config);\n}\n\n";
+  }
   closeNamespace(s, options.nameSpace);
   source = s.str();
 }

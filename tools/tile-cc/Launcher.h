@@ -5,6 +5,7 @@
 #pragma once
 
 #include "runtime/KernelMetadata.h"
+#include "tools/tile-cc/LauncherTuning.h"
 
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ struct LauncherOptions {
   std::string nameSpace;  // "" for the global namespace; may be nested (a::b)
   std::string headerName; // how the source includes the header ("matmul_launcher.h")
   std::string command;    // the command line, for the comment at the top
+  /// The autotuner's decisions to compile in (--tuning-table; several variants only), or null:
+  /// NAME_tuned_config then picks a configuration for a launch.
+  const LauncherTuning *tuning = nullptr;
 };
 
 /// Parses images[0]'s metadata into `metadata` and checks that every image has the same

@@ -8,7 +8,8 @@
 // --emit=cubin also writes the launch metadata (JSON) next to the output: out.cubin -> out.json.
 // --emit=launcher -o k.h writes k.h and k.cpp: a typed launch function over the kernel's cubins
 // for every --arch (several allowed) and PTX for newer devices (Launcher.h; --config all: one
-// specialization per @ct.autotune configuration).
+// specialization per @ct.autotune configuration; --tuning-table FILE compiles in the autotuner's
+// decisions, LauncherTuning.h).
 // --all-configs builds every @ct.autotune configuration on N threads into a package directory
 // (manifest.json, a cubin or PTX and metadata per configuration; runtime/KernelPackage.h).
 // Outputs go to a temporary file in the same folder, renamed into place only when everything
@@ -28,10 +29,12 @@
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/target/NVPTX.h"
 #include "runtime/Error.h"
+#include "runtime/jit/TuneKey.h"
 #include "tile/Version.h"
 #include "tools/common/Numbers.h"
 #include "tools/tile-cc/AllConfigs.h"
 #include "tools/tile-cc/Launcher.h"
+#include "tools/tile-cc/LauncherTuning.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
@@ -46,6 +49,7 @@
 #include <csignal>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -110,6 +114,11 @@ cl::opt<std::string> ptxArch("ptx-arch",
                              cl::desc("--emit=launcher: PTX for devices newer than every --arch (default: the newest "
                                       "--arch without its 'a'; 'none' for no PTX)"),
                              cl::value_desc("ARCH"), cl::cat(category));
+cl::opt<std::string>
+    tuningTable("tuning-table",
+                cl::desc("--emit=launcher --config all: compile in the autotuner's decisions from this table "
+                         "(tile-tune-table/1, as the tuner exports it); NAME_tuned_config picks a configuration"),
+                cl::value_desc("FILE"), cl::cat(category));
 cl::opt<bool> ptxOnly("ptx-only", cl::desc("--emit=launcher: embed PTX for every --arch instead of cubins (no ptxas)"),
                       cl::cat(category));
 cl::opt<std::string> numThreadsText("num-threads", cl::desc("Threads per block (power of two, 32-1024; default 128)"),
@@ -344,6 +353,8 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
   if (int rc = buildSpecialization(module, config, spec))
     return rc;
   std::vector<int> configs{config ? int(*config) : -1};
+  if (!tuningTable.empty() && !allConfigs)
+    return usage("--tuning-table picks among configurations: it needs --config all");
   if (allConfigs) {
     mlir::MLIRContext context;
     auto sig = inspectKernel(module, spec.kernel, context, diags);
@@ -396,8 +407,47 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
     variants.push_back(std::move(variant));
   }
 
+  // --tuning-table: the decisions tuned for this specialization (the key's fields as the
+  // tuner spells them, TuneKey.h); the others are reported and left out.
+  tile::tools::LauncherTuning tuning;
+  if (!tuningTable.empty()) {
+    mlir::MLIRContext context;
+    auto sig = inspectKernel(module, spec.kernel, context, diags);
+    if (!sig)
+      return finish(diags);
+    tile::tools::LauncherTuningSpec want;
+    want.kernel = spec.kernel;
+    want.sourceDigest = tile::jit::tuneSourceDigest(std::string(file.text()));
+    std::set<std::string> tuned;
+    for (size_t i = 0; i < sig->autotuneConfigs.size(); ++i) {
+      std::string label;
+      for (auto &[constant, value] : sig->autotuneConfigs[i]) {
+        tuned.insert(constant);
+        label += (label.empty() ? "" : " ") + constant + "=" + tile::frontend::formatConstant(value);
+      }
+      want.configLabels.push_back(label.empty() ? "config " + std::to_string(i) : label);
+    }
+    for (auto &[constant, value] : spec.constants)
+      if (!tuned.count(constant))
+        want.constants[constant] = std::to_string(value.index()) + ":" + tile::frontend::formatConstant(value);
+    for (auto &[arg, type] : spec.args)
+      want.args[arg] = type.dtype + ":" + std::to_string(type.rank);
+    want.keyNames = sig->autotuneKey;
+    std::vector<std::string> notes;
+    if (!tile::tools::readLauncherTuning(tuningTable, want, tuning, notes, error)) {
+      errs() << "tile-cc: error: --tuning-table " << error << "\n";
+      return 1;
+    }
+    for (const std::string &note : notes)
+      errs() << "tile-cc: warning: --tuning-table " << tuningTable << ": " << note << "\n";
+    if (tuning.entries.empty())
+      errs() << "tile-cc: warning: --tuning-table " << tuningTable << " holds no decision for kernel '" << spec.kernel
+             << "' as specialized here; " << name << "_tuned_config returns its fallback\n";
+  }
+
   tile::tools::LauncherOptions options;
   options.name = name;
+  options.tuning = tuningTable.empty() ? nullptr : &tuning;
   options.nameSpace = launcherNamespace;
   options.headerName = sys::path::filename(headerPath).str();
   options.command = commandLine;
@@ -471,7 +521,7 @@ int main(int argc, char **argv) {
   const std::string arch = archs.front();
   if (emit != EmitKind::Launcher) {
     for (const cl::Option *o :
-         std::initializer_list<const cl::Option *>{&launcherName, &launcherNamespace, &ptxArch, &ptxOnly})
+         std::initializer_list<const cl::Option *>{&launcherName, &launcherNamespace, &ptxArch, &ptxOnly, &tuningTable})
       if (o->getNumOccurrences())
         return usage("--" + o->ArgStr.str() + " is only for --emit=launcher");
   }

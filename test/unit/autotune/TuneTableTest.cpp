@@ -108,6 +108,22 @@ TEST_CASE("bad tuning tables name the file and the field", "[autotune]") {
   CHECK(log.contains("is not among the candidates"));
 }
 
+TEST_CASE("a key's text reads back as its fields", "[autotune]") {
+  TuneKey key = TuneKey::make("k", {{"source", "abc"}, {"const.NAME", "a=b\nc\\d"}, {"blocks", "8"}}, "k");
+  auto fields = tuneKeyFields(key.text);
+  REQUIRE(fields.size() == 4);
+  CHECK(fields[0] == std::pair<std::string, std::string>{"kernel", "k"});
+  CHECK(fields[1] == std::pair<std::string, std::string>{"source", "abc"});
+  // The first '=' splits; escaped newlines and backslashes come back.
+  CHECK(fields[2] == std::pair<std::string, std::string>{"const.NAME", "a=b\nc\\d"});
+  CHECK(fields[3] == std::pair<std::string, std::string>{"blocks", "8"});
+  // Lines that are no fields are skipped.
+  CHECK(tuneKeyFields("junk\n=x\nname=\n").size() == 1);
+  CHECK(tuneSourceDigest("src") == tuneSourceDigest("src"));
+  CHECK(tuneSourceDigest("src").size() == 32);
+  CHECK(tuneSourceDigest("src") != tuneSourceDigest("src2"));
+}
+
 TEST_CASE("tuning keys bucket the key= values and name everything else", "[autotune]") {
   CHECK(bucketPow2(0) == 0);
   CHECK(bucketPow2(1) == 1);

@@ -74,3 +74,30 @@ TEST_CASE("embedded kernels: metadata is parsed up front", "[runtime][embedded]"
     CHECK_THAT(e.what(), Catch::Contains("embedded kernel 'k' (sm_80 cubin)"));
   }
 }
+
+TEST_CASE("embedded tuning tables: the decision for a device, key= values and block count", "[runtime][embedded]") {
+  const std::int64_t keys[] = {1024, 64, 65536, 128, 65536, 128};
+  const EmbeddedTuning table[] = {
+      {"NVIDIA H200", keys + 0, 8, 1}, {"NVIDIA H200", keys + 2, 512, 0}, {"NVIDIA A100-SXM4-80GB", keys + 4, 512, 2}};
+  auto lookup = [&](const std::string &device, std::vector<std::int64_t> key, std::int64_t blocks) {
+    return lookupEmbeddedTuning(table, 3, 2, device, key, blocks, "k");
+  };
+  // Values and the block count are rounded up to powers of two, as the tuner's keys are.
+  CHECK(lookup("NVIDIA H200", {1024, 64}, 8) == 1);
+  CHECK(lookup("NVIDIA H200", {1000, 33}, 5) == 1);
+  CHECK(lookup("NVIDIA H200", {40000, 100}, 300) == 0);
+  CHECK(lookup("NVIDIA A100-SXM4-80GB", {40000, 100}, 300) == 2);
+  // No decision: another device, another bucket of a value or of the block count.
+  CHECK(lookup("NVIDIA H100", {1024, 64}, 8) == -1);
+  CHECK(lookup("NVIDIA H200", {1025, 64}, 8) == -1);
+  CHECK(lookup("NVIDIA H200", {1024, 64}, 9) == -1);
+  CHECK(lookupEmbeddedTuning(nullptr, 0, 2, "NVIDIA H200", {1, 2}, 1, "k") == -1);
+  // The caller's key must have one value per key= name.
+  try {
+    lookup("NVIDIA H200", {1024}, 8);
+    FAIL("expected an error");
+  } catch (const Error &e) {
+    CHECK(e.kind() == Error::Kind::InvalidArgument);
+    CHECK(std::string(e.what()) == "k: the tuning table's decisions depend on 2 key= value(s), 1 given");
+  }
+}
