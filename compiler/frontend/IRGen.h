@@ -126,6 +126,9 @@ private:
   /// A range() loop that can be left early; `reverseStart` set: i = reverseStart - k * reverseStep.
   void emitForAsWhile(const ForStmt &s, const std::string &target, mlir::Value lo, mlir::Value hi, mlir::Value step,
                       mlir::Value reverseStart, int64_t reverseStep);
+  /// `for target in ct.static_iter(iterable)`: the body emitted once per element of a tuple or a
+  /// range() known at compile time, the target bound to it (no loop in the IR).
+  void emitStaticFor(const ForStmt &s, const CallExpr &call);
   void emitReturn(const ReturnStmt &s);
   void emitAssert(const AssertStmt &s);
   void assign(const Expr &target, const KValue &value, SourceRange valueRange);
@@ -248,6 +251,8 @@ private:
   unsigned inlineDepth_ = 0;
   /// Loops enclosing the statement being emitted, in the current function.
   unsigned loopDepth_ = 0;
+  /// Bodies ct.static_iter has emitted in this kernel (nested ones multiply; bounded).
+  size_t staticIterations_ = 0;
 };
 
 } // namespace tile::frontend

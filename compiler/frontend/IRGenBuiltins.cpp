@@ -220,8 +220,9 @@ KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, con
   }
   if (name.rfind("math.", 0) == 0 || name.rfind("numpy.", 0) == 0)
     return callHostModule(name, args);
-  if (name == "range" || name == "ct.range") {
-    error(args.callRange, "range() can only be used as the iterable of a for loop");
+  if (name == "range" || name == "ct.range" || name == "ct.static_iter") {
+    error(args.callRange, (name == "ct.static_iter" ? std::string("ct.static_iter()") : std::string("range()")) +
+                              " can only be used as the iterable of a for loop");
     return KValue::error();
   }
   if (!stripNumericOptions(args))

@@ -282,4 +282,89 @@ void KernelIRGen::emitForAsWhile(const ForStmt &s, const std::string &target, Va
   }
 }
 
+// ct.static_iter unrolls at compile time: bounds keep a typo (static_iter(range(10**9))), or
+// nested unrolled loops, from emitting a billion copies of a body.
+static constexpr size_t kMaxStaticIterations = 4096;
+static constexpr size_t kMaxStaticBodies = 65536; // per kernel, nested ones included
+
+void KernelIRGen::emitStaticFor(const ForStmt &s, const CallExpr &call) {
+  if (call.args.size() != 1 || !call.keywords.empty()) {
+    error(call.range, "ct.static_iter() takes one iterable (a tuple, or a range() of constants)");
+    return;
+  }
+  for (StmtKind jump : {StmtKind::Break, StmtKind::Continue})
+    if (containsJump(s.body, jump)) {
+      error(s.range, std::string(jump == StmtKind::Break ? "break" : "continue") +
+                         " is not supported in a ct.static_iter() loop (its body is unrolled at compile time)");
+      return;
+    }
+  const Expr &iterable = *call.args[0];
+  std::vector<KValue> items;
+  const auto *rangeCall = iterable.dynCast<CallExpr>();
+  const auto *rangeName = rangeCall ? rangeCall->func->dynCast<NameExpr>() : nullptr;
+  if (rangeName && rangeName->id == "range") {
+    // range(stop), range(start, stop[, step]) of compile-time integers.
+    if (rangeCall->args.empty() || rangeCall->args.size() > 3 || !rangeCall->keywords.empty()) {
+      error(rangeCall->range, "range() takes 1 to 3 positional arguments");
+      return;
+    }
+    std::vector<int64_t> bounds;
+    for (const ExprPtr &a : rangeCall->args) {
+      KValue v = eval(*a);
+      if (v.isError())
+        return;
+      if (!v.isInt()) {
+        error(a->range, "ct.static_iter(range(...)) needs bounds known at compile time, got " + describe(v));
+        return;
+      }
+      bounds.push_back(v.intValue());
+    }
+    int64_t start = bounds.size() == 1 ? 0 : bounds[0], stop = bounds.size() == 1 ? bounds[0] : bounds[1];
+    int64_t step = bounds.size() == 3 ? bounds[2] : 1;
+    if (step == 0) {
+      error(rangeCall->args[2]->range, "range() step must not be zero");
+      return;
+    }
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+      if (items.size() == kMaxStaticIterations)
+        break;
+      items.push_back(KValue::integer(i));
+      if ((step > 0 && i > INT64_MAX - step) || (step < 0 && i < INT64_MIN - step))
+        break;
+    }
+    const __int128 span = step > 0 ? __int128(stop) - start : __int128(start) - stop;
+    const __int128 count = span > 0 ? (span - 1) / (step > 0 ? __int128(step) : -__int128(step)) + 1 : 0;
+    if (count > __int128(kMaxStaticIterations)) {
+      error(iterable.range, "ct.static_iter() unrolls at most " + std::to_string(kMaxStaticIterations) +
+                                " iterations; this range has " + std::to_string((unsigned long long)count));
+      return;
+    }
+  } else {
+    KValue v = eval(iterable);
+    if (v.isError())
+      return;
+    if (!v.isTuple()) {
+      error(iterable.range, "ct.static_iter() needs a tuple or a range() known at compile time, got " + describe(v));
+      return;
+    }
+    items = v.elements();
+    if (items.size() > kMaxStaticIterations) {
+      error(iterable.range, "ct.static_iter() unrolls at most " + std::to_string(kMaxStaticIterations) +
+                                " iterations; this tuple has " + std::to_string(items.size()));
+      return;
+    }
+  }
+  for (const KValue &item : items) {
+    if (diags_.stopped() || (!frames_.empty() && frames_.back().returned))
+      return;
+    if (++staticIterations_ > kMaxStaticBodies) {
+      error(s.range, "ct.static_iter() loops unroll more than " + std::to_string(kMaxStaticBodies) +
+                         " bodies in this kernel (nested ones multiply)");
+      return;
+    }
+    assign(*s.target, item, iterable.range);
+    emitBlock(s.body);
+  }
+}
+
 } // namespace tile::frontend

@@ -221,10 +221,18 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   const auto *call = s.iter->dynCast<CallExpr>();
   const auto *fname = call ? call->func->dynCast<NameExpr>() : nullptr;
   bool isRange = fname && fname->id == "range";
-  if (auto *attr = call ? call->func->dynCast<AttributeExpr>() : nullptr)
+  if (auto *attr = call ? call->func->dynCast<AttributeExpr>() : nullptr) {
     isRange = attr->attr == "range";
+    if (attr->attr == "static_iter") {
+      KValue callee = eval(*call->func);
+      if (callee.isError())
+        return;
+      if (callee.kind() == KValue::Kind::Builtin && callee.name() == "ct.static_iter")
+        return emitStaticFor(s, *call);
+    }
+  }
   if (!isRange) {
-    error(s.iter->range, "for loops must iterate over range(...)");
+    error(s.iter->range, "for loops must iterate over range(...) or ct.static_iter(...)");
     return;
   }
   if (!call->keywords.empty()) {
