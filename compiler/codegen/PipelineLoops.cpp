@@ -267,9 +267,11 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       // Offsets inside a stage; Tensor Core operands' buffers start on the swizzle period, and
       // so does every stage of a loop that has one (StageLayout.h).
       SmallVector<int64_t> offsets;
+      SmallVector<bool> operands;
       int64_t stageBytes = 0, stageAlign = kAlign;
       for (mlir::tile::LoadOp load : loads) {
-        int64_t align = feedsTensorCores(load, loop) ? kSwizzleAlign : kAlign;
+        operands.push_back(feedsTensorCores(load, loop));
+        int64_t align = operands.back() ? kSwizzleAlign : kAlign;
         stageAlign = std::max(stageAlign, align);
         offsets.push_back(alignUp(stageBytes, align));
         stageBytes = offsets.back() + alignUp(tileBytes(load.getType()), kAlign);
@@ -294,9 +296,9 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
                           << " are left at occupancy " << occupancy;
       loop->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(n));
       loop->setAttr(kPipelineStageBytesAttr, b.getI64IntegerAttr(stageBytes));
-      for (auto [load, offset] : llvm::zip(loads, offsets)) {
+      for (auto [load, offset, operand] : llvm::zip(loads, offsets, operands)) {
         load->setAttr(kPipelineOffsetAttr, b.getI64IntegerAttr(used + offset));
-        if (feedsTensorCores(load, loop)) {
+        if (operand) {
           load->setAttr(kPipelineCoreMatricesAttr, b.getUnitAttr());
           TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc()
                                   << ": stages in the Tensor Core operand layout (its products read them in place)\n");

@@ -1,12 +1,11 @@
 #include "tools/tile-cc/LauncherTuning.h"
 
 #include "runtime/Error.h"
+#include "runtime/File.h"
 #include "runtime/jit/TuneKey.h"
 #include "runtime/jit/TuneRecord.h"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace tile::tools {
 
@@ -80,20 +79,21 @@ std::string misfit(const jit::TuneRecord &record, const LauncherTuningSpec &spec
 bool readLauncherTuning(const std::string &path, const LauncherTuningSpec &spec, LauncherTuning &tuning,
                         std::vector<std::string> &notes, std::string &error) {
   tuning = LauncherTuning{spec.keyNames, {}};
+  std::string text;
+  try {
+    text = rt::readRegularFile(path, jit::kMaxTuneFileBytes);
+  } catch (const rt::Error &e) {
+    // readRegularFile names the file first ("PATH: cannot open: ..."; directories, FIFOs and
+    // oversized files refused alike).
+    std::string why = e.what();
+    if (why.rfind(path + ": ", 0) == 0)
+      why = why.substr(path.size() + 2);
+    error = path + ": cannot be read: " + why;
+    return false;
+  }
   std::vector<jit::TuneRecord> records;
   try {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      error = path + ": cannot be read";
-      return false;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (text.str().size() > jit::kMaxTuneFileBytes) {
-      error = path + ": larger than the " + std::to_string(jit::kMaxTuneFileBytes >> 20) + " MiB a table may have";
-      return false;
-    }
-    records = jit::parseTuneTable(text.str(), path);
+    records = jit::parseTuneTable(text, path);
   } catch (const rt::Error &e) {
     error = e.what();
     return false;
