@@ -9,6 +9,7 @@
 
 #include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/Pipelining.h"
+#include "compiler/codegen/StageLayout.h"
 #include "compiler/codegen/TileLayout.h"
 #include "dialect/TileDialect.h"
 
@@ -139,8 +140,16 @@ private:
   /// Element (row, col) (i32) of a Tensor Core operand's stage buffer holding a rows x cols tile
   /// of `elementBytes`-byte elements, as an element index into the buffer (StageLayout.h).
   mlir::Value stageOffset(mlir::Value row, mlir::Value col, int64_t rows, int64_t cols, int64_t elementBytes);
-  void writeCoreMatrices(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
-                         bool transposeToKMajor);
+  /// Element (row, col) (i32) of `tile` (StageLayout.h), as an element index.
+  mlir::Value operandTileOffset(const OperandTile &tile, mlir::Value row, mlir::Value col);
+  /// The wgmma matrix descriptor of `tile` (at i64 shared window address `base`) for the
+  /// 8-row groups from (row, col) on (i64; row a multiple of 8, col inside its column block).
+  mlir::Value operandDescriptor(mlir::Value base, const OperandTile &tile, mlir::Value row, mlir::Value col);
+  /// Writes a (batch-stacked) wgmma operand held in registers in a canonical layout into the
+  /// scratch at `byteOffset` as `tile`; with `transposed` the tile holds the values' transpose
+  /// (element-wise stores), otherwise their own rows (vector stores).
+  void writeOperandTile(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
+                        const OperandTile &tile, bool transposed);
   mlir::LogicalResult lowerConvertLayout(mlir::tile::ConvertLayoutOp op);
   /// This thread's place in an mma warp grid of warpsB x wm x wn warps (see #tile.mma).
   struct MmaThread {

@@ -1,9 +1,8 @@
 // Warpgroup matrix products (wgmma.mma_async, sm_90a). Operands read in place from pipeline
-// stages keep their stage layout (StageLayout.h: swizzled); the others go to the scratch in the
-// K-major core-matrix layout without swizzle (8 rows x 16 bytes per core matrix, stored back to
-// back). wgmma reads both through 64-bit matrix descriptors; the accumulator stays in the
-// #tile.mma registers, whose per-warp order is wgmma's D fragment order. Each warpgroup runs
-// one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
+// stages keep their stage layout (StageLayout.h: swizzled); the others are written to the
+// scratch in the same layout, in their own orientation where wgmma can read it. wgmma reads both through 64-bit matrix
+// descriptors; the accumulator stays in the #tile.mma registers, whose per-warp order is wgmma's D fragment order. Each
+// warpgroup runs one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
 
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
@@ -36,9 +35,13 @@ Value KernelLowering::coreMatrixOffset(Value row, Value col, int64_t cols) {
 }
 
 Value KernelLowering::stageOffset(Value row, Value col, int64_t rows, int64_t cols, int64_t elementBytes) {
-  int64_t swizzle = stageSwizzleBytes(cols * elementBytes);
+  return operandTileOffset({rows, cols, elementBytes, stageSwizzleBytes(cols * elementBytes), false}, row, col);
+}
+
+Value KernelLowering::operandTileOffset(const OperandTile &tile, Value row, Value col) {
+  int64_t swizzle = tile.swizzleBytes, elementBytes = tile.elementBytes;
   if (!swizzle)
-    return coreMatrixOffset(row, col, cols);
+    return coreMatrixOffset(row, col, tile.cols);
   auto c = [&](int64_t v) { return i32(v); };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t m) { return arith::MulIOp::create(b_, loc_, x, c(m)).getResult(); };
@@ -48,7 +51,7 @@ Value KernelLowering::stageOffset(Value row, Value col, int64_t rows, int64_t co
   int64_t perRowLog = llvm::Log2_64(perRow);
   // Block col / perRow starts at (col / perRow) * rows * S; row r at r * S inside it.
   Value rowBytes = mul(row, swizzle);
-  Value blockBytes = mul(shr(col, perRowLog), rows * swizzle);
+  Value blockBytes = mul(shr(col, perRowLog), tile.rows * swizzle);
   Value chunkBytes = mul(and_(col, perRow - 1), elementBytes);
   // The 16-byte chunk XOR (row * S / 128) mod (S / 16): bits 7.. of the row's offset into bits 4...
   Value flip = arith::ShLIOp::create(b_, loc_, and_(shr(rowBytes, 7), swizzle / 16 - 1), c(4));
@@ -56,25 +59,58 @@ Value KernelLowering::stageOffset(Value row, Value col, int64_t rows, int64_t co
   return shr(add(add(blockBytes, rowBytes), inRow), llvm::Log2_64(elementBytes));
 }
 
-// Writes a (batch-stacked) operand held in the canonical layout into the core-matrix layout.
-// With `transposeToKMajor` the tile is K x N (N contiguous) and is stored as N x K.
-void KernelLowering::writeCoreMatrices(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
-                                       bool transposeToKMajor) {
+Value KernelLowering::operandDescriptor(Value base, const OperandTile &tile, Value row, Value col) {
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i64(c)).getResult(); };
+  auto div = [&](Value x, int64_t c) { return arith::DivUIOp::create(b_, loc_, x, i64(c)).getResult(); };
+  auto rem = [&](Value x, int64_t c) { return arith::RemUIOp::create(b_, loc_, x, i64(c)).getResult(); };
+  auto at = [&](Value byteOffset, int64_t leading, int64_t stride) {
+    // Start address (>> 4) in bits 0-13, plus the constant fields; the byte offset is 16-byte
+    // aligned and the window below 256 KiB, so the sum never carries out of 14 bits.
+    Value address = add(base, byteOffset);
+    Value start = arith::AndIOp::create(b_, loc_, arith::ShRUIOp::create(b_, loc_, address, i64(4)), i64(0x3FFF));
+    return add(start, i64(static_cast<int64_t>(wgmmaDescriptor(0, static_cast<uint32_t>(leading),
+                                                               static_cast<uint32_t>(stride), tile.swizzleBytes))));
+  };
+  if (int64_t swizzle = tile.swizzleBytes) {
+    // The unswizzled address of (row, col): wgmma applies the XOR from the address bits (the
+    // tile starts on a kSwizzleAlign boundary). The stride byte offset is the step between
+    // 8-row groups (8 * S); the leading one is unused for K-major operands (a K step of 16
+    // elements stays in its block) and the step between column blocks (rows * S) for
+    // MN-major ones.
+    int64_t perRow = swizzle / tile.elementBytes;
+    Value offset = add(add(mul(div(col, perRow), tile.rows * swizzle), mul(row, swizzle)),
+                       mul(rem(col, perRow), tile.elementBytes));
+    return tile.mnMajor ? at(offset, tile.rows * swizzle, 8 * swizzle) : at(offset, 16, 8 * swizzle);
+  }
+  // 16-byte rows, interleaved core matrices tiling the rows row-major, 128 bytes each. Core
+  // matrices adjacent along a row are 128 bytes apart, adjacent rows of them cols * 16. The
+  // leading byte offset is the step along K and the stride byte offset the step along M/N, in
+  // both orientations (checked on the H200: the other reading of the transposed case faults):
+  // K-major rows run along M/N, so leading 128, stride cols * 16; MN-major rows run along K,
+  // so leading cols * 16, stride 128.
+  Value offset = mul(add(mul(div(row, 8), tile.cols / 8), div(col, 8)), 128);
+  return tile.mnMajor ? at(offset, tile.cols * 16, 128) : at(offset, 128, tile.cols * 16);
+}
+
+void KernelLowering::writeOperandTile(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
+                                      const OperandTile &tile, bool transposed) {
   int64_t rank = layout.shape.size();
   int64_t rows = layout.shape[rank - 2], cols = layout.shape[rank - 1];
-  int64_t esize = byteSize(type);
-  reserveShared(byteOffset + layout.numElements * esize);
+  reserveShared(byteOffset + layout.numElements * tile.elementBytes);
   // A canonical run is up to 8 consecutive elements of one row, starting at a multiple of its
-  // length: it stays within one 16-byte core-matrix row when rows are K (no transpose).
-  int64_t width = transposeToKMajor || layout.replicated ? 1 : std::min<int64_t>(layout.vector, 16 / esize);
+  // length: it stays within one 16-byte chunk of a tile row, which the swizzle moves whole.
+  int64_t width = transposed || layout.replicated ? 1 : std::min<int64_t>(layout.vector, 16 / tile.elementBytes);
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
     SmallVector<Value> idx = delinearize(linearIndex(layout, r), layout.shape);
     Value bIndex = rank == 3 ? idx[0] : i32(0);
     Value row = idx[rank - 2], col = idx[rank - 1];
-    int64_t kmRows = transposeToKMajor ? cols : rows, kCols = transposeToKMajor ? rows : cols;
-    Value at = transposeToKMajor ? coreMatrixOffset(col, row, kCols) : coreMatrixOffset(row, col, kCols);
-    at = arith::AddIOp::create(b_, loc_, at, arith::MulIOp::create(b_, loc_, bIndex, i32(kmRows * kCols)));
-    storeRun(values, layout, type, r, width, sharedPointer(type, byteOffset, at));
+    if (transposed)
+      std::swap(row, col);
+    // Batches are stacked along the tile's rows.
+    Value stacked =
+        arith::AddIOp::create(b_, loc_, row, arith::MulIOp::create(b_, loc_, bIndex, i32(transposed ? cols : rows)));
+    storeRun(values, layout, type, r, width, sharedPointer(type, byteOffset, operandTileOffset(tile, stacked, col)));
   }
 }
 
@@ -136,74 +172,87 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
              << (bStage ? (bStage->mnMajor ? "B N-major" : "B K-major") : "B from registers")
              << (aStage && bStage ? ", both" : "") << " read in place from pipeline stages\n");
 
-  // Operands: A (M x K) as is, B (K x N) as its transpose (N x K); both K-major.
-  int64_t aBytes = aStage ? 0 : batch * m * k * esize;
-  int64_t bOffset = (aBytes + 127) / 128 * 128;
-  bool scratch = !aStage || !bStage;
-  if (scratch)
-    barrier();
-  // A is stored M x K and B as N x K: an operand that is a transpose (permuteFoldsIntoMma)
-  // is its input written in the other orientation, with no permute through shared memory.
-  auto writeOperand = [&](Value operand, int64_t offset, bool kMajorIsTransposed) {
-    if (mlir::tile::PermuteOp p = lastTwoSwapped(operand); p && permuteFoldsIntoMma(p)) {
-      Value input = p.getInput();
-      writeCoreMatrices(tiles_[input], layoutOf(input.getType()), ea, offset, !kMajorIsTransposed);
-    } else {
-      writeCoreMatrices(tiles_[operand], layoutOf(operand.getType()), ea, offset, kMajorIsTransposed);
-    }
+  // The other operands go to the scratch in their own orientation where wgmma can read it
+  // (16-bit types MN-major as well as K-major, tf32 K-major only), so that the stores are
+  // vectors; the tile swizzled (StageLayout.h) so that a warp's stores and wgmma's reads hit
+  // distinct banks. An operand that is a transpose (permuteFoldsIntoMma) is its input written
+  // in the other orientation, with no permute through shared memory.
+  struct ScratchOperand {
+    Value values;     // the operand, or the input of the permute producing it
+    bool transposed;  // written transposed (element-wise stores) to be K-major
+    OperandTile tile; // in the scratch, rows stacked over the batch
+    int64_t offset;   // bytes from the scratch start
   };
+  auto planScratch = [&](Value operand, bool isB) {
+    ScratchOperand s{operand, false, {}, 0};
+    bool permuted = false;
+    if (mlir::tile::PermuteOp p = lastTwoSwapped(operand); p && permuteFoldsIntoMma(p)) {
+      s.values = p.getInput();
+      permuted = true;
+    }
+    // A's own rows run along K unless it is a permute's input; B's only then.
+    bool rowsAlongK = isB == permuted;
+    bool mnMajor = !rowsAlongK && esize == 2;
+    s.transposed = !rowsAlongK && !mnMajor;
+    int64_t mn = isB ? n : m;
+    s.tile = {batch * (mnMajor ? k : mn), mnMajor ? mn : k, esize, 0, mnMajor};
+    return s;
+  };
+  std::optional<ScratchOperand> aScratch, bScratch;
   if (!aStage)
-    writeOperand(op.getA(), 0, /*kMajorIsTransposed=*/false);
+    aScratch = planScratch(op.getA(), /*isB=*/false);
   if (!bStage)
-    writeOperand(op.getB(), bOffset, /*kMajorIsTransposed=*/true);
+    bScratch = planScratch(op.getB(), /*isB=*/true);
+  // Place them: swizzled tiles start on kSwizzleAlign boundaries of shared memory (the scratch
+  // follows the stages), unless the padding would overflow shared memory.
+  auto place = [&](bool swizzle) {
+    int64_t used = 0, align = swizzle ? kSwizzleAlign : 128;
+    for (std::optional<ScratchOperand> *s : {&aScratch, &bScratch}) {
+      if (!*s)
+        continue;
+      (*s)->tile.swizzleBytes = swizzle ? stageSwizzleBytes((*s)->tile.cols * esize) : 0;
+      (*s)->offset = static_cast<int64_t>(llvm::alignTo(scratchOffset() + used, align)) - scratchOffset();
+      used = (*s)->offset + (*s)->tile.rows * (*s)->tile.cols * esize;
+    }
+    return scratchOffset() + used;
+  };
+  if (place(/*swizzle=*/true) > target_.maxSharedBytesPerBlock())
+    place(/*swizzle=*/false);
+  TILE_DEBUG(for (auto [name, s]
+                  : {std::pair{"A", &aScratch}, std::pair{"B", &bScratch}}) if (*s) llvm::dbgs()
+             << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": " << name << " written to the scratch at +"
+             << (*s)->offset << ", " << ((*s)->tile.mnMajor ? "MN-major" : "K-major")
+             << ((*s)->transposed ? " (transposed, element-wise)" : "") << ", swizzle " << (*s)->tile.swizzleBytes
+             << " bytes\n");
+  bool scratch = aScratch || bScratch;
   if (scratch) {
+    barrier();
+    for (std::optional<ScratchOperand> *s : {&aScratch, &bScratch})
+      if (*s)
+        writeOperandTile(tiles_[(*s)->values], layoutOf((*s)->values.getType()), ea, (*s)->offset, (*s)->tile,
+                         (*s)->transposed);
     // The stores above go through the generic proxy; wgmma reads through the async proxy.
     asyncProxyFence();
     barrier();
   }
 
   auto add64 = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
-  // The shared window address of the buffer start, as descriptors carry it.
-  Value smemAddress64 = LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase());
-  auto descriptorAt = [&](Value base, Value byteOffset, int64_t leading, int64_t stride, int64_t swizzle = 0) {
-    // Start address (>> 4) in bits 0-13, plus the constant offsets; the byte offset is
-    // 16-byte aligned and the window below 256 KiB, so the sum never carries out of 14 bits.
-    Value address = add64(base, byteOffset);
-    Value start = arith::AndIOp::create(b_, loc_, arith::ShRUIOp::create(b_, loc_, address, i64(4)), i64(0x3FFF));
-    return add64(start, i64(static_cast<int64_t>(wgmmaDescriptor(0, static_cast<uint32_t>(leading),
-                                                                 static_cast<uint32_t>(stride), swizzle))));
-  };
-  auto descriptor = [&](Value byteOffset) { return descriptorAt(smemAddress64, byteOffset, 128, k * 16); };
-  // An operand read in place from its stage (StageLayout.h), at stage row `row` and column `col`
-  // (K-major: row along M/N, col along K; MN-major: row along K, col along M/N).
-  auto stageDescriptor = [&](StageOperand s, Value row, Value col) {
+  // The shared window address of the scratch start, as descriptors carry it.
+  Value scratchAddress = scratch ? LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase()).getResult() : Value();
+  auto stageTile = [&](StageOperand s) {
     auto type = s.load.getType();
-    int64_t cols = type.getShape().back(), rows = type.getNumElements() / cols;
-    Value base = toI64(stageAddress(s.load));
-    auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i64(c)).getResult(); };
-    auto div = [&](Value x, int64_t c) { return arith::DivUIOp::create(b_, loc_, x, i64(c)).getResult(); };
-    auto rem = [&](Value x, int64_t c) { return arith::RemUIOp::create(b_, loc_, x, i64(c)).getResult(); };
-    if (int64_t swizzle = stageSwizzleBytes(cols * esize)) {
-      // The unswizzled address of (row, col): row is a multiple of 8 and col stays inside its
-      // column block, and wgmma applies the XOR from the address bits (the buffer starts on a
-      // kSwizzleAlign boundary). The stride byte offset is the step between 8-row groups
-      // (8 * S); the leading one is unused for K-major operands (a K step of 16 elements stays
-      // in its block) and the step between column blocks (rows * S) for MN-major ones.
-      int64_t perRow = swizzle / esize;
-      Value offset =
-          add64(add64(mul(div(col, perRow), rows * swizzle), mul(row, swizzle)), mul(rem(col, perRow), esize));
-      return s.mnMajor ? descriptorAt(base, offset, rows * swizzle, 8 * swizzle, swizzle)
-                       : descriptorAt(base, offset, 16, 8 * swizzle, swizzle);
-    }
-    // 16-byte rows, interleaved core matrices tiling the loaded rows row-major, 128 bytes each.
-    // Core matrices adjacent along the loaded row are 128 bytes apart, adjacent rows of them
-    // cols * 16. The leading byte offset is the step along K and the stride byte offset the
-    // step along M/N, in both orientations (checked on the H200: the other reading of the
-    // transposed case faults): K-major rows run along M/N, so leading 128, stride cols * 16;
-    // MN-major rows run along K, so leading cols * 16, stride 128.
-    Value offset = mul(add64(mul(div(row, 8), cols / 8), div(col, 8)), 128);
-    return s.mnMajor ? descriptorAt(base, offset, cols * 16, 128) : descriptorAt(base, offset, 128, cols * 16);
+    int64_t cols = type.getShape().back();
+    return OperandTile{type.getNumElements() / cols, cols, esize, stageSwizzleBytes(cols * esize), s.mnMajor};
   };
+  // The descriptor of an operand's 8-row groups from K-major (mn, k) or MN-major (k, mn) on.
+  auto descriptor = [&](const std::optional<StageOperand> &stage, const std::optional<ScratchOperand> &scratchOp,
+                        Value mn, Value kRow) {
+    Value base = stage ? toI64(stageAddress(stage->load)) : add64(scratchAddress, i64(scratchOp->offset));
+    OperandTile tile = stage ? stageTile(*stage) : scratchOp->tile;
+    return tile.mnMajor ? operandDescriptor(base, tile, kRow, mn) : operandDescriptor(base, tile, mn, kRow);
+  };
+  bool aMnMajor = aStage ? aStage->mnMajor : aScratch->tile.mnMajor;
+  bool bMnMajor = bStage ? bStage->mnMajor : bScratch->tile.mnMajor;
 
   Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
   Value warpgroup = toI64(arith::DivUIOp::create(b_, loc_, warp, i32(4)));
@@ -234,21 +283,12 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
           d = LLVM::InsertValueOp::create(b_, loc_, d, accIn[firstReg + i], i);
         int64_t kStep = 32 / esize; // 16 for 16-bit types: two core matrices along K
         for (int64_t k0 = 0; k0 < k; k0 += kStep) {
-          // A: core row aRow / 8, core column k0 / 8. B: its batch's N x K block, core row
-          // n0 / 8, core column k0 / 8.
-          Value aOff = arith::MulIOp::create(
-              b_, loc_,
-              add64(arith::MulIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, aRow, i64(8)), i64(k / 8)),
-                    i64(k0 / 8)),
-              i64(128));
-          int64_t bCore = bLocal * n * k * esize + ((n0 / 8) * (k / 8) + k0 / 8) * 128;
-          // Stage operands: A M x K rows (K-major) or K x M rows (M-major); B N x K or K x N.
-          Value descA = !aStage           ? descriptor(aOff)
-                        : aStage->mnMajor ? stageDescriptor(*aStage, i64(k0), aRow)
-                                          : stageDescriptor(*aStage, aRow, i64(k0));
-          Value descB = !bStage           ? descriptor(i64(bOffset + bCore))
-                        : bStage->mnMajor ? stageDescriptor(*bStage, i64(k0), i64(n0))
-                                          : stageDescriptor(*bStage, i64(n0), i64(k0));
+          // Rows are stacked over the batch: A's M or K rows of batch bLocal start at bLocal * m
+          // or bLocal * k, B's N or K rows at bLocal * n or bLocal * k.
+          Value aK = i64(bLocal * k + k0);
+          Value descA = descriptor(aStage, aScratch, aMnMajor ? row0 : aRow, aMnMajor ? aK : i64(k0));
+          Value descB = descriptor(bStage, bScratch, bMnMajor ? i64(n0) : i64(bLocal * n + n0),
+                                   bMnMajor ? i64(bLocal * k + k0) : i64(k0));
           d = NVVM::WgmmaMmaAsyncOp::create(
               b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
               NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),
@@ -256,8 +296,8 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
               NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-              NVVM::MMALayoutAttr::get(ctx, aStage && aStage->mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
-              NVVM::MMALayoutAttr::get(ctx, bStage && bStage->mnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col),
+              NVVM::MMALayoutAttr::get(ctx, aMnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(ctx, bMnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col),
               NVVM::MMAIntOverflowAttr());
         }
         pending.push_back({d, firstReg, count});

@@ -33,6 +33,15 @@ inline int64_t stageSwizzleBytes(int64_t rowBytes) {
   return rowBytes == 64 || rowBytes == 32 ? rowBytes : 0;
 }
 
+/// A Tensor Core operand tile in shared memory in the layout above: `rows` x `cols` elements of
+/// `elementBytes` bytes (the dims before the last stacked into rows), in column blocks of
+/// `swizzleBytes` (0: interleaved core matrices), read by wgmma K-major (rows along M or N, cols
+/// along K) or MN-major (rows along K; 16-bit types only).
+struct OperandTile {
+  int64_t rows, cols, elementBytes, swizzleBytes;
+  bool mnMajor;
+};
+
 /// The wgmma descriptor's swizzle mode field (bits 62-63) for S: 1 (128 bytes), 2 (64), 3 (32),
 /// 0 (none).
 inline uint64_t wgmmaSwizzleMode(int64_t swizzleBytes) {

@@ -9,6 +9,7 @@
 # RUN: tile-cc %s --kernel mma --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=MMA
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA-K
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu --pipeline-stages 1 | FileCheck %s --check-prefix=WGMMA
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=64 --const BN=8 --const BK=16 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu --pipeline-stages 1 | FileCheck %s --check-prefix=WGMMA-NARROW
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arch sm_90a --emit=gpu | FileCheck %s --check-prefix=WGMMA-MN
 import cuda.tile as ct
 
@@ -85,9 +86,17 @@ def mma(a, b, c):
     acc = ct.mma(ct.load(a, (0, 0), (16, 16)), ct.load(b, (0, 0), (16, 8)), ct.zeros((16, 8), dtype=ct.float32))
     ct.store(c, (0, 0), acc)
 
-# wgmma's K-major operand descriptor for K = 64 bf16: leading byte offset 128 (8 units at bit
-# 16), stride byte offset 64 * 16 = 1024 (64 units at bit 32): 8 << 16 | 64 << 32.
-# WGMMA: arith.constant 274878431232 : i64
+# Through the scratch (--pipeline-stages 1), operands computed in registers take the stage
+# layouts below, in their own orientation: A K-major and B N-major, both in the 128-byte
+# swizzle (the same two descriptors as WGMMA-K and WGMMA-MN).
+# WGMMA-DAG: arith.constant 4611686293305360384 : i64
+# WGMMA-DAG: arith.constant 4611686293338849280 : i64
+# A 64 x 16 (rows of 32 bytes) takes the 32-byte swizzle: leading 16 (1 unit), stride 8 rows *
+# 32 = 256 (16 units), mode 3 at bit 62 (negative as an i64); B 16 x 8 (rows of 16 bytes) the
+# interleaved core matrices, N-major: leading = the K step between core matrices 8 * 16 = 128
+# (8 units), stride = the N step 128 (8 units): 8 << 16 | 8 << 32.
+# WGMMA-NARROW-DAG: arith.constant -4611685949707845632 : i64
+# WGMMA-NARROW-DAG: arith.constant 34360262656 : i64
 # Read in place from the pipeline stages (the default), A (128 x 64, rows of 128 bytes) is
 # K-major in the 128-byte swizzle: leading byte offset unused (16: 1 unit at bit 16), stride
 # byte offset 8 rows * 128 = 1024 (64 units at bit 32), swizzle mode 1 at bit 62.

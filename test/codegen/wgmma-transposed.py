@@ -1,13 +1,17 @@
-# A wgmma operand that is a transpose (permute of the last two dimensions) costs nothing: the
-# operand is stored K-major in shared memory either way, so the permute's input is written in
-# the other orientation and the permute itself is not lowered (no round trip through shared
-# memory and no barrier pair for it). A permute with another use keeps its lowering.
+# A wgmma operand that is a transpose (permute of the last two dimensions) costs nothing: wgmma
+# reads 16-bit operands K-major or MN-major, so the permute's input is written to shared memory
+# as it is, in vector stores, and read in the other orientation; the permute itself is not
+# lowered (no round trip through shared memory and no barrier pair for it). A permute with
+# another use keeps its lowering.
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=NT
 # RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=TN
 # RUN: tile-cc %s --kernel shared_use --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --arg d=bf16:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=KEPT
 # Without wgmma (sm_90) the product is mma.sync, which folds the transpose too (mma-transposed.py).
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --arch sm_90 2>&1 | FileCheck %s --check-prefix=SM90
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --pipeline-stages 1 | FileCheck %s --check-prefix=PTX
+# RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --pipeline-stages 1 2>&1 | FileCheck %s --check-prefix=NT-SCRATCH
+# RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=gpu -o /dev/null -debug-only=tile-lower-to-llvm --pipeline-stages 1 2>&1 | FileCheck %s --check-prefix=TN-SCRATCH
+# RUN: tile-cc %s --kernel tn --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --pipeline-stages 1 | FileCheck %s --check-prefix=TN-PTX --implicit-check-not=st.shared.b16
 # RUN: tile-cc %s --kernel nt --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=COPY
 import cuda.tile as ct
 
@@ -35,13 +39,24 @@ def shared_use(a, b, c, d):
     ct.store(c, (ct.bid(0), ct.bid(1)), ct.mma(x, yt, ct.zeros((64, 64), dtype=ct.float32)))
     ct.store(d, (0, 0), yt)
 
-# NT: tile.permute at {{.*}}wgmma-transposed.py":20:{{[0-9]+}}): folded into the Tensor Core products it feeds
+# NT: tile.permute at {{.*}}wgmma-transposed.py":24:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # NT: tile.mma at {{.*}}: wgmma
 # SM90: tile.permute at {{.*}}: folded into the Tensor Core products it feeds
 # SM90: tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16){{.*}}, B transposed
-# TN: tile.permute at {{.*}}wgmma-transposed.py":28:{{[0-9]+}}): folded into the Tensor Core products it feeds
+# TN: tile.permute at {{.*}}wgmma-transposed.py":32:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # TN: tile.mma at {{.*}}: wgmma
 # KEPT-NOT: folded into the
+# Through the scratch, each operand in its own orientation and swizzled by its row length
+# (64 bytes for the 32-wide K of nt, 128 for the 64-wide M and N of tn): B of nt (the
+# transpose of an N x K tile) and A of nt are K-major, both operands of tn MN-major.
+# NT-SCRATCH: A written to the scratch at +0, K-major, swizzle 64 bytes
+# NT-SCRATCH: B written to the scratch at +4096, K-major, swizzle 64 bytes
+# TN-SCRATCH: A written to the scratch at +0, MN-major, swizzle 128 bytes
+# TN-SCRATCH: B written to the scratch at +4096, MN-major, swizzle 128 bytes
+# Four 16-byte stores per thread (two 32 x 64 tiles at 128 threads), no element-wise ones; the
+# product reads A M-major and B N-major (the two transpose immediates).
+# TN-PTX-COUNT-4: st.shared.v4.b32
+# TN-PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
 # With synchronous loads (--pipeline-stages 1): one barrier pair for the operands, none for a
 # permute: the kernel's first barrier opens the operands' stores, the second follows their
 # proxy fence.
