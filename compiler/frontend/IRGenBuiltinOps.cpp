@@ -466,29 +466,59 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     const Arg &a = *b.get("a"), &bb = *b.get("b");
     if (!expectTile(a, "a") || !expectTile(bb, "b"))
       return KValue::error();
+    ArrayRef<int64_t> as = a.value.shape(), bs = bb.value.shape();
+    auto productRank = [](ArrayRef<int64_t> shape) { return shape.size() == 2 || shape.size() == 3; };
+    if (!isMma && !(productRank(as) && productRank(bs))) {
+      error(args.callRange, args.callee + ": operands must be 2-D or batched 3-D tiles, got " + describe(a.value) +
+                                " and " + describe(bb.value));
+      return KValue::error();
+    }
+    // Batch dimensions broadcast as in numpy's matmul: a 2-D operand, or a batch of one, takes
+    // the batch size of the other operand (and of ct.mma's accumulator).
+    auto batchOf = [](ArrayRef<int64_t> shape) { return shape.size() == 3 ? shape[0] : int64_t(1); };
+    int64_t batch = std::max(batchOf(as), batchOf(bs));
+    bool batched = as.size() == 3 || bs.size() == 3;
     Value acc;
     if (isMma) {
       if (!expectTile(*b.get("acc"), "acc"))
         return KValue::error();
       acc = b.get("acc")->value.value();
-    } else {
+      ArrayRef<int64_t> cs = b.get("acc")->value.shape();
+      // Other ranks are the verifier's to report.
+      if (!productRank(as) || !productRank(bs) || !productRank(cs))
+        batched = false;
+      else if (cs.size() == 3) {
+        batched = true;
+        batch = std::max(batch, cs[0]);
+      }
+    }
+    for (ArrayRef<int64_t> shape : {as, bs}) {
+      if (batched && batchOf(shape) != 1 && batchOf(shape) != batch) {
+        error(args.callRange, args.callee + ": batch sizes " + std::to_string(batchOf(as)) + " and " +
+                                  std::to_string(batchOf(bs)) + " do not broadcast (each must be 1 or the same)");
+        return KValue::error();
+      }
+    }
+    auto withBatch = [&](Value v, ArrayRef<int64_t> shape) {
+      if (!batched || (shape.size() == 3 && shape[0] == batch))
+        return v;
+      return broadcastValue(v, {batch, shape[shape.size() - 2], shape.back()}, l);
+    };
+    Value av = withBatch(a.value.value(), as), bv = withBatch(bb.value.value(), bs);
+    if (!isMma) {
       // The accumulator type a product of these operands takes.
       Type in = a.value.elementType(), accElt = builder_.getF32Type();
       if (in.isF64())
         accElt = in;
       else if (isa<IntegerType>(in))
         accElt = builder_.getI32Type();
-      ArrayRef<int64_t> as = a.value.shape(), bs = bb.value.shape();
-      if (as.size() < 2 || bs.size() != as.size()) {
-        error(args.callRange, args.callee + ": operands must be 2-D or batched 3-D tiles of the same rank, got " +
-                                  describe(a.value) + " and " + describe(bb.value));
-        return KValue::error();
-      }
-      SmallVector<int64_t> shape(as.begin(), as.end());
-      shape.back() = bs.back();
+      SmallVector<int64_t> shape;
+      if (batched)
+        shape.push_back(batch);
+      shape.append({as[as.size() - 2], bs.back()});
       acc = constant(KValue::integer(0), RankedTensorType::get(shape, accElt), l);
     }
-    auto op = mlir::tile::MmaOp::create(builder_, l, acc.getType(), a.value.value(), bb.value.value(), acc);
+    auto op = mlir::tile::MmaOp::create(builder_, l, acc.getType(), av, bv, acc);
     if (!verifyBuilt(op, args.callRange, args.callee))
       return KValue::error();
     return KValue::runtime(op);

@@ -211,3 +211,31 @@ def k(x, y, d_sum, d_max, d_scan, d_imin):
       CHECK(dScan.at(k, j) == 0);
   }
 }
+
+TEST_CASE("ct.matmul and ct.mma broadcast a batch of one and 2-D operands over the batch", "[interpreter][kernels]") {
+  Program p(Program::Python{}, R"py(import cuda.tile as ct
+
+@ct.kernel
+def k(w, x, out):
+    w1 = ct.load(w, (0, 0, 0), (1, 16, 16))
+    xs = ct.load(x, (0, 0, 0), (4, 16, 8))
+    y = ct.matmul(w1, xs) - ct.reshape(w1, (16, 16)) @ (2.0 * xs)
+    y = ct.mma(ct.reshape(w1, (16, 16)), ct.reshape(ct.extract(xs, (1, 0, 0), (1, 16, 8)), (16, 8)), y)
+    ct.store(out, (0, 0, 0), y)
+)py",
+            spec("k", {{"w", {"float32", 3}}, {"x", {"float32", 3}}, {"out", {"float32", 3}}}, {}));
+  Buffer w(DType::Float32, {1, 16, 16}, [](int64_t k) { return noise(150, k); });
+  Buffer x(DType::Float32, {4, 16, 8}, [](int64_t k) { return noise(151, k); });
+  Buffer out(DType::Float32, {4, 16, 8});
+  REQUIRE(p.run({1, 1, 1}, {w.arg(), x.arg(), out.arg()}) == "");
+  // Batch n: W·X_n - 2 W·X_n + W·X_1 = W·(X_1 - X_n).
+  for (int64_t n = 0; n < 4; ++n)
+    for (int64_t i = 0; i < 16; ++i)
+      for (int64_t j = 0; j < 8; ++j) {
+        double exact = 0;
+        for (int64_t q = 0; q < 16; ++q)
+          exact += w.get(i * 16 + q) * (x.get((16 + q) * 8 + j) - x.get((n * 16 + q) * 8 + j));
+        INFO("batch " << n << " (" << i << ", " << j << ")");
+        REQUIRE(std::fabs(out.get((n * 16 + i) * 8 + j) - exact) < 1e-4);
+      }
+}
