@@ -213,6 +213,28 @@ int64_t scratchEstimate(Operation *scope) {
   return most;
 }
 
+/// The bytes of the kernel body's loads that Tensor Core products inside loops read (through
+/// reshapes and transposes): every iteration reads them, so their kernel-start copies get
+/// shared memory before the loops' stages do.
+int64_t loopInvariantOperandBytes(mlir::tile::KernelOp kernel) {
+  llvm::SmallPtrSet<Operation *, 4> loads;
+  kernel.walk([&](mlir::tile::MmaOp mma) {
+    if (!mma->getParentOfType<scf::ForOp>())
+      return;
+    for (Value v : {mma.getA(), mma.getB()}) {
+      while (isa_and_nonnull<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(v.getDefiningOp()))
+        v = v.getDefiningOp()->getOperand(0);
+      auto load = v.getDefiningOp<mlir::tile::LoadOp>();
+      if (load && load->getBlock() == &kernel.getBody().front() && feedsTensorCores(load, kernel))
+        loads.insert(load);
+    }
+  });
+  int64_t bytes = 0;
+  for (Operation *load : loads)
+    bytes += alignUp(tileBytes(cast<mlir::tile::LoadOp>(load).getType()), kSwizzleAlign);
+  return bytes;
+}
+
 struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
   using Base::Base;
 
@@ -238,6 +260,9 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     int64_t occupancy = kernel.getOccupancy().value_or(1);
     int64_t perBlock = std::min(target.maxSharedBytesPerBlock(), kSharedPerSM / occupancy - kReservedPerBlock);
     int64_t used = 0;
+    int64_t reserved = loopInvariantOperandBytes(kernel);
+    TILE_DEBUG(if (reserved) llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << reserved
+                                          << " bytes kept for loop-invariant Tensor Core operands\n");
     bool swizzledStages = false; // the stages region then starts on a kSwizzleAlign boundary
     // Outer loops first: their stages are live while inner loops run.
     SmallVector<scf::ForOp> loops;
@@ -279,7 +304,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       stageBytes = alignUp(stageBytes, stageAlign);
       used = alignUp(used, stageAlign);
       swizzledStages |= stageAlign == kSwizzleAlign;
-      int64_t budget = perBlock - scratchEstimate(loop);
+      int64_t budget = perBlock - scratchEstimate(loop) - reserved;
       int64_t want = stages > 1 ? stages : pipelineStagesForLatency(latency);
       int64_t n = want;
       while (n >= 2 && used + n * stageBytes > budget)

@@ -255,8 +255,9 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
       },
       dims);
 
-  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads). It reads cb in its own
-  // row blocks: where chunk_bmm's are smaller, the parts of a diagonal block above chunk_bmm's
+  // 4. compute_out: grid (chunks * row blocks, P blocks, batch * heads / HB), HB heads of one
+  // group per block (a power of two dividing the heads per group). It reads cb in its own row
+  // blocks: where chunk_bmm's are smaller, the parts of a diagonal block above chunk_bmm's
   // diagonal were never written, and the causal mask drops them.
   const bool dPerChannel = present(T::D) && shapeOf(T::D).size() == 2;
   plan.launches[3] = launch(
@@ -282,9 +283,13 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
         fitMin(c, "BQ", Q);
         fitPow2(c, "BP", P);
         fitMin(c, "BN", N);
+        std::int64_t hb = std::max<std::int64_t>(1, c.count("HB") ? intOf(c, "HB") : 1);
+        while ((H / G) % hb)
+          hb /= 2;
+        c["HB"] = hb;
       },
       [&](const Constants &c) {
-        return std::array<std::int64_t, 3>{nc * (Q / intOf(c, "BQ")), cdiv(P, intOf(c, "BP")), b * H};
+        return std::array<std::int64_t, 3>{nc * (Q / intOf(c, "BQ")), cdiv(P, intOf(c, "BP")), b * H / intOf(c, "HB")};
       },
       dims);
   return plan;

@@ -125,13 +125,18 @@ def chunk_bmm(B, C, cb, ngroups: int,
         ct.store(cb, (bi, c, g, qb, kb), ct.reshape(acc, (1, 1, 1, BQ, BQ)))
 
 
+# HB heads of one group share a block: C's rows (when BN = N) and C.B^T's diagonal block are
+# loaded once for all of them, and the loop over the heads streams their states and x through
+# the pipeline stages (the plan fits HB to a divisor of the heads per group).
 @ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64),
-                      dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128)],
-             key=["headdim", "dstate", "Q"])
+                      dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128),
+                      dict(BQ=64, BP=64, BN=128, HB=4, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2),
+                      dict(BQ=64, BP=64, BN=128, HB=2, occupancy=2)],
+             key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
 def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
                 Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
-                BP: ct.Constant[int], BN: ct.Constant[int],
+                BP: ct.Constant[int], BN: ct.Constant[int], HB: ct.Constant[int] = 1,
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
                 HAS_Z: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
@@ -140,54 +145,68 @@ def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngrou
     c = ct.bid(0) // row_tiles
     qb = ct.bid(0) % row_tiles
     pb = ct.bid(1)
-    bi = ct.bid(2) // nheads
-    h = ct.bid(2) % nheads
-    g = h // (nheads // ngroups)
-    s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
-
-    # The state contribution C_rows . S_in^T, over N blocks, decayed to each row.
-    yacc = ct.zeros((BQ, BP), dtype=ct.float32)
-    for nb in range(N // BN):
-        cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
-                                padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
-        sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
-                                 padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(MT)
-        yacc = ct.mma(cr, ct.transpose(sin), yacc)
-    yacc = yacc * ct.exp(s_rows)[:, None]
-
-    # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
-    # diagonal (kb < qb: every column precedes every row, no mask)...
-    for kb in range(qb):
-        s_cols = ct.reshape(ct.load(dA_cumsum, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
-        u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
-        cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
-        decay = ct.exp(ct.minimum(s_rows[:, None] - s_cols[None, :], 0.0))
-        m = (cbb * decay * u_cols[None, :]).astype(MT)
-        xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
-                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
-        yacc = ct.mma(m, xc.astype(MT), yacc)
-
-    # ...and the diagonal block with the causal mask, whose x rows are the block's own: loaded
-    # once for the product and the D term.
-    xq = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
-                            padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
-    u_rows = ct.reshape(ct.load(dt_out, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
-    cbd = ct.reshape(ct.load(cb, (bi, c, g, qb, qb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
-    decay = ct.exp(ct.minimum(s_rows[:, None] - s_rows[None, :], 0.0))
+    head_blocks = nheads // HB
+    bi = ct.bid(2) // head_blocks
+    h0 = (ct.bid(2) % head_blocks) * HB
+    g = h0 // (nheads // ngroups)
+    # What the heads share: C's rows when one block of N covers them, and the diagonal block
+    # of C.B^T with the causal mask applied.
+    if BN == N:
+        c_rows = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, 0), (1, BQ, 1, N),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, N)).astype(MT)
     causal = ct.arange(BQ)[None, :] <= ct.arange(BQ)[:, None]
-    m = ct.where(causal, cbd * decay * u_rows[None, :], 0.0).astype(MT)
-    yacc = ct.mma(m, xq.astype(MT), yacc)
+    cbd = ct.where(causal, ct.reshape(ct.load(cb, (bi, c, g, qb, qb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32),
+                   0.0)
+    for hh in range(HB):
+        h = h0 + hh
+        s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
 
-    xr = xq.astype(ct.float32)
-    if HAS_D:
-        if D_PER_CHANNEL:
-            dv = ct.reshape(ct.load(D, (h, pb), (1, BP), padding_mode=ct.PaddingMode.ZERO), (BP,))
-            yacc = yacc + dv.astype(ct.float32)[None, :] * xr
+        # The state contribution C_rows . S_in^T, over N blocks, decayed to each row.
+        yacc = ct.zeros((BQ, BP), dtype=ct.float32)
+        if BN == N:
+            sin = ct.reshape(ct.load(states, (bi, c, h, pb, 0), (1, 1, 1, BP, N),
+                                     padding_mode=ct.PaddingMode.ZERO), (BP, N)).astype(MT)
+            yacc = ct.mma(c_rows, ct.transpose(sin), yacc)
         else:
-            dv = ct.load(D, (h,), (1,), padding_mode=ct.PaddingMode.ZERO)
-            yacc = yacc + dv.astype(ct.float32)[None, :] * xr
-    if HAS_Z:
-        zr = ct.reshape(ct.load(z, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
-                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)
-        yacc = yacc * zr * ct.sigmoid(zr)
-    ct.store(y, (bi, c * row_tiles + qb, h, pb), ct.reshape(yacc, (1, BQ, 1, BP)).astype(y.dtype))
+            for nb in range(N // BN):
+                cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
+                                        padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+                sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
+                                         padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(MT)
+                yacc = ct.mma(cr, ct.transpose(sin), yacc)
+        yacc = yacc * ct.exp(s_rows)[:, None]
+
+        # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
+        # diagonal (kb < qb: every column precedes every row, no mask)...
+        for kb in range(qb):
+            s_cols = ct.reshape(ct.load(dA_cumsum, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
+            u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
+            cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
+            decay = ct.exp(ct.minimum(s_rows[:, None] - s_cols[None, :], 0.0))
+            m = (cbb * decay * u_cols[None, :]).astype(MT)
+            xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
+            yacc = ct.mma(m, xc.astype(MT), yacc)
+
+        # ...and the diagonal block (masked above), whose x rows are the block's own: loaded
+        # once for the product and the D term.
+        xq = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
+        u_rows = ct.reshape(ct.load(dt_out, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
+        decay = ct.exp(ct.minimum(s_rows[:, None] - s_rows[None, :], 0.0))
+        m = (cbd * decay * u_rows[None, :]).astype(MT)
+        yacc = ct.mma(m, xq.astype(MT), yacc)
+
+        xr = xq.astype(ct.float32)
+        if HAS_D:
+            if D_PER_CHANNEL:
+                dv = ct.reshape(ct.load(D, (h, pb), (1, BP), padding_mode=ct.PaddingMode.ZERO), (BP,))
+                yacc = yacc + dv.astype(ct.float32)[None, :] * xr
+            else:
+                dv = ct.load(D, (h,), (1,), padding_mode=ct.PaddingMode.ZERO)
+                yacc = yacc + dv.astype(ct.float32)[None, :] * xr
+        if HAS_Z:
+            zr = ct.reshape(ct.load(z, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)
+            yacc = yacc * zr * ct.sigmoid(zr)
+        ct.store(y, (bi, c * row_tiles + qb, h, pb), ct.reshape(yacc, (1, BQ, 1, BP)).astype(y.dtype))

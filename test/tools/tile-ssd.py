@@ -62,7 +62,7 @@
 # LIMITNEG: tile-ssd: error: --dt-limit: -1 is out of range [0, inf] (in '-1,2')
 # LIMITNAN: tile-ssd: error: --dt-limit: 'nan' is not a number (NaN is not allowed here)
 # PASS: tile-ssd: chunk_cumsum   ran BH=2 (config 0, disabled)
-# PASS: tile-ssd: compute_out    ran BN=16 BP=16 BQ=16 (config 0, disabled)
+# PASS: tile-ssd: compute_out    ran BN=16 BP=16 BQ=16 HB=1 (config 0, disabled)
 # PASS: tile-ssd: wrote
 # PASS: tile-ssd: check passed
 # NANCHECK: tile-ssd: y {{.*}} 40 of 1280 outside
