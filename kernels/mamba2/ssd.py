@@ -65,7 +65,8 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
 # resident blocks.
 @ct.autotune(configs=[dict(BP=32, BN=32, occupancy=3), dict(BP=32, BN=64, occupancy=2),
                       dict(BP=32, BN=32, occupancy=4), dict(BP=64, BN=32, occupancy=2),
-                      dict(BP=32, BN=64, occupancy=3), dict(BP=32, BN=128, occupancy=2)],
+                      dict(BP=32, BN=64, occupancy=3), dict(BP=32, BN=128, occupancy=2),
+                      dict(BP=64, BN=64, occupancy=2)],
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,
