@@ -100,10 +100,12 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
     v.candidate.config = i;
     for (auto &[name, value] : tuned)
       v.candidate.constants[name] = frontend::formatConstant(value);
-    bool duplicate = std::any_of(l.variants.begin(), l.variants.end(),
-                                 [&](const SsdVariant &o) { return o.candidate.constants == v.candidate.constants; });
-    if (duplicate)
+    auto same = std::find_if(l.variants.begin(), l.variants.end(),
+                             [&](const SsdVariant &o) { return o.candidate.constants == v.candidate.constants; });
+    if (same != l.variants.end()) {
+      same->candidate.merged.push_back(i);
       continue;
+    }
     v.request = base;
     v.request.config = i;
     // The fitted sizes override the configuration's own (a constant given overrides it). Kernel

@@ -25,6 +25,9 @@ struct TuneCandidate {
   std::map<std::string, std::string> constants;
   /// "BQ=64 BN=32" ("config 0" when it has no constants).
   std::string label() const;
+  /// Other declared configurations this one stands for (they fit the shape to the same
+  /// constants): a TILE_AUTOTUNE_FORCE index naming one of them picks this candidate.
+  std::vector<unsigned> merged;
 };
 
 struct TuneKey {

@@ -104,7 +104,8 @@ std::optional<TuneDecision> Tuner::forced(const TuneKey &key, const std::vector<
   const ForceRule &rule = *rules.front();
   for (size_t i = 0; i < candidates.size(); ++i) {
     const TuneCandidate &c = candidates[i];
-    bool match = rule.index ? c.config == *rule.index : true;
+    bool match = !rule.index || c.config == *rule.index ||
+                 std::find(c.merged.begin(), c.merged.end(), *rule.index) != c.merged.end();
     for (auto &[name, value] : rule.constants) {
       auto it = c.constants.find(name);
       match = match && it != c.constants.end() && it->second == value;

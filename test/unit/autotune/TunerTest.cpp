@@ -259,6 +259,18 @@ TEST_CASE("forced and disabled modes time nothing", "[autotune]") {
   }
   CHECK(timer.prepares == 1); // only kernel i
   {
+    // An index names a declared configuration: one that the shape merged into another
+    // candidate (the same fitted constants) picks that candidate; an index nothing stands for
+    // is an error.
+    TuneSettings s = quiet();
+    s.force = parseForceRules("k:3;j:5");
+    Tuner t("", s);
+    std::vector<TuneCandidate> merged = candidates(3);
+    merged[1].merged = {3, 4};
+    CHECK(t.choose(key("k"), merged, timer).winner == 1);
+    CHECK_THROWS_WITH(t.choose(key("j"), merged, timer), Catch::Contains("rule 'j:5' matches no configuration"));
+  }
+  {
     TuneSettings s = quiet();
     s.force = parseForceRules("BQ=48");
     Tuner t("", s);

@@ -48,10 +48,10 @@ inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfig
 /// ("chunk_cumsum:0;chunk_bmm:1;..."), in which every kernel runs each of its configurations:
 /// run r < n gives kernel k its configuration r (mod its count); run n + r gives it (r + k)
 /// mod its count, so the kernels that share data also meet other configurations of each other
-/// (compute_out reads chunk_bmm's C.B^T at another BQ). The problem must be large enough that no
-/// two configurations fit to the same block sizes (nheads >= 16, headdim and chunk >= 64, dstate
-/// >= 128),
-/// else the plan merges them and a rule names a configuration it does not offer.
+/// (compute_out reads chunk_bmm's C.B^T at another BQ). The problem should be large enough that
+/// no two configurations fit to the same block sizes (nheads >= 16, headdim and chunk >= 64,
+/// dstate >= 128; compute_out's heads per block also need 8 heads per group), else the plan
+/// merges them and the rule runs the configuration that stands for the merged ones.
 inline std::vector<std::string> configRuns() {
   const auto configs = autotuneConfigs();
   const char *kernels[4] = {"chunk_cumsum", "chunk_bmm", "fwd_pass_state", "compute_out"};
