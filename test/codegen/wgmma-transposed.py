@@ -53,8 +53,10 @@ def shared_use(a, b, c, d):
 # NT-SCRATCH: B written to the scratch at +4096, K-major, swizzle 64 bytes
 # TN-SCRATCH: A written to the scratch at +0, MN-major, swizzle 128 bytes
 # TN-SCRATCH: B written to the scratch at +4096, MN-major, swizzle 128 bytes
-# Four 16-byte stores per thread (two 32 x 64 tiles at 128 threads), no element-wise ones; the
-# product reads A M-major and B N-major (the two transpose immediates).
+# Four 16-byte stores per thread (two 32 x 64 tiles at 128 threads), no element-wise ones, at
+# swizzled addresses (the 16-byte chunk XOR the row's bits); the product reads A M-major and B
+# N-major (the two transpose immediates).
+# TN-PTX: xor.b32
 # TN-PTX-COUNT-4: st.shared.v4.b32
 # TN-PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 1;
 # With synchronous loads (--pipeline-stages 1): one barrier pair for the operands, none for a
