@@ -323,6 +323,19 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
   SmallVector<Value> tileStart;
   for (int64_t d = 0; d < rank; ++d)
     tileStart.push_back(arith::MulIOp::create(b_, loc_, toI64(scalars_.lookup(load.getIndices()[d])), i64(shape[d])));
+  // A tile wholly inside the array (the common case: every tile but the ragged ones at the
+  // edges) needs no bounds per copy: one uniform check per load, then full 16-byte copies with
+  // no source size (the bounds, the zero-fill sizes and the address select were most of each
+  // copy's integer work). Unsigned compares: a negative start is outside.
+  Value tileInside;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value startIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, tileStart[d], array.shape[d]);
+    Value endIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ule,
+                                        arith::AddIOp::create(b_, loc_, tileStart[d], i64(shape[d])), array.shape[d]);
+    tileInside = boolAnd(tileInside, boolAnd(startIn, endIn));
+  }
+  Value whole = boolAnd(aligned, tileInside);
+  auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
   auto zext = [&](Value v) { return arith::ExtUIOp::create(b_, loc_, b_.getI64Type(), v).getResult(); };
   for (int64_t k = 0; k * numThreads_ < copies; ++k) {
     Value copy = arith::AddIOp::create(b_, loc_, tid_, i32(k * numThreads_));
@@ -333,17 +346,22 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
       Value first = arith::MulIOp::create(b_, loc_, copy, i32(width));
       SmallVector<Value> local = delinearize(first, shape);
       SmallVector<Value> idx;
-      Value rowInBounds; // every dimension but the last
-      for (int64_t d = 0; d < rank; ++d) {
+      for (int64_t d = 0; d < rank; ++d)
         idx.push_back(arith::AddIOp::create(b_, loc_, tileStart[d], zext(local[d])));
-        if (d + 1 < rank)
-          rowInBounds =
-              boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, idx[d], array.shape[d]));
-      }
       // The run lies in one 16-byte chunk of the row, which every stage layout keeps contiguous:
       // its elements follow the first one's place (one address for the copy and the fallback).
       Value dstIndex = stageIndex(load, first);
       Value dst = stagePointer(elt, byteOffset, dstIndex);
+      auto ifWhole = scf::IfOp::create(b_, loc_, TypeRange{}, whole, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard wholeGuard(b_);
+      b_.setInsertionPoint(ifWhole.thenBlock()->getTerminator());
+      NVVM::CpAsyncOp::create(b_, loc_, dst, elementPointer(array, idx), b_.getI32IntegerAttr(copyBytes),
+                              NVVM::LoadCacheModifierKindAttr::get(b_.getContext(), cache), Value());
+      b_.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
+      Value rowInBounds; // every dimension but the last
+      for (int64_t d = 0; d + 1 < rank; ++d)
+        rowInBounds =
+            boolAnd(rowInBounds, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, idx[d], array.shape[d]));
       auto ifAligned = scf::IfOp::create(b_, loc_, TypeRange{}, aligned, /*withElseRegion=*/true);
       {
         OpBuilder::InsertionGuard guard(b_);
@@ -360,7 +378,6 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
         // An empty copy reads nothing; give it the array's base rather than an address outside.
         Value any = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, inside, i64(0));
         Value src = arith::SelectOp::create(b_, loc_, any, elementPointer(array, idx), array.ptr);
-        auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
         NVVM::CpAsyncOp::create(b_, loc_, dst, src, b_.getI32IntegerAttr(copyBytes),
                                 NVVM::LoadCacheModifierKindAttr::get(b_.getContext(), cache), srcBytes);
         // Strided or misaligned views: element by element, zero outside the array (from

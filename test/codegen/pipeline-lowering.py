@@ -3,8 +3,9 @@
 # then in every iteration a wait until S - 2 groups are pending, a barrier, the copies of
 # iteration i + S - 1 into the stage iteration i - 1 read (one commit group), and the loads
 # read from their stage; after the loop every group is waited for and a barrier frees the
-# stages. Ragged edges copy fewer bytes (cp.async's source size); misaligned or strided views
-# take an element-by-element path under a uniform condition.
+# stages. A tile wholly inside the array (one uniform check per load) takes full copies with
+# no bounds; ragged edges copy fewer bytes (cp.async's source size); misaligned or strided
+# views take an element-by-element path under a uniform condition.
 # RUN: tile-cc %s --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefixes=PTX,S3
 # RUN: tile-cc %s --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0 --emit=ptx --pipeline-stages 2 | FileCheck %s --check-prefixes=PTX,S2
 # RUN: tile-cc %s --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0 --emit=ptx --pipeline-stages 4 | FileCheck %s --check-prefixes=PTX,S4
@@ -21,9 +22,11 @@ def k(x, y, n):
         acc = acc * 0.5 + ct.load(x, (i, ct.bid(0)), (16, 64), padding_mode=ct.PaddingMode.ZERO)
     ct.store(y, (0, ct.bid(0)), acc)
 
-# The prologue: S - 1 commit groups of 16-byte copies (four f32 each), zero-filling past the
-# edge through the source-size operand. The element-by-element path for misaligned views
-# takes its indices through an opaque move (no induction variables for its addresses).
+# The prologue: S - 1 commit groups of 16-byte copies (four f32 each): without a source size
+# for a tile inside the array, else zero-filling past the edge through the source-size operand.
+# The element-by-element path for misaligned views takes its indices through an opaque move
+# (no induction variables for its addresses).
+# PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 # PTX: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
 # PTX: // begin inline asm
 # PTX-NEXT: mov.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}};
