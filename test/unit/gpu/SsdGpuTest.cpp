@@ -165,8 +165,10 @@ TEST_CASE("gpu: ssd_forward with every autotune configuration of every kernel", 
   // The runs of test::configRuns (each configuration of each kernel, chunk_bmm and compute_out
   // at different BQ, pinned as TILE_AUTOTUNE_FORCE would), alternating two problems that hold
   // every option between them, at chunk 128 and 256 (2 to 8 row blocks), nheads 16 and dstate
-  // 128 (no two configurations fit to the same block sizes): each configuration is its own code
-  // (tile shapes, wgmma or mma.sync shapes, loop counts) that the CPU tests only interpret.
+  // 128 (no two configurations fit to the same block sizes, except that the fp32 problem's one
+  // head per group runs compute_out's heads-per-block configuration with one head, as the
+  // configuration it merges into): each configuration is its own code (tile shapes, wgmma or
+  // mma.sync shapes, loop counts) that the CPU tests only interpret.
   // The bf16 problem has no z: with the z gate on top of D per channel and initial states, one
   // element of 266240 (at t = 0, where the bf16-rounded initial state alone makes y) leaves the
   // 8 u_op * rms bound on the interpreter, which models the GPU's rounding.
