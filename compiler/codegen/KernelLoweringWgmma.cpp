@@ -1,8 +1,9 @@
 // Warpgroup matrix products (wgmma.mma_async, sm_90a). Operands read in place from pipeline
 // stages keep their stage layout (StageLayout.h: swizzled); the others are written to the
-// scratch in the same layout, in their own orientation where wgmma can read it. wgmma reads both through 64-bit matrix
-// descriptors; the accumulator stays in the #tile.mma registers, whose per-warp order is wgmma's D fragment order. Each
-// warpgroup runs one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
+// scratch in the same layout, in their own orientation where wgmma can read it. wgmma reads
+// both through 64-bit matrix descriptors; the accumulator stays in the #tile.mma registers,
+// whose per-warp order is wgmma's D fragment order. Each warpgroup runs one m64nNk16
+// instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
 
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
@@ -179,7 +180,8 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   // in the other orientation, with no permute through shared memory.
   struct ScratchOperand {
     Value values;     // the operand, or the input of the permute producing it
-    bool transposed;  // written transposed (element-wise stores) to be K-major
+    bool transposed;  // written transposed (element-wise stores) to be K-major: 32-bit types,
+                      // which wgmma reads K-major only (usesWgmma admits 16-bit ones today)
     OperandTile tile; // in the scratch, rows stacked over the batch
     int64_t offset;   // bytes from the scratch start
   };
@@ -285,10 +287,10 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
         for (int64_t k0 = 0; k0 < k; k0 += kStep) {
           // Rows are stacked over the batch: A's M or K rows of batch bLocal start at bLocal * m
           // or bLocal * k, B's N or K rows at bLocal * n or bLocal * k.
-          Value aK = i64(bLocal * k + k0);
-          Value descA = descriptor(aStage, aScratch, aMnMajor ? row0 : aRow, aMnMajor ? aK : i64(k0));
-          Value descB = descriptor(bStage, bScratch, bMnMajor ? i64(n0) : i64(bLocal * n + n0),
-                                   bMnMajor ? i64(bLocal * k + k0) : i64(k0));
+          Value kStacked = i64(bLocal * k + k0);
+          Value descA = descriptor(aStage, aScratch, aMnMajor ? row0 : aRow, aMnMajor ? kStacked : i64(k0));
+          Value descB =
+              descriptor(bStage, bScratch, bMnMajor ? i64(n0) : i64(bLocal * n + n0), bMnMajor ? kStacked : i64(k0));
           d = NVVM::WgmmaMmaAsyncOp::create(
               b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
               NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),

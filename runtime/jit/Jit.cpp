@@ -19,8 +19,9 @@ namespace tile::jit {
 /// Changes whenever the compiler's output for the same input may change.
 // 2: .minnctapersm 1, 3: wgmma, 4: occupancy, atomics, scf.while, 5: pipelined loads,
 // rematerialized broadcasts, accumulators stored from their fragments, 6: swizzled operand
-// stages.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/6";
+// stages, 7: swizzled scratch operands in their own orientation, bound-free copies of tiles
+// inside the array, room kept for loop-invariant operands.
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/7";
 
 const char *compilerVersion() { return kCompilerVersion; }
 
