@@ -33,4 +33,13 @@
 #define GET_OP_CLASSES
 #include "dialect/TileOps.h.inc"
 
+namespace mlir::tile {
+/// A unit attribute on a tile.kernel array argument: its base address and the stride of every
+/// dimension but the last are multiples of 16 bytes, the last stride is 1 and every dimension
+/// is below 2^31 (the caller's promise, `--arg NAME=DTYPE:RANK:aligned`; the runtime checks it
+/// at launch). Vector accesses then need no run-time alignment check, and tile-place-tma may
+/// copy the array's tiles with TMA.
+inline constexpr llvm::StringLiteral kAlignedArgAttr = "tile.aligned";
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILEDIALECT_H

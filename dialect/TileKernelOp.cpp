@@ -45,6 +45,10 @@ LogicalResult KernelOp::verify() {
   for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
     if (!isKernelArgumentType(type))
       return emitOpError("argument #") << i << " has type " << type << "; kernel arguments are arrays or scalars";
+  for (auto [i, type] : llvm::enumerate(getArgumentTypes()))
+    if (getArgAttr(unsigned(i), kAlignedArgAttr) && !isa<ArrayType>(type))
+      return emitOpError("argument #") << i << " has type " << type << "; " << kAlignedArgAttr
+                                       << " states facts of an array";
   if (auto occupancy = getOccupancy())
     if (*occupancy < 1 || *occupancy > 32)
       return emitOpError("occupancy ") << *occupancy << " is out of range [1, 32]";

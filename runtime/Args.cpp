@@ -86,4 +86,20 @@ Scalar Scalar::fromBits(DType dtype, std::uint64_t bits) {
   return s;
 }
 
+bool ArrayArg::isAligned() const {
+  if (shape.empty() || numElements() == 0 || data % 16)
+    return false;
+  const std::vector<std::int64_t> s = stridesOrContiguous();
+  const std::int64_t elem = dtypeSize(dtype);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] >= (std::int64_t(1) << 31))
+      return false;
+    if (shape[d] == 1)
+      continue;
+    if (d + 1 == shape.size() ? s[d] != 1 : s[d] <= 0 || (s[d] * elem) % 16 != 0)
+      return false;
+  }
+  return true;
+}
+
 } // namespace tile::rt

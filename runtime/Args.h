@@ -28,6 +28,11 @@ struct ArrayArg {
   /// The strides, or the row-major contiguous ones when none were given.
   std::vector<std::int64_t> stridesOrContiguous() const;
   std::int64_t numElements() const;
+  /// Whether the array keeps the promise of an `aligned` kernel argument (TMA's facts): not
+  /// empty, base address and every stride but the last multiples of 16 bytes (dimensions of
+  /// size 1 never step), last stride 1, every dimension below 2^31. A JIT caller compiles an
+  /// `aligned` variant only for arrays that keep it.
+  bool isAligned() const;
 };
 
 /// A scalar argument with its dtype; the value's bit pattern is kept in the low

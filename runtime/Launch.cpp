@@ -40,9 +40,12 @@ void encode(const TensorMapRequest &r, LaunchPlan &plan, const std::string &cont
     throw Error(Error::Kind::NoDriver,
                 fmt::format("{}: the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0+)", context));
   auto *map = reinterpret_cast<CUtensorMap *>(plan.params.at(r.offset));
+  // A rank-1 map has no strides; the driver still gets a valid pointer.
+  std::uint64_t noStride = 0;
+  const std::uint64_t *strides = r.globalStrides.empty() ? &noStride : r.globalStrides.data();
   d.check(d.cuTensorMapEncodeTiled(map, tensorMapType(r.dtype), std::uint32_t(r.globalDim.size()),
-                                   reinterpret_cast<void *>(r.address), r.globalDim.data(), r.globalStrides.data(),
-                                   r.box.data(), r.elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                   reinterpret_cast<void *>(r.address), r.globalDim.data(), strides, r.box.data(),
+                                   r.elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
                                    CUtensorMapSwizzle(int(r.swizzle)), CUtensorMapL2promotion(int(r.l2Promotion)),
                                    r.oobFill == TmaOobFill::NaN ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
                                                                 : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),

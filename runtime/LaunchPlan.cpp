@@ -179,8 +179,9 @@ private:
     std::uint64_t elem = dtypeSize(a.dtype);
     for (size_t i = 0; i < rank; ++i) { // CUDA orders dimensions innermost first
       size_t d = rank - 1 - i;
-      if (a.shape[d] < 1 || std::uint64_t(a.shape[d]) > (std::uint64_t(1) << 32))
-        fail(fmt::format("tma[{}]: shape[{}] = {} is out of the TMA range [1, 2^32]", index, d, a.shape[d]));
+      // Tile coordinates are signed 32-bit: the kernel's reach ends below 2^31.
+      if (a.shape[d] < 1 || a.shape[d] >= (std::int64_t(1) << 31))
+        fail(fmt::format("tma[{}]: shape[{}] = {} is out of the TMA range [1, 2^31)", index, d, a.shape[d]));
       r.globalDim.push_back(std::uint64_t(a.shape[d]));
       r.box.push_back(std::uint32_t(t.box[d]));
       r.elementStrides.push_back(std::uint32_t(t.elementStrides[d]));

@@ -53,15 +53,16 @@ cubin() {  # cubin NAME TILE-CC-ARGS...
   "$root/build-static/bin/tile-cc" "$@" --emit=cubin -o "$root/bundle/cubins/$name.cubin" \
     --metadata "$root/bundle/cubins/$name.json" --resource-usage 2> "$root/bundle/cubins/$name.ptxas.txt"
 }
+# Arrays as the JIT passes them (aligned: TMA copies where the loads allow).
 cubin matmul "$root/kernels/examples/matmul.py" --kernel matmul --const BM=128 --const BN=128 --const BK=64 \
-  --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2
-cubin chunk_bmm "$ssd" --kernel chunk_bmm --arg B=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg ngroups=i64:0 \
+  --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned
+cubin chunk_bmm "$ssd" --kernel chunk_bmm --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg ngroups=i64:0 \
   --const Q=64 --const N=128 --const BQ=64 --const BN=32
-cubin compute_out "$ssd" --kernel compute_out --arg x=bf16:4 --arg C=bf16:4 --arg cb=f32:5 --arg dt_out=f32:4 \
-  --arg dA_cumsum=f32:4 --arg states=bf16:5 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4 --arg nheads=i64:0 \
+cubin compute_out "$ssd" --kernel compute_out --arg x=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg dt_out=f32:4:aligned \
+  --arg dA_cumsum=f32:4:aligned --arg states=bf16:5:aligned --arg D=f32:1:aligned --arg z=bf16:4:aligned --arg y=bf16:4:aligned --arg nheads=i64:0 \
   --arg ngroups=i64:0 --const Q=64 --const N=128 --const BQ=64 --const BP=64 --const BN=32 --const HAS_D=True
-cubin fwd_pass_state "$ssd" --kernel fwd_pass_state --arg x=bf16:4 --arg B=bf16:4 --arg dt_out=f32:4 \
-  --arg dA_cumsum=f32:4 --arg initial_states=f32:4 --arg states=bf16:5 --arg final_states=f32:4 --arg nheads=i64:0 \
+cubin fwd_pass_state "$ssd" --kernel fwd_pass_state --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg dt_out=f32:4:aligned \
+  --arg dA_cumsum=f32:4:aligned --arg initial_states=f32:4:aligned --arg states=bf16:5:aligned --arg final_states=f32:4:aligned --arg nheads=i64:0 \
   --arg ngroups=i64:0 --arg nchunks=i64:0 --const Q=64 --const BP=32 --const BN=32
 rm -rf "$stage"
 ls -l "$root/bundle/tools.tar.xz" "$root/bundle/cubins"

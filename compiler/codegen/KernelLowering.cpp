@@ -228,7 +228,8 @@ static std::string kibString(int64_t bytes) {
 // shrink: "tile 256x256xf32 needs 288 KiB of shared memory; the limit on sm_90 is 227 KiB".
 LogicalResult KernelLowering::checkSharedMemoryLimit() {
   int64_t limit = target_.maxSharedBytesPerBlock();
-  if (std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_) <= limit)
+  // The mbarriers follow the other bytes.
+  if (alignTo16(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_)) + mbarrierBytes_ <= limit)
     return success();
   Operation *op = largestSharedUser_ ? largestSharedUser_ : kernel_.getOperation();
   RankedTensorType largest;
@@ -390,6 +391,11 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       params.push_back(storageType(t));
     }
   }
+  // TMA descriptors (tile.tma_maps) follow as 128-byte __grid_constant__ parameters.
+  ArrayAttr tmaMapList = tmaMaps();
+  size_t firstTmaParam = params.size();
+  if (tmaMapList)
+    params.append(tmaMapList.size(), LLVM::LLVMPointerType::get(ctx));
   std::string symbol = kernel_.getSymName().str();
   auto fn = LLVM::LLVMFuncOp::create(b_, kernel_.getLoc(), symbol + "__tile",
                                      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
@@ -406,9 +412,17 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   // every thread within 65536 / (N * numThreads) registers.
   int32_t minBlocks = static_cast<int32_t>(kernel_.getOccupancy().value_or(1));
   fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b_.getI32IntegerAttr(minBlocks));
+  for (size_t i = firstTmaParam; i < params.size(); ++i) {
+    fn.setArgAttr(unsigned(i), LLVM::LLVMDialect::getByValAttrName(),
+                  TypeAttr::get(LLVM::LLVMArrayType::get(b_.getI8Type(), 128)));
+    fn.setArgAttr(unsigned(i), LLVM::LLVMDialect::getAlignAttrName(), b_.getI64IntegerAttr(64));
+    fn.setArgAttr(unsigned(i), NVVM::NVVMDialect::getGridConstantAttrName(), UnitAttr::get(ctx));
+  }
   Block *entry = fn.addEntryBlock(b_);
   b_.setInsertionPointToStart(entry);
   tid_ = NVVM::ThreadIdXOp::create(b_, loc_, b_.getI32Type());
+  for (size_t i = firstTmaParam; i < params.size(); ++i)
+    tmaParams_.push_back(entry->getArgument(unsigned(i)));
 
   if (auto stages = kernel_->getAttrOfType<IntegerAttr>(kPipelineBytesAttr))
     pipelineBytes_ = stages.getInt();
@@ -425,6 +439,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
         a.shape.push_back(entry->getArgument(next++));
       for (int64_t d = 0; d < array.getRank(); ++d)
         a.strides.push_back(entry->getArgument(next++));
+      a.aligned = bool(kernel_.getArgAttr(arg.getArgNumber(), mlir::tile::kAlignedArgAttr));
       arrays_[arg] = a;
     } else {
       Value v = entry->getArgument(next++);
@@ -433,25 +448,36 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       scalars_[arg] = v;
     }
   }
-  if (failed(checkRegisterLimit()) || failed(verifyPipelineAttributes()))
+  if (failed(checkRegisterLimit()) || failed(verifyPipelineAttributes()) || failed(verifyTmaAttributes()))
     return failure();
+  bool tmaPrefetches = false;
+  kernel_.getBody().front().walk(
+      [&](mlir::tile::LoadOp l) { tmaPrefetches |= l->hasAttr(kPrefetchOffsetAttr) && usesTma(l); });
+  declareTmaBarriers(tmaPrefetches ? 2 : 0);
+  if (tmaPrefetches) {
+    initMbarriers(tmaPrefetchBarrier_, 2);
+    barrier();
+  }
   issuePrefetches();
   if (failed(lowerRegion(kernel_.getBody())))
     return failure();
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
   // The stages were sized from an estimate of the scratch; when the scratch turns out larger,
   // the caller lowers the kernel again without them (pipelineOverflow).
-  if (prefetchBytes_ + pipelineBytes_ && sharedBytes_ > target_.maxSharedBytesPerBlock()) {
+  if (prefetchBytes_ + pipelineBytes_ && alignTo16(sharedBytes_) + mbarrierBytes_ > target_.maxSharedBytesPerBlock()) {
     pipelineOverflow_ = true;
     fn.erase();
     return failure();
   }
   if (failed(checkSharedMemoryLimit()))
     return failure();
+  // The mbarriers follow everything else.
+  int64_t dataBytes = alignTo16(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_));
+  placeTmaBarriers(dataBytes);
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
   info.numThreads = numThreads_;
-  info.sharedMemoryBytes = (std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_) + 15) / 16 * 16;
+  info.sharedMemoryBytes = alignTo16(dataBytes + mbarrierBytes_);
   return info;
 }
 
@@ -732,7 +758,7 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   }
   unflatten(*this, op.getResults(), newFor.getResults(), 0);
   if (pipelined)
-    pipelineEpilogue();
+    pipelineEpilogue(op);
   return success();
 }
 

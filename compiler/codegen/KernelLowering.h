@@ -49,6 +49,8 @@ public:
     mlir::Value ptr;                               // !llvm.ptr<1>
     llvm::SmallVector<mlir::Value> shape, strides; // i64
     mlir::Type elementType;
+    /// The kernel argument is tile.aligned (16-byte base and strides, unit last stride).
+    bool aligned = false;
   };
   using Elements = llvm::SmallVector<mlir::Value>;
 
@@ -83,14 +85,42 @@ private:
   void pipelineIteration(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stage);
   /// The stage index (i32) of the next iteration.
   mlir::Value pipelineNextStage(mlir::scf::ForOp op, mlir::Value stage);
-  void pipelineEpilogue();
-  void issuePipelineCopies(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stageOffset);
+  void pipelineEpilogue(mlir::scf::ForOp op);
+  /// For a loop with TMA loads the loop carries a counter c in [0, 2 * stages): the stage is
+  /// c mod stages and the phase its barrier completes (c >= stages); other loops carry the stage.
+  std::pair<mlir::Value, mlir::Value> pipelineStageAndPhase(mlir::scf::ForOp op, mlir::Value counter);
+  void issuePipelineCopies(mlir::scf::ForOp op, mlir::Value iv, mlir::Value stageOffset, mlir::Value mbarrier);
   void issueCopies(llvm::ArrayRef<mlir::tile::LoadOp> loads, mlir::Block *body,
-                   llvm::function_ref<mlir::Value(mlir::tile::LoadOp)> byteOffset);
+                   llvm::function_ref<mlir::Value(mlir::tile::LoadOp)> byteOffset, mlir::Value mbarrier);
   void issueCopy(mlir::tile::LoadOp load, mlir::Value byteOffset);
   mlir::LogicalResult lowerPipelinedLoad(mlir::tile::LoadOp op);
   /// At kernel start: the copies of the loads tile-pipeline-loops prefetches (one group).
   void issuePrefetches();
+  // Bulk tensor copies and their mbarriers (KernelLoweringTma.cpp).
+  /// A side-effecting inline PTX instruction: the one way the TMA lowering builds them.
+  void ptx(llvm::StringRef text, llvm::StringRef constraints, mlir::ValueRange operands);
+  mlir::ArrayAttr tmaMaps();
+  static bool usesTma(mlir::tile::LoadOp load);
+  mlir::LogicalResult verifyTmaAttributes();
+  /// Numbers the stage barriers of the pipelined loops with TMA loads (tmaLoopBarriers_).
+  int64_t countTmaBarriers();
+  /// The mbarriers: the loops' stage barriers, then `prefetchGroups` more; placeTmaBarriers
+  /// puts them at `offset` in shared memory once the scratch's size is known.
+  void declareTmaBarriers(int64_t prefetchGroups);
+  void placeTmaBarriers(int64_t offset);
+  /// The shared window address (i32) of mbarrier `index` (i32).
+  mlir::Value mbarrierAddress(mlir::Value index);
+  /// Thread 0 initializes (arrival count 1) or invalidates barriers first .. first + count - 1.
+  void initMbarriers(int64_t first, int64_t count);
+  void invalidateMbarriers(int64_t first, int64_t count);
+  /// Every thread waits until the barrier at `address` completes the phase of parity `parity`.
+  void waitMbarrier(mlir::Value address, mlir::Value parity);
+  /// The bytes the bulk copies of `load` write (the whole tile: out-of-bounds boxes are filled).
+  int64_t tmaBytes(mlir::tile::LoadOp load);
+  /// Thread 0 arms `mbarrier` (i32 address) with the bytes of `loads` and issues their copies.
+  void issueTmaCopies(llvm::ArrayRef<mlir::tile::LoadOp> loads,
+                      llvm::function_ref<mlir::Value(mlir::tile::LoadOp)> byteOffset, mlir::Value mbarrier);
+  void issueTmaCopy(mlir::tile::LoadOp load, mlir::Value byteOffset, mlir::Value mbarrier);
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
   void readStage(mlir::tile::LoadOp op, mlir::Value base);
   /// Element `linear` (i32, row-major in the load's tile) of that buffer.
@@ -276,6 +306,15 @@ public:
   /// Where sharedBase() is, in bytes from the start of shared memory.
   int64_t scratchOffset() const;
   bool pipelineOverflow_ = false;
+  /// TMA: the descriptor parameters (tile.tma_maps order), the mbarriers' offset (a constant set
+  /// at the end) and bytes (after the kernel's other shared memory), the first stage barrier of each pipelined loop
+  /// with TMA loads, and the first of the two kernel-start groups' barriers.
+  llvm::SmallVector<mlir::Value> tmaParams_;
+  mlir::arith::ConstantOp mbarrierOffset_;
+  int64_t mbarrierBytes_ = 0;
+  llvm::DenseMap<mlir::Operation *, int64_t> tmaLoopBarriers_;
+  int64_t tmaPrefetchBarrier_ = 0;
+  bool prefetchGroupTma_[2] = {false, false};
   /// The byte offset (i32) of the stage a pipelined loop's iteration reads, per loop.
   llvm::DenseMap<mlir::Operation *, mlir::Value> pipelineStageOffset_;
   mlir::Operation *currentOp_ = nullptr;

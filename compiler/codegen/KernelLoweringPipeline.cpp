@@ -198,12 +198,23 @@ void KernelLowering::pipelinePrologue(scf::ForOp op) {
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] scf.for at " << op.getLoc() << ": " << pipelinedLoads(op).size()
                           << " load(s) in " << stages << " shared-memory stages of " << stageBytes(op)
                           << " bytes, copied " << stages - 1 << " iteration(s) ahead with cp.async\n");
+  auto tmaBarriers = tmaLoopBarriers_.find(op);
+  bool tma = tmaBarriers != tmaLoopBarriers_.end();
+  if (tma) {
+    initMbarriers(tmaBarriers->second, stages);
+    // Shared-memory writes of the generic proxy (the scratch over idle stages) come before the
+    // copy engine's writes into the same bytes.
+    asyncProxyFence();
+  }
   // An enclosing loop's previous iteration may still be reading these stages.
   barrier();
   Value lb = scalars_.lookup(op.getLowerBound());
   for (int64_t s = 0; s + 1 < stages; ++s) {
     auto [iv, valid] = advance(*this, op, lb, s);
-    ifThen(valid, [&] { issuePipelineCopies(op, iv, i32(prefetchBytes_ + s * stageBytes(op))); });
+    ifThen(valid, [&] {
+      issuePipelineCopies(op, iv, i32(prefetchBytes_ + s * stageBytes(op)),
+                          tma ? mbarrierAddress(i32(tmaBarriers->second + s)) : Value());
+    });
     NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
   }
 }
@@ -229,11 +240,29 @@ static bool readByWgmmaInPlace(mlir::tile::LoadOp load) {
   return false;
 }
 
-void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
+std::pair<Value, Value> KernelLowering::pipelineStageAndPhase(scf::ForOp op, Value counter) {
+  if (!tmaLoopBarriers_.count(op))
+    return {counter, Value()};
   int64_t stages = pipelineStages(op);
+  Value second = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::uge, counter, i32(stages));
+  Value stage =
+      arith::SelectOp::create(b_, loc_, second, arith::SubIOp::create(b_, loc_, counter, i32(stages)), counter);
+  return {stage, arith::ExtUIOp::create(b_, loc_, b_.getI32Type(), second)};
+}
+
+void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
+  int64_t stages = pipelineStages(op);
+  auto [stage, phase] = pipelineStageAndPhase(op, counter);
+  auto tmaBarriers = tmaLoopBarriers_.find(op);
+  bool tma = tmaBarriers != tmaLoopBarriers_.end();
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
-  // wgmma reads stages in core-matrix order in place, through the async proxy.
-  if (target_.hasWgmma() && llvm::any_of(pipelinedLoads(op), readByWgmmaInPlace))
+  if (tma)
+    waitMbarrier(mbarrierAddress(arith::AddIOp::create(b_, loc_, stage, i32(tmaBarriers->second))), phase);
+  // wgmma reads stages in core-matrix order in place, through the async proxy (which the copy
+  // engine writes through too: TMA copies need no fence).
+  if (target_.hasWgmma() && llvm::any_of(pipelinedLoads(op), [](mlir::tile::LoadOp load) {
+        return !usesTma(load) && readByWgmmaInPlace(load);
+      }))
     asyncProxyFence();
   barrier();
   auto [ahead, valid] = advance(*this, op, iv, stages - 1);
@@ -248,21 +277,30 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value stage) {
         .getResult();
   };
   Value aheadOffset = stageStart(aheadStage);
-  ifThen(valid, [&] { issuePipelineCopies(op, ahead, aheadOffset); });
+  ifThen(valid, [&] {
+    issuePipelineCopies(op, ahead, aheadOffset,
+                        tma ? mbarrierAddress(arith::AddIOp::create(b_, loc_, aheadStage, i32(tmaBarriers->second)))
+                            : Value());
+  });
   NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
   pipelineStageOffset_[op] = stageStart(stage);
 }
 
 Value KernelLowering::pipelineNextStage(scf::ForOp op, Value stage) {
+  int64_t period = pipelineStages(op) * (tmaLoopBarriers_.count(op) ? 2 : 1);
   Value next = arith::AddIOp::create(b_, loc_, stage, i32(1));
-  Value wraps = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, next, i32(pipelineStages(op)));
+  Value wraps = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, next, i32(period));
   return arith::SelectOp::create(b_, loc_, wraps, i32(0), next);
 }
 
-void KernelLowering::pipelineEpilogue() {
-  // Every thread's copies are done before the scratch outside the loop reuses the stages.
+void KernelLowering::pipelineEpilogue(scf::ForOp op) {
+  // Every thread's copies are done before the scratch outside the loop reuses the stages (the
+  // bulk copies were: each iteration waited for its own).
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, 0);
   barrier();
+  // The next run of the loop (in an outer loop) starts again at phase 0.
+  if (auto tmaBarriers = tmaLoopBarriers_.find(op); tmaBarriers != tmaLoopBarriers_.end())
+    invalidateMbarriers(tmaBarriers->second, pipelineStages(op));
 }
 
 // Lowers the scalar ops of `body` that compute `loads`' indices (with whatever bindings the
@@ -270,7 +308,7 @@ void KernelLowering::pipelineEpilogue() {
 // `byteOffset(load)`, and forgets those values again: the body's own lowering computes them
 // where they stand.
 void KernelLowering::issueCopies(ArrayRef<mlir::tile::LoadOp> loads, Block *body,
-                                 function_ref<Value(mlir::tile::LoadOp)> byteOffset) {
+                                 function_ref<Value(mlir::tile::LoadOp)> byteOffset, Value mbarrier) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist;
   for (mlir::tile::LoadOp load : loads)
@@ -288,24 +326,34 @@ void KernelLowering::issueCopies(ArrayRef<mlir::tile::LoadOp> loads, Block *body
     // tile-pipeline-loops admits only scalar arithmetic and grid/array queries here.
     (void)lowerOp(def);
   }
+  SmallVector<mlir::tile::LoadOp> bulk;
   for (mlir::tile::LoadOp load : loads) {
     loc_ = load.getLoc();
-    issueCopy(load, byteOffset(load));
+    if (usesTma(load))
+      bulk.push_back(load);
+    else
+      issueCopy(load, byteOffset(load));
   }
+  if (!bulk.empty())
+    issueTmaCopies(bulk, byteOffset, mbarrier);
   loc_ = savedLoc;
   for (Operation *def : ordered)
     for (Value r : def->getResults())
       scalars_.erase(r);
 }
 
-// The copies of iteration `iv` of a pipelined loop into the stage at `stageOffset`.
-void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOffset) {
+// The copies of iteration `iv` of a pipelined loop into the stage at `stageOffset`; its bulk
+// copies complete on `mbarrier`.
+void KernelLowering::issuePipelineCopies(scf::ForOp op, Value iv, Value stageOffset, Value mbarrier) {
   Value savedIv = scalars_.lookup(op.getInductionVar());
   scalars_[op.getInductionVar()] = iv;
-  issueCopies(pipelinedLoads(op), op.getBody(), [&](mlir::tile::LoadOp load) -> Value {
-    int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
-    return arith::AddIOp::create(b_, loc_, stageOffset, i32(offset));
-  });
+  issueCopies(
+      pipelinedLoads(op), op.getBody(),
+      [&](mlir::tile::LoadOp load) -> Value {
+        int64_t offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr).getInt();
+        return arith::AddIOp::create(b_, loc_, stageOffset, i32(offset));
+      },
+      mbarrier);
   scalars_[op.getInductionVar()] = savedIv;
 }
 
@@ -421,12 +469,16 @@ void KernelLowering::issuePrefetches() {
              << " load(s) before and " << groups[1].size() << " after its loops copied at kernel start ("
              << prefetchBytes_ << " bytes)\n");
   prefetchGroupsAfterEarly_ = groups[1].empty() ? 0 : 1;
-  for (auto &loads : groups) {
+  for (auto [g, loads] : llvm::enumerate(groups)) {
     if (loads.empty())
       continue;
-    issueCopies(loads, &body, [&](mlir::tile::LoadOp load) -> Value {
-      return i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt());
-    });
+    prefetchGroupTma_[g] = llvm::any_of(loads, usesTma);
+    issueCopies(
+        loads, &body,
+        [&](mlir::tile::LoadOp load) -> Value {
+          return i32(load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr).getInt());
+        },
+        prefetchGroupTma_[g] ? mbarrierAddress(i32(tmaPrefetchBarrier_ + int64_t(g))) : Value());
     NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
   }
 }
@@ -441,11 +493,17 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
     bool &waited = early ? earlyPrefetchWaited_ : prefetchWaited_;
     if (!waited) {
       NVVM::CpAsyncWaitGroupOp::create(b_, loc_, early ? prefetchGroupsAfterEarly_ : 0);
+      // The bulk copies of the groups waited for (each group's barrier completes phase 0 once).
+      for (int64_t g = 0; g < (early ? 1 : 2); ++g)
+        if (prefetchGroupTma_[g] && !(g == 0 && !early && earlyPrefetchWaited_))
+          waitMbarrier(mbarrierAddress(i32(tmaPrefetchBarrier_ + g)), i32(0));
       // wgmma reads buffers in core-matrix order in place, through the async proxy (sm_90a:
-      // the fence does not exist before sm_90, and nothing needs it there).
+      // the fence does not exist before sm_90, and nothing needs it there); bulk copies write
+      // through it.
       bool inPlace = false;
-      kernel_.getBody().front().walk(
-          [&](mlir::tile::LoadOp l) { inPlace |= l->hasAttr(kPrefetchOffsetAttr) && readByWgmmaInPlace(l); });
+      kernel_.getBody().front().walk([&](mlir::tile::LoadOp l) {
+        inPlace |= l->hasAttr(kPrefetchOffsetAttr) && !usesTma(l) && readByWgmmaInPlace(l);
+      });
       if (inPlace && target_.hasWgmma())
         asyncProxyFence();
       barrier();

@@ -57,7 +57,9 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
                             << "': scratch does not fit beside the pipeline stages; lowering without them\n");
     kernel->removeAttr(kPipelineBytesAttr);
     kernel->removeAttr(kPrefetchBytesAttr);
+    kernel->removeAttr(kTmaMapsAttr);
     kernel.walk([](Operation *op) {
+      op->removeAttr(kTmaAttr);
       op->removeAttr(kPrefetchOffsetAttr);
       op->removeAttr(kPipelineCoreMatricesAttr);
       op->removeAttr(kPipelineStagesAttr);
@@ -99,11 +101,26 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
           entry.push_back(b.getNamedAttr("kind", b.getStringAttr("array")));
           entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(array.getElementType()))));
           entry.push_back(b.getNamedAttr("rank", b.getI64IntegerAttr(array.getRank())));
+          if (kernel.getArgAttr(arg.getArgNumber(), mlir::tile::kAlignedArgAttr))
+            entry.push_back(b.getNamedAttr("aligned", b.getUnitAttr()));
         } else {
           entry.push_back(b.getNamedAttr("kind", b.getStringAttr("scalar")));
           entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(arg.getType()))));
         }
         params.push_back(b.getDictionaryAttr(entry));
+      }
+      // The TMA descriptors, by parameter name, for the metadata.
+      if (auto maps = kernel->getAttrOfType<ArrayAttr>(kTmaMapsAttr)) {
+        SmallVector<Attribute> tma;
+        for (Attribute a : maps) {
+          auto map = cast<DictionaryAttr>(a);
+          unsigned arg = unsigned(map.getAs<IntegerAttr>("arg").getInt());
+          tma.push_back(
+              b.getDictionaryAttr({b.getNamedAttr("param", b.getStringAttr(kernel.getParamName(arg))),
+                                   b.getNamedAttr("box", map.get("box")), b.getNamedAttr("swizzle", map.get("swizzle")),
+                                   b.getNamedAttr("nan_fill", map.get("nan_fill"))}));
+        }
+        fn->setAttr("tile.tma", b.getArrayAttr(tma));
       }
       fn->setAttr("tile.name", b.getStringAttr(kernel.getSymName()));
       fn->setAttr("tile.params", b.getArrayAttr(params));

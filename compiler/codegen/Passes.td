@@ -55,6 +55,22 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::ModuleOp"> {
   ];
 }
 
+def TilePlaceTma : Pass<"tile-place-tma", "::mlir::ModuleOp"> {
+  let summary = "Decide which copied loads the Tensor Memory Accelerator serves";
+  let description = [{
+    For each `tile.load` that `tile-pipeline-loops` copies ahead (a loop's stages or a
+    kernel-start copy), decides whether one thread can copy it with `cp.async.bulk.tensor`
+    instead of every thread issuing `cp.async`: on sm_90, from an array argument with the
+    `tile.aligned` facts, `allow_tma` not false, dimensions in memory order, rank <= 5, zero or
+    undetermined padding (NaN for floats: TMA's fill), boxes of at most 256 per dimension with
+    rows of a multiple of 16 bytes, and a stage layout TMA writes (row-major, or a Tensor Core
+    operand's swizzled column blocks of 32, 64 or 128 bytes). Decisions: `tile.tma` (an index)
+    on the load and the descriptors in `tile.tma_maps` on the kernel; every copied load that
+    keeps `cp.async` gets a remark saying why.
+  }];
+  let options = TileTargetOptions;
+}
+
 def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to NVVM kernel functions";
   let description = [{

@@ -259,6 +259,15 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     bool canCopy = target.sm >= 80;
     int64_t occupancy = kernel.getOccupancy().value_or(1);
     int64_t perBlock = std::min(target.maxSharedBytesPerBlock(), kSharedPerSM / occupancy - kReservedPerBlock);
+    // tile-place-tma may copy loads of aligned arguments with TMA, whose mbarriers follow the
+    // other shared memory: kTmaBarrierBytes per stage of a loop with such loads, and per
+    // kernel-start group.
+    auto mayUseTma = [&](mlir::tile::LoadOp load) {
+      auto arg = dyn_cast<BlockArgument>(load.getArray());
+      return target.sm >= 90 && arg && arg.getOwner() == &kernel.getBody().front() &&
+             kernel.getArgAttr(arg.getArgNumber(), mlir::tile::kAlignedArgAttr);
+    };
+    int64_t barrierBytes = 0;
     int64_t used = 0;
     int64_t reserved = loopInvariantOperandBytes(kernel);
     TILE_DEBUG(if (reserved) llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << reserved
@@ -304,10 +313,11 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       stageBytes = alignUp(stageBytes, stageAlign);
       used = alignUp(used, stageAlign);
       swizzledStages |= stageAlign == kSwizzleAlign;
-      int64_t budget = perBlock - scratchEstimate(loop) - reserved;
+      int64_t budget = perBlock - scratchEstimate(loop) - reserved - barrierBytes;
       int64_t want = stages > 1 ? stages : pipelineStagesForLatency(latency);
       int64_t n = want;
-      while (n >= 2 && used + n * stageBytes > budget)
+      int64_t stageBarrier = llvm::any_of(loads, mayUseTma) ? kTmaBarrierBytes : 0;
+      while (n >= 2 && used + n * (stageBytes + stageBarrier) > budget)
         --n;
       if (n < 2) {
         loop.emitRemark() << "loop not pipelined: 2 stages of its loads need " << 2 * stageBytes
@@ -334,10 +344,20 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
                               << stageBytes << " bytes at offset " << used << " (latency hint " << latency
                               << ", budget " << budget << " bytes)\n");
       used += n * stageBytes;
+      barrierBytes += n * stageBarrier;
     }
     if (used)
       kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(used));
-    prefetchLoads(kernel, canCopy, perBlock - used, swizzledStages);
+    int64_t left = prefetchLoads(kernel, canCopy, perBlock - used - barrierBytes, swizzledStages);
+    // The kernel-start groups' two barriers come last: a load is worth more than its copy's
+    // engine, so when they do not fit beside the loads, those copies keep cp.async.
+    auto prefetched = [&](mlir::tile::LoadOp load) { return load->hasAttr(kPrefetchOffsetAttr) && mayUseTma(load); };
+    if (llvm::any_of(kernel.getBody().front().getOps<mlir::tile::LoadOp>(), prefetched) &&
+        left < 2 * kTmaBarrierBytes) {
+      kernel->setAttr(kNoTmaPrefetchAttr, b.getUnitAttr());
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << left
+                              << " bytes left, no room for the kernel-start copies' mbarriers\n");
+    }
   }
 
   // Loads of the kernel's body in a kernel with loops are copied at kernel start: those after
@@ -352,7 +372,8 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
   // others gain nothing from a copy and stay direct loads.
   // The stages region follows the prefetch region: with `swizzledStages` its size is rounded
   // up to the swizzle period.
-  void prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget, bool swizzledStages) {
+  // Returns the bytes of the budget left.
+  int64_t prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget, bool swizzledStages) {
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
     bool hasLoops = llvm::any_of(body, [](Operation &op) { return isa<scf::ForOp, scf::WhileOp>(op); });
@@ -390,6 +411,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       used = alignUp(used, kSwizzleAlign);
     if (used)
       kernel->setAttr(kPrefetchBytesAttr, b.getI64IntegerAttr(used));
+    return budget - used;
   }
 };
 

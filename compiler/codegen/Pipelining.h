@@ -27,6 +27,23 @@ inline constexpr llvm::StringLiteral kPrefetchBytesAttr = "tile.prefetch_bytes";
 /// On a tile.kernel: the bytes of the stages region, which follows the prefetch region.
 inline constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 
+/// On a tile.load copied ahead (tile.pipeline_offset or tile.prefetch_offset): the index of the
+/// kernel's TMA descriptor (tile.tma_maps) its copy uses; one thread then copies the tile with
+/// the Tensor Memory Accelerator, one bulk copy per swizzle column block, and the loop's or the
+/// prefetch group's mbarrier says when it has landed (tile-place-tma, PlaceTma.cpp).
+inline constexpr llvm::StringLiteral kTmaAttr = "tile.tma";
+/// On a tile.kernel: its TMA descriptors, each a dictionary {arg: the array argument's index,
+/// box: one copy's box (outermost first), swizzle: 0, 32, 64 or 128 bytes, nan_fill: bool}.
+/// They follow the kernel's parameters as 128-byte __grid_constant__ CUtensorMaps.
+inline constexpr llvm::StringLiteral kTmaMapsAttr = "tile.tma_maps";
+/// On a tile.kernel: no shared memory is left at its occupancy for the mbarriers of TMA copies
+/// at kernel start (tile-place-tma keeps cp.async for those loads).
+inline constexpr llvm::StringLiteral kNoTmaPrefetchAttr = "tile.no_tma_prefetch";
+/// The bytes of one mbarrier, which a kernel adds after its other shared memory for each stage
+/// of a loop with TMA copies and each kernel-start group with them; tile-pipeline-loops keeps
+/// them out of the budget it hands out.
+inline constexpr int64_t kTmaBarrierBytes = 8;
+
 /// Stages for a loop whose loads carry `latency` hints (the largest; 0 when none has one):
 /// 3 without hints or for latency 1-3, 4 for 4-6, 5 for 7-10.
 int64_t pipelineStagesForLatency(int64_t latency);

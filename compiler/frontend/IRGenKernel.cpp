@@ -529,6 +529,10 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
     kernel.setConstantsAttr(builder_.getDictionaryAttr(constAttrs));
 
   Block *entry = kernel.addEntryBlock();
+  // The facts the caller promised about an array (Specialization.h), for the code generator.
+  for (auto &[name, index] : runtimeArgs)
+    if (spec.args.at(name).aligned && spec.args.at(name).isArray())
+      kernel.setArgAttr(unsigned(index), mlir::tile::kAlignedArgAttr, builder_.getUnitAttr());
   for (auto &[name, index] : runtimeArgs)
     // A NameLoc carries the parameter name to the launch metadata (and runtime messages).
     entry->getArgument(index).setLoc(NameLoc::get(builder_.getStringAttr(name), loc(fn->findParam(name)->nameRange)));

@@ -83,6 +83,13 @@ bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std
   std::string v;
   if (!splitAssignment(text, name, v, error, "NAME=DTYPE:RANK"))
     return false;
+  // An optional ":aligned" suffix states the TMA / vector-access facts of an array.
+  bool aligned = false;
+  static const std::string kAligned = ":aligned";
+  if (v.size() > kAligned.size() && v.compare(v.size() - kAligned.size(), kAligned.size(), kAligned) == 0) {
+    aligned = true;
+    v.resize(v.size() - kAligned.size());
+  }
   size_t colon = v.rfind(':');
   if (colon == std::string::npos) {
     error = "argument '" + name + "': expected DTYPE:RANK (rank 0 for a scalar), got '" + v + "'";
@@ -103,9 +110,18 @@ bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std
     error = "argument '" + name + "': rank '" + rank + "' is not an integer in [0, 8]";
     return false;
   }
+  if (aligned && r == 0) {
+    error = "argument '" + name + "': ':aligned' states facts of an array; a scalar (rank 0) has none";
+    return false;
+  }
   type.dtype = *canonical;
   type.rank = r;
+  type.aligned = aligned;
   return true;
+}
+
+std::string formatArgType(const ArgType &type) {
+  return type.dtype + ":" + std::to_string(type.rank) + (type.aligned ? ":aligned" : "");
 }
 
 std::string formatConstant(const ConstantValue &value) {

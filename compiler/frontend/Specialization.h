@@ -23,6 +23,12 @@ using ConstantValue = std::variant<int64_t, double, bool>;
 struct ArgType {
   std::string dtype;
   int64_t rank = 0;
+  /// Arrays only, spelled "DTYPE:RANK:aligned": the caller promises that the base address and
+  /// the stride of every dimension but the last are multiples of 16 bytes, that the last
+  /// stride is 1 and that every dimension is below 2^31 elements (what TMA and 16-byte vector
+  /// accesses need). The compiler then drops its run-time alignment checks and may copy tiles
+  /// with TMA; the runtime refuses a launch whose array breaks the promise.
+  bool aligned = false;
   bool isArray() const { return rank > 0; }
 };
 
@@ -53,8 +59,11 @@ std::optional<std::string> canonicalDTypeName(const std::string &spelling);
 /// Parses "NAME=VALUE" (VALUE: integer, float, True/False). On error returns false and sets
 /// `error`.
 bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value, std::string &error);
-/// Parses "NAME=DTYPE:RANK". On error returns false and sets `error`.
+/// Parses "NAME=DTYPE:RANK" or "NAME=DTYPE:RANK:aligned". On error returns false and sets `error`.
 bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std::string &error);
+
+/// "bfloat16:4" or "bfloat16:4:aligned" (what parseArgSpec reads back).
+std::string formatArgType(const ArgType &type);
 
 /// "256", "0.5", "True".
 std::string formatConstant(const ConstantValue &value);

@@ -29,6 +29,7 @@ void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opt
 void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileLayoutPipeline(pm, options);
   pm.addPass(codegen::createTilePipelineLoops({options.numThreads, options.arch, options.pipelineStages}));
+  pm.addPass(codegen::createTilePlaceTma({options.numThreads, options.arch}));
   pm.addPass(codegen::createTileLowerToLLVM({options.numThreads, options.arch}));
   {
     // Without region simplification (block merging, dead block arguments) this canonicalizer

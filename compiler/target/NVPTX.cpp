@@ -222,14 +222,32 @@ bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string 
       param["dtype"] = dict.getAs<mlir::StringAttr>("dtype").str();
       if (auto rank = dict.getAs<mlir::IntegerAttr>("rank")) {
         param["rank"] = rank.getInt();
-        // Element-wise accesses only: the natural alignment of one element suffices.
-        param["alignment"] = 1;
-        param["unit_stride_last"] = false;
+        // An aligned argument's promise (16-byte base and strides, unit last stride) is
+        // checked at launch; other arrays need only the natural alignment of an element.
+        bool aligned = bool(dict.get("aligned"));
+        param["alignment"] = aligned ? 16 : 1;
+        param["unit_stride_last"] = aligned;
       }
       params.push_back(std::move(param));
     }
     root["params"] = std::move(params);
-    root["tma"] = llvm::json::Array{};
+    llvm::json::Array tma;
+    if (auto maps = fn->getAttrOfType<mlir::ArrayAttr>("tile.tma"))
+      for (mlir::Attribute a : maps) {
+        auto map = llvm::cast<mlir::DictionaryAttr>(a);
+        llvm::json::Object entry;
+        entry["param"] = map.getAs<mlir::StringAttr>("param").str();
+        llvm::json::Array box;
+        for (int64_t d : map.getAs<mlir::DenseI64ArrayAttr>("box").asArrayRef())
+          box.push_back(d);
+        entry["box"] = std::move(box);
+        int64_t swizzle = map.getAs<mlir::IntegerAttr>("swizzle").getInt();
+        entry["swizzle"] = swizzle ? std::to_string(swizzle) + "B" : "none";
+        entry["l2_promotion"] = "128B";
+        entry["oob_fill"] = map.getAs<mlir::BoolAttr>("nan_fill").getValue() ? "nan" : "zero";
+        tma.push_back(std::move(entry));
+      }
+    root["tma"] = std::move(tma);
     json.clear();
     llvm::raw_string_ostream os(json);
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";

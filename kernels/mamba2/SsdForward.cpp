@@ -29,7 +29,7 @@ SsdTensorTypes SsdArrayInputs::types() const {
   auto arrays = inputArrays(*this);
   for (unsigned i = 0; i < kNumSsdInputs; ++i)
     if (arrays[i])
-      types[i] = SsdTensorType{arrays[i]->dtype, arrays[i]->shape};
+      types[i] = SsdTensorType{arrays[i]->dtype, arrays[i]->shape, arrays[i]->isAligned()};
   return types;
 }
 

@@ -81,7 +81,7 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
   for (auto &[name, arg] : params) {
     if (auto *t = std::get_if<SsdTensor>(&arg)) {
       const SsdTensorType &type = plan.type(*t);
-      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size())};
+      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), type.aligned};
     } else {
       base.args[name] = {"int64", 0};
     }
@@ -161,7 +161,9 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
     plan.tensors[i] = inputs[i];
   const rt::DType f32 = rt::DType::Float32;
   auto setOutput = [&](SsdTensor t, rt::DType dtype, Shape shape) {
-    plan.tensors[unsigned(t)] = SsdTensorType{dtype, std::move(shape)};
+    // Allocated contiguous, on a 256-byte boundary.
+    rt::ArrayArg allocated{256, dtype, shape, {}};
+    plan.tensors[unsigned(t)] = SsdTensorType{dtype, std::move(shape), allocated.isAligned()};
   };
   setOutput(T::Y, options.outputDType.value_or(inputs[unsigned(T::X)]->dtype), {b, seqlen, H, P});
   setOutput(T::FinalStates, f32, {b, H, P, N});

@@ -70,6 +70,9 @@ const char *ssdTensorName(SsdTensor t);
 struct SsdTensorType {
   rt::DType dtype = rt::DType::Float32;
   Shape shape;
+  /// The array keeps the aligned facts (rt::ArrayArg::isAligned): its kernels are compiled for
+  /// an aligned argument (no alignment checks, TMA copies). Outputs the plan allocates are.
+  bool aligned = false;
 };
 /// Indexed by SsdTensor; an absent optional input is nullopt.
 using SsdTensorTypes = std::array<std::optional<SsdTensorType>, kNumSsdTensors>;

@@ -20,8 +20,8 @@ namespace tile::jit {
 // 2: .minnctapersm 1, 3: wgmma, 4: occupancy, atomics, scf.while, 5: pipelined loads,
 // rematerialized broadcasts, accumulators stored from their fragments, 6: swizzled operand
 // stages, 7: swizzled scratch operands in their own orientation, bound-free copies of tiles
-// inside the array, room kept for loop-invariant operands.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/7";
+// inside the array, room kept for loop-invariant operands, 8: aligned arguments, TMA copies.
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/8";
 
 const char *compilerVersion() { return kCompilerVersion; }
 
@@ -58,7 +58,9 @@ std::string cacheKey(const KernelRequest &request, const JitOptions &options, co
   }
   for (auto &[name, type] : request.args) {
     add(name);
-    add(type.dtype + ":" + std::to_string(type.rank));
+    frontend::ArgType compiled = type;
+    compiled.aligned &= options.alignedArgs;
+    add(frontend::formatArgType(compiled));
   }
   add(request.config ? std::to_string(*request.config) : "-");
   add(arch);
@@ -82,6 +84,8 @@ Jit::Jit(rt::Device device, JitOptions options, DiskCache cache)
               : options_.arch;
   if (options_.pipelineStages < 0)
     options_.pipelineStages = pipelineStagesFromEnvironment();
+  if (const char *aligned = std::getenv("TILE_ALIGNED"); aligned && std::string(aligned) == "0")
+    options_.alignedArgs = false;
   if (options_.pipelineStages > 8)
     throw rt::Error(rt::Error::Kind::InvalidArgument, "pipeline stages " + std::to_string(options_.pipelineStages) +
                                                           " must be 0 (from latency hints), 1 (off) or 2-8");
@@ -172,6 +176,9 @@ CacheEntry Jit::build(const KernelRequest &request) const {
   spec.kernel = request.kernel;
   spec.constants = request.constants;
   spec.args = request.args;
+  if (!options_.alignedArgs)
+    for (auto &[name, type] : spec.args)
+      type.aligned = false;
   spec.config = request.config;
   spec.arch = arch_;
   driver::CompiledKernel compiled;

@@ -48,6 +48,10 @@ struct JitOptions {
   /// the latency hints, 1 turns pipelining off, 2-8 forces that many; -1 (the default) takes
   /// TILE_PIPELINE_STAGES from the environment, else 0.
   int64_t pipelineStages = -1;
+  /// Whether requests keep their arrays' aligned facts (frontend::ArgType::aligned: no
+  /// alignment checks, TMA copies); false compiles every array as a plain one (TILE_ALIGNED=0
+  /// in the environment: a switch for comparisons and for ruling TMA out).
+  bool alignedArgs = true;
 };
 
 /// TILE_PIPELINE_STAGES (0-8) when set, else 0; Error(InvalidArgument) for another value.

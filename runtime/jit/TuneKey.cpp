@@ -91,7 +91,7 @@ TuneKey makeTuneKey(const TuneKeyInputs &in, const std::vector<TuneCandidate> &c
     if (!tuned.count(name))
       fields.push_back({"const." + name, std::to_string(value.index()) + ":" + frontend::formatConstant(value)});
   for (auto &[name, type] : r.args)
-    fields.push_back({"arg." + name, type.dtype + ":" + std::to_string(type.rank)});
+    fields.push_back({"arg." + name, frontend::formatArgType(type)});
   std::string summary = r.kernel;
   for (const std::string &name : in.keyNames) {
     auto it = in.values.find(name);

@@ -742,3 +742,11 @@ tile.kernel @k() {
   %m = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x64xf32, "blocked">
   tile.return
 }
+
+// -----
+
+// The aligned facts (--arg NAME=DTYPE:RANK:aligned) belong to arrays.
+// expected-error @below {{'tile.kernel' op argument #0 has type 'i32'; tile.aligned states facts of an array}}
+tile.kernel @aligned_scalar(%n: i32 {tile.aligned}) {
+  tile.return
+}

@@ -66,7 +66,9 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel source (.py or 
 cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to compile"), cl::value_desc("NAME"), cl::cat(category));
 cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter"), cl::value_desc("NAME=VALUE"),
                                 cl::cat(category));
-cl::list<std::string> argTypes("arg", cl::desc("Type of an argument (rank 0 for a scalar), e.g. x=bf16:3"),
+cl::list<std::string> argTypes("arg",
+                               cl::desc("Type of an argument (rank 0 for a scalar), e.g. x=bf16:3; x=bf16:3:aligned "
+                                        "promises 16-byte aligned base and strides, unit last stride (TMA)"),
                                cl::value_desc("NAME=DTYPE:RANK"), cl::cat(category));
 cl::opt<std::string>
     configIndex("config",
@@ -431,7 +433,7 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
       if (!tuned.count(constant))
         want.constants[constant] = std::to_string(value.index()) + ":" + tile::frontend::formatConstant(value);
     for (auto &[arg, type] : spec.args)
-      want.args[arg] = type.dtype + ":" + std::to_string(type.rank);
+      want.args[arg] = tile::frontend::formatArgType(type);
     want.keyNames = sig->autotuneKey;
     std::vector<std::string> notes;
     if (!tile::tools::readLauncherTuning(tuningTable, want, tuning, notes, error)) {

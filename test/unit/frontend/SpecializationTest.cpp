@@ -48,3 +48,22 @@ TEST_CASE("argument specs parse dtype and rank", "[frontend][spec]") {
   CHECK_FALSE(parseArgSpec("x=f32:9", name, type, error));
   CHECK(error == "argument 'x': rank '9' is not an integer in [0, 8]");
 }
+
+TEST_CASE("argument specs carry an array's aligned facts", "[frontend][spec]") {
+  std::string name, error;
+  ArgType type;
+  REQUIRE(parseArgSpec("x=bf16:4", name, type, error));
+  CHECK_FALSE(type.aligned);
+  CHECK(formatArgType(type) == "bfloat16:4");
+  REQUIRE(parseArgSpec("x=bf16:4:aligned", name, type, error));
+  CHECK(type.aligned);
+  CHECK(type.rank == 4);
+  CHECK(formatArgType(type) == "bfloat16:4:aligned");
+  ArgType back;
+  REQUIRE(parseArgSpec("x=" + formatArgType(type), name, back, error));
+  CHECK(back.aligned);
+  CHECK_FALSE(parseArgSpec("n=i32:0:aligned", name, type, error));
+  CHECK(error == "argument 'n': ':aligned' states facts of an array; a scalar (rank 0) has none");
+  CHECK_FALSE(parseArgSpec("x=f32:aligned", name, type, error));
+  CHECK_FALSE(parseArgSpec("x=f32:2:align", name, type, error));
+}

@@ -126,8 +126,13 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
   request.fileName = c.name + ".py";
   request.kernel = c.kernel;
   request.constants = c.constants;
-  for (const ArraySpec &a : c.arrays)
-    request.args[a.name] = {interp::dtypeName(a.dtype), static_cast<int64_t>(a.shape.size())};
+  // A view keeps the aligned facts when its offset and strides do (allocations start on 256
+  // bytes): those compile for an aligned argument (TMA copies), the others for a plain one.
+  for (const ArraySpec &a : c.arrays) {
+    rt::ArrayArg view{256 + std::uint64_t(a.offset) * interp::dtypeSize(a.dtype), static_cast<rt::DType>(a.dtype),
+                      a.shape, gpuData[a.name].strides};
+    request.args[a.name] = {interp::dtypeName(a.dtype), static_cast<int64_t>(a.shape.size()), view.isAligned()};
+  }
   for (const Scalar &s : c.scalars)
     request.args[s.name] = {interp::dtypeName(s.dtype), 0};
 
@@ -1215,7 +1220,10 @@ std::vector<Case> reduceScanCases() {
 // and step, tiles past the array's edge in both dimensions (ragged and wholly outside, a
 // negative index), and views the copies cannot take (misaligned, strided, padded rows that
 // break the 16-byte alignment) next to padded rows that keep it. Each iteration rescales the
-// accumulator, so a stage read in the wrong iteration changes the result.
+// accumulator, so a stage read in the wrong iteration changes the result. Views that keep the
+// aligned facts (w, and x with 56-element rows) compile for aligned arguments, whose loads TMA
+// copies (zero fill past every edge, mbarrier phases): those run every trip count too, as do a
+// loop run again inside an outer loop and a rank-4 tile past the array in every dimension.
 std::vector<Case> pipelineCases() {
   using D = interp::DType;
   std::vector<Case> out;
@@ -1248,9 +1256,9 @@ def k(x, w, y, start, n, step):
                                    {0, 5, 1}, {0, 6, 1}, {-1, 4, 1}, {1, 6, 2}, {2, 2, 1}};
   for (const View &view : views)
     for (const Trip &trip : trips) {
-      if (view.offset || view.columnMajor || !view.strides.empty())
+      if (view.offset || view.columnMajor || (!view.strides.empty() && view.strides[0] != 56))
         if (trip.n != 5 || trip.start != 0)
-          continue; // the other trip counts on the contiguous view only
+          continue; // the other trip counts on the contiguous and aligned views only
       Case c;
       c.name = std::string("pipeline_") + view.name + "_" + std::to_string(trip.start) + "_" + std::to_string(trip.n) +
                "_" + std::to_string(trip.step);
@@ -1267,6 +1275,48 @@ def k(x, w, y, start, n, step):
       c.grid = rt::Grid(2);
       out.push_back(c);
     }
+  // The inner loop runs once per outer iteration: its stage barriers start over each time.
+  for (int64_t m : {1, 3}) {
+    Case c;
+    c.name = "pipeline_nested_" + std::to_string(m);
+    c.source = std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, n, m):
+    acc = ct.zeros((16, 32), dtype=ct.float32)
+    for j in range(m):
+        for i in range(n):
+            t = ct.load(x, (i + j, ct.bid(0)), (16, 32), padding_mode=ct.PaddingMode.ZERO)
+            acc = acc * 0.75 + t
+    ct.store(y, (0, ct.bid(0)), acc)
+)py";
+    c.kernel = "k";
+    c.arrays = {{"x", D::Float32, {70, 64}}, {"y", D::Float32, {16, 64}, false, true}};
+    c.scalars = {{"n", D::Int32, 4.0}, {"m", D::Int32, double(m)}};
+    c.paramOrder = {"x", "y", "n", "m"};
+    c.grid = rt::Grid(2);
+    out.push_back(c);
+  }
+  {
+    // Tiles of a rank-4 array past its edge in every dimension (a negative index, ragged and
+    // wholly outside), blocks over the first and third.
+    Case c;
+    c.name = "pipeline_rank4_edges";
+    c.source = std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, n):
+    acc = ct.zeros((2, 16, 1, 16), dtype=ct.float32)
+    for i in range(n):
+        t = ct.load(x, (ct.bid(0), i, ct.bid(1), i - 1), (2, 16, 1, 16), padding_mode=ct.PaddingMode.ZERO)
+        acc = acc * 0.5 + t
+    ct.store(y, (ct.bid(0), 0, ct.bid(1), 0), acc)
+)py";
+    c.kernel = "k";
+    c.arrays = {{"x", D::Float32, {3, 40, 2, 24}}, {"y", D::Float32, {4, 16, 2, 16}, false, true}};
+    c.scalars = {{"n", D::Int32, 5.0}};
+    c.paramOrder = {"x", "y", "n"};
+    c.grid = rt::Grid(2, 2);
+    out.push_back(c);
+  }
   return out;
 }
 

@@ -144,6 +144,14 @@ TEST_CASE("cache keys change with everything that changes the code", "[jit][cach
   r = base;
   r.config = 1;
   CHECK(differs(r));
+  // An aligned array compiles to other code (TMA copies); with the facts switched off
+  // (TILE_ALIGNED=0) it compiles, and is keyed, as a plain one.
+  r = base;
+  r.args["x"].aligned = true;
+  CHECK(differs(r));
+  JitOptions plain;
+  plain.alignedArgs = false;
+  CHECK(cacheKey(r, plain, "sm_90a") == key);
   CHECK(differs(base, options, "sm_80"));
   JitOptions more;
   more.numThreads = 256;

@@ -256,8 +256,27 @@ TEST_CASE("launch plan: TMA descriptors follow the parameters", "[runtime][launc
 
   CHECK(errorOf(md, {f32(0x10000, {0, 100}), f32(0x20000, {0, 100})}) ==
         "launch of 'tma_copy2d': argument 0 ('x'): tma[0]: shape[0] = 0 is out of the TMA range "
-        "[1, 2^32]");
+        "[1, 2^31)");
+  // Tile coordinates are signed 32-bit.
+  CHECK(errorOf(md, {f32(0x10000, {std::int64_t(1) << 31, 100}), f32(0x20000, {37, 100})})
+            .find("tma[0]: shape[0] = 2147483648 is out of the TMA range [1, 2^31)") != std::string::npos);
   CHECK(errorOf(md, {f32(0x10000, {4, 8}, {-8, 1}), f32(0x20000, {4, 8})}) ==
         "launch of 'tma_copy2d': argument 0 ('x'): tma[0]: strides[0] = -32 bytes; TMA needs a "
         "positive multiple of 16 below 2^40");
+}
+
+TEST_CASE("arrays: the aligned facts an aligned kernel argument needs", "[runtime][launch][tma]") {
+  CHECK(f32(0x1000, {3, 8}).isAligned());
+  CHECK(f32(0x1000, {3, 4}, {8, 1}).isAligned());        // padded rows of 32 bytes
+  CHECK(f32(0x1000, {1, 7}, {5, 1}).isAligned());        // a size-1 dimension never steps
+  CHECK(f32(0x1000, {4, 1}, {4, 3}).isAligned());        // nor does the last one here
+  CHECK_FALSE(f32(0x1004, {3, 8}).isAligned());          // misaligned base
+  CHECK_FALSE(f32(0x1000, {3, 7}).isAligned());          // 28-byte rows
+  CHECK_FALSE(f32(0x1000, {3, 4}, {8, 2}).isAligned());  // strided last dimension
+  CHECK_FALSE(f32(0x1000, {3, 4}, {-4, 1}).isAligned()); // TMA strides are positive
+  CHECK_FALSE(f32(0x1000, {0, 8}).isAligned());          // empty: no descriptor can cover it
+  CHECK_FALSE(f32(0x1000, {}).isAligned());
+  CHECK_FALSE(f32(0x1000, {std::int64_t(1) << 31, 1}).isAligned()); // past TMA's coordinates
+  CHECK(ArrayArg{0x1000, DType::BFloat16, {5, 8}, {}}.isAligned());
+  CHECK_FALSE(ArrayArg{0x1000, DType::BFloat16, {5, 4}, {}}.isAligned());
 }

@@ -1,0 +1,176 @@
+// The tile-place-tma pass: decides which of the loads tile-pipeline-loops copies ahead are
+// copied by the Tensor Memory Accelerator (one thread, one bulk tensor copy per swizzle column
+// block, completion counted on an mbarrier) instead of by every thread with cp.async (per-thread
+// addresses, bounds and zero-fill sizes: most of the integer work of the copying kernels).
+//
+// TMA reads through a descriptor (CUtensorMap) the runtime encodes at launch from the array's
+// address, shape and strides; the descriptor fixes the box (one copy's extent per dimension),
+// the swizzle and the fill of out-of-bounds elements. It needs what the caller promises with
+// an aligned argument (tile.aligned: 16-byte base and strides, unit last stride), and it writes
+// the box row-major into shared memory, or swizzled in column blocks of 32, 64 or 128 bytes:
+// exactly the stage layouts of StageLayout.h. Loads that share an array, a box and a swizzle
+// share a descriptor.
+//
+// Decisions: tile.tma = descriptor index on the load, tile.tma_maps on the kernel (Pipelining.h).
+
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/Passes.h"
+#include "compiler/codegen/Pipelining.h"
+#include "compiler/codegen/StageLayout.h"
+#include "dialect/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <variant>
+
+#define DEBUG_TYPE "tile-place-tma"
+
+namespace tile::codegen {
+
+#define GEN_PASS_DEF_TILEPLACETMA
+#include "compiler/codegen/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kMaxTmaRank = 5;
+constexpr int64_t kMaxBoxDim = 256;
+constexpr int64_t kTmaSharedAlign = 128; // a bulk tensor copy's shared-memory destination
+
+/// One TMA descriptor: the array argument it reads, the box of one copy, its swizzle.
+struct TmaMap {
+  unsigned arg;
+  SmallVector<int64_t> box;
+  int64_t swizzle;
+  bool nanFill;
+  bool operator==(const TmaMap &o) const {
+    return arg == o.arg && box == o.box && swizzle == o.swizzle && nanFill == o.nanFill;
+  }
+};
+
+/// The descriptor `load` would use, or why TMA cannot copy it.
+std::variant<TmaMap, std::string> tmaMapFor(mlir::tile::LoadOp load, mlir::tile::KernelOp kernel,
+                                            const GpuTarget &target) {
+  if (target.sm < 90)
+    return "sm_" + std::to_string(target.sm) + " has no TMA (sm_90 and later)";
+  if (load.getAllowTma() && !*load.getAllowTma())
+    return std::string("allow_tma=False");
+  auto arg = dyn_cast<BlockArgument>(load.getArray());
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return std::string("its array is not a kernel argument");
+  std::string name = kernel.getParamName(arg.getArgNumber());
+  if (!kernel.getArgAttr(arg.getArgNumber(), mlir::tile::kAlignedArgAttr))
+    return "the array '" + name + "' is not known to be 16-byte aligned (an aligned argument: --arg " + name +
+           "=DTYPE:RANK:aligned; the JIT passes arrays that are so)";
+  if (auto order = load.getOrder())
+    for (auto [i, d] : llvm::enumerate(*order))
+      if (int64_t(i) != d)
+        return std::string("its dimensions are not in memory order (order=)");
+  auto type = load.getType();
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size();
+  if (rank > kMaxTmaRank)
+    return "rank " + std::to_string(rank) + " is over TMA's 5";
+  // The H200's driver (CUDA 13.0) refused a rank-1 descriptor (cuTensorMapEncodeTiled:
+  // CUDA_ERROR_INVALID_VALUE); such vectors are small anyway.
+  if (rank == 1)
+    return std::string("a rank-1 array (the driver refuses rank-1 descriptors)");
+  bool isFloat = isa<FloatType>(type.getElementType());
+  mlir::tile::PaddingMode padding = load.getPadding();
+  bool nanFill = padding == mlir::tile::PaddingMode::nan;
+  if (padding != mlir::tile::PaddingMode::zero && padding != mlir::tile::PaddingMode::undetermined &&
+      !(nanFill && isFloat))
+    return "padding " + mlir::tile::stringifyPaddingMode(padding).str() +
+           " is not a TMA fill (zero, or NaN for floats)";
+  int64_t esize = KernelLowering::byteSize(type.getElementType());
+  int64_t rowBytes = shape.back() * esize;
+  SmallVector<int64_t> box(shape);
+  int64_t swizzle = 0;
+  if (load->hasAttr(kPipelineCoreMatricesAttr)) {
+    swizzle = stageSwizzleBytes(rowBytes);
+    if (swizzle)
+      box.back() = swizzle / esize;
+    else if (rowBytes != 16) // 16-byte rows: the interleaved core matrices are row-major
+      return "its Tensor Core layout (interleaved core matrices of " + std::to_string(rowBytes) +
+             "-byte rows) is not a TMA box";
+  }
+  if (box.back() * esize % 16)
+    return "its rows are " + std::to_string(box.back() * esize) + " bytes, not a multiple of 16";
+  for (int64_t d : box)
+    if (d > kMaxBoxDim)
+      return "a box dimension of " + std::to_string(d) + " is over TMA's 256";
+  return TmaMap{arg.getArgNumber(), box, swizzle, nanFill};
+}
+
+struct TilePlaceTmaPass : impl::TilePlaceTmaBase<TilePlaceTmaPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::string error;
+    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
+    if (!target) {
+      getOperation().emitError(error);
+      return signalPassFailure();
+    }
+    for (auto kernel : getOperation().getOps<mlir::tile::KernelOp>())
+      runOnKernel(kernel, *target);
+  }
+
+  void runOnKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
+    Builder b(kernel.getContext());
+    SmallVector<TmaMap> maps;
+    kernel.walk([&](mlir::tile::LoadOp load) {
+      auto offset = load->getAttrOfType<IntegerAttr>(kPipelineOffsetAttr);
+      if (!offset)
+        offset = load->getAttrOfType<IntegerAttr>(kPrefetchOffsetAttr);
+      if (!offset)
+        return;
+      auto decision = tmaMapFor(load, kernel, target);
+      if (std::holds_alternative<TmaMap>(decision) && !load->hasAttr(kPipelineOffsetAttr) &&
+          kernel->hasAttr(kNoTmaPrefetchAttr))
+        decision = "no shared memory is left at occupancy " + std::to_string(kernel.getOccupancy().value_or(1)) +
+                   " for the mbarriers of the kernel-start copies";
+      if (auto *why = std::get_if<std::string>(&decision)) {
+        load.emitRemark() << "load copied with cp.async, not TMA: " << *why;
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": cp.async (" << *why << ")\n");
+        return;
+      }
+      // tile-pipeline-loops starts every buffer on 128 bytes (swizzled ones on their period);
+      // a hand-written offset may not.
+      if (offset.getInt() % kTmaSharedAlign) {
+        load.emitRemark() << "load copied with cp.async, not TMA: its buffer at byte " << offset.getInt()
+                          << " is not 128-byte aligned";
+        return;
+      }
+      TmaMap map = std::get<TmaMap>(decision);
+      auto *it = llvm::find(maps, map);
+      size_t index = it - maps.begin();
+      if (it == maps.end())
+        maps.push_back(map);
+      load->setAttr(kTmaAttr, b.getI64IntegerAttr(int64_t(index)));
+      TILE_DEBUG({
+        llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc() << ": TMA descriptor " << index << " over '"
+                     << kernel.getParamName(map.arg) << "', box";
+        for (int64_t d : map.box)
+          llvm::dbgs() << " " << d;
+        llvm::dbgs() << ", swizzle " << map.swizzle << "\n";
+      });
+    });
+    if (maps.empty())
+      return;
+    SmallVector<Attribute> dicts;
+    for (const TmaMap &m : maps)
+      dicts.push_back(b.getDictionaryAttr({b.getNamedAttr("arg", b.getI64IntegerAttr(m.arg)),
+                                           b.getNamedAttr("box", b.getDenseI64ArrayAttr(m.box)),
+                                           b.getNamedAttr("swizzle", b.getI64IntegerAttr(m.swizzle)),
+                                           b.getNamedAttr("nan_fill", b.getBoolAttr(m.nanFill))}));
+    kernel->setAttr(kTmaMapsAttr, b.getArrayAttr(dicts));
+  }
+};
+
+} // namespace
+
+} // namespace tile::codegen
