@@ -5,6 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+
 namespace tile::rt {
 
 using namespace cuda;
@@ -34,25 +39,47 @@ CUtensorMapDataType tensorMapType(DType dtype) {
   }
 }
 
+// Descriptors encoded once per (array, box, swizzle, fill): a launch on the same arrays copies
+// the 128 bytes instead of calling the driver. Bounded: the cache starts over when it is full.
+constexpr std::size_t kMaxCachedTensorMaps = 4096;
+std::mutex tensorMapMutex;
+std::map<std::vector<std::uint64_t>, CUtensorMap> tensorMapCache;
+std::atomic<std::size_t> tensorMapEncodings{0};
+
 void encode(const TensorMapRequest &r, LaunchPlan &plan, const std::string &context) {
+  auto *slot = reinterpret_cast<CUtensorMap *>(plan.params.at(r.offset));
+  std::vector<std::uint64_t> key = r.key();
+  {
+    std::lock_guard<std::mutex> lock(tensorMapMutex);
+    if (auto it = tensorMapCache.find(key); it != tensorMapCache.end()) {
+      std::memcpy(slot, &it->second, sizeof(CUtensorMap));
+      return;
+    }
+  }
   const detail::Driver &d = detail::driver();
   if (!d.cuTensorMapEncodeTiled)
     throw Error(Error::Kind::NoDriver,
                 fmt::format("{}: the CUDA driver lacks cuTensorMapEncodeTiled (CUDA 12.0+)", context));
-  auto *map = reinterpret_cast<CUtensorMap *>(plan.params.at(r.offset));
   // A rank-1 map has no strides; the driver still gets a valid pointer.
   std::uint64_t noStride = 0;
   const std::uint64_t *strides = r.globalStrides.empty() ? &noStride : r.globalStrides.data();
-  d.check(d.cuTensorMapEncodeTiled(map, tensorMapType(r.dtype), std::uint32_t(r.globalDim.size()),
+  d.check(d.cuTensorMapEncodeTiled(slot, tensorMapType(r.dtype), std::uint32_t(r.globalDim.size()),
                                    reinterpret_cast<void *>(r.address), r.globalDim.data(), strides, r.box.data(),
                                    r.elementStrides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE,
                                    CUtensorMapSwizzle(int(r.swizzle)), CUtensorMapL2promotion(int(r.l2Promotion)),
                                    r.oobFill == TmaOobFill::NaN ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
                                                                 : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
           "cuTensorMapEncodeTiled", fmt::format("{}: tma[{}] over '{}'", context, r.tmaIndex, r.param));
+  ++tensorMapEncodings;
+  std::lock_guard<std::mutex> lock(tensorMapMutex);
+  if (tensorMapCache.size() >= kMaxCachedTensorMaps)
+    tensorMapCache.clear();
+  tensorMapCache.emplace(std::move(key), *slot);
 }
 
 } // namespace
+
+std::size_t tensorMapsEncoded() { return tensorMapEncodings.load(); }
 
 void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args, const Stream &stream) {
   const detail::KernelState &k = detail::Native::kernel(kernel);

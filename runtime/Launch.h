@@ -18,4 +18,8 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
 /// The same on the device's legacy default stream.
 void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args);
 
+/// How many TMA descriptors launches have encoded with the driver so far in this process:
+/// each (array, box, swizzle, fill) is encoded once and cached.
+std::size_t tensorMapsEncoded();
+
 } // namespace tile::rt

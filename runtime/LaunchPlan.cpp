@@ -220,6 +220,17 @@ std::string kernelFitProblem(const KernelMetadata &md, const DeviceLimits &limit
   return "";
 }
 
+std::vector<std::uint64_t> TensorMapRequest::key() const {
+  std::vector<std::uint64_t> k{std::uint64_t(dtype),       address,
+                               globalDim.size(),           std::uint64_t(swizzle),
+                               std::uint64_t(l2Promotion), std::uint64_t(oobFill)};
+  k.insert(k.end(), globalDim.begin(), globalDim.end());
+  k.insert(k.end(), globalStrides.begin(), globalStrides.end());
+  k.insert(k.end(), box.begin(), box.end());
+  k.insert(k.end(), elementStrides.begin(), elementStrides.end());
+  return k;
+}
+
 LaunchPlan planLaunch(const KernelMetadata &metadata, const std::vector<Arg> &args, const Grid &grid,
                       const DeviceLimits &limits) {
   return Planner(metadata, limits).plan(args, grid);

@@ -65,6 +65,9 @@ struct TensorMapRequest {
   TmaL2Promotion l2Promotion = TmaL2Promotion::None;
   TmaOobFill oobFill = TmaOobFill::Zero;
   std::size_t offset = 0; // of its 128-byte slot in the ParamBuffer
+
+  /// Everything the encoded descriptor depends on (not the slot): equal keys encode alike.
+  std::vector<std::uint64_t> key() const;
 };
 
 struct LaunchPlan {

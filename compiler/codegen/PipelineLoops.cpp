@@ -239,12 +239,9 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::string error;
-    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
-    if (!target) {
-      getOperation().emitError(error);
+    std::optional<GpuTarget> target = passTarget(getOperation(), arch);
+    if (!target)
       return signalPassFailure();
-    }
     if (stages < 0 || stages > 8) {
       getOperation().emitError("pipeline stages ")
           << static_cast<int64_t>(stages) << " must be 0 (from latency hints) or 1 ... 8";

@@ -109,12 +109,9 @@ struct TilePlaceTmaPass : impl::TilePlaceTmaBase<TilePlaceTmaPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::string error;
-    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
-    if (!target) {
-      getOperation().emitError(error);
+    std::optional<GpuTarget> target = passTarget(getOperation(), arch);
+    if (!target)
       return signalPassFailure();
-    }
     for (auto kernel : getOperation().getOps<mlir::tile::KernelOp>())
       runOnKernel(kernel, *target);
   }

@@ -66,7 +66,8 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
 @ct.autotune(configs=[dict(BP=32, BN=32, occupancy=3), dict(BP=32, BN=64, occupancy=2),
                       dict(BP=32, BN=32, occupancy=4), dict(BP=64, BN=32, occupancy=2),
                       dict(BP=32, BN=64, occupancy=3), dict(BP=32, BN=128, occupancy=2),
-                      dict(BP=64, BN=64, occupancy=2), dict(BP=64, BN=32, occupancy=3)],
+                      dict(BP=64, BN=64, occupancy=2), dict(BP=64, BN=32, occupancy=3),
+                      dict(BP=32, BN=64, occupancy=4), dict(BP=64, BN=64, occupancy=3)],
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,

@@ -1,7 +1,7 @@
 # The TMA lowering's inline PTX assembles (ptxas, CUDA 13), and the launch metadata describes
 # each descriptor (the runtime encodes them at launch) and the aligned arguments' promise.
 # REQUIRES: ptxas
-# RUN: tile-cc %S/tma-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=cubin -o %t.cubin --metadata %t.json --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
+# RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=cubin -o %t.cubin --metadata %t.json --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
 # RUN: FileCheck %s --check-prefix=META --input-file %t.json
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2 --emit=cubin -o %t.gemm.cubin --metadata %t.gemm.json --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
 # RUN: FileCheck %s --check-prefix=GEMM-META --input-file %t.gemm.json

@@ -3,22 +3,13 @@
 # ABI's own; thread 0 initializes one mbarrier per stage before the loop (and invalidates them
 # after it), arms the stage's barrier with the bytes of its copies and issues one
 # cp.async.bulk.tensor per tile; every thread waits for the barrier's phase before reading.
-# Arrays without the facts keep cp.async (tma-cubin.py: ptxas and the metadata).
-# RUN: tile-cc %s --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=PTX
-# RUN: tile-cc %s --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=PLAIN
-# RUN: tile-cc %s --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=PLAIN
-# RUN: tile-cc %s --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx --remarks 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=REMARK
-# RUN: not tile-cc %s --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0:aligned --emit=ptx 2>&1 | FileCheck %s --check-prefix=SCALAR
-import cuda.tile as ct
-
-
-@ct.kernel
-def k(x, y, n):
-    acc = ct.zeros((16, 64), dtype=ct.float32)
-    for i in range(n):
-        acc = acc * 0.5 + ct.load(x, (i, ct.bid(0)), (16, 64), padding_mode=ct.PaddingMode.ZERO)
-    ct.store(y, (0, ct.bid(0)), acc)
-
+# Arrays without the facts keep cp.async (tma-cubin.py: ptxas and the metadata). The kernel is
+# pipeline-lowering.py's (one 16 x 64 f32 load per iteration).
+# RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=PTX
+# RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=PLAIN
+# RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=PLAIN
+# RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx --remarks 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=REMARK
+# RUN: not tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0:aligned --emit=ptx 2>&1 | FileCheck %s --check-prefix=SCALAR
 # PTX: .param .align 64 .b8 k__tile_param_{{[0-9]+}}[128]
 # Before the loop: thread 0 initializes the 3 stage barriers.
 # PTX-COUNT-3: mbarrier.init.shared::cta.b64

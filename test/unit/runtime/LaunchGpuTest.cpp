@@ -237,9 +237,22 @@ TEST_CASE("gpu: a TMA descriptor built from the metadata", "[runtime][gpu][tma]"
            {dx.array(DType::Float32, {rows, cols}), dout.array(DType::Float32, {rows, cols})});
     CHECK(dout.toHost<float>() == x);
   };
+  std::size_t encoded = tensorMapsEncoded();
+  run(Module::fromPtx(device, test::tmaCopy2dPtx()).kernel(md));
+  CHECK(tensorMapsEncoded() <= encoded + 1);
+  // The same array again (another kernel with the same descriptor too): the cached descriptor.
+  encoded = tensorMapsEncoded();
   run(Module::fromPtx(device, test::tmaCopy2dPtx()).kernel(md));
   if (tile_test_tma_copy2d_cubin_size)
     run(Module::fromCubin(device, tile_test_tma_copy2d_cubin, tile_test_tma_copy2d_cubin_size).kernel(md));
+  CHECK(tensorMapsEncoded() == encoded);
+  // Another view of the array is another descriptor.
+  dout.fillBytes(0);
+  launch(Module::fromPtx(device, test::tmaCopy2dPtx()).kernel(md), Grid((cols + 31) / 32, (rows - 1 + 7) / 8),
+         {dx.array(DType::Float32, {rows - 1, cols}), dout.array(DType::Float32, {rows - 1, cols})});
+  CHECK(tensorMapsEncoded() == encoded + 1);
+  std::vector<float> got = dout.toHost<float>();
+  CHECK(std::equal(x.begin(), x.begin() + (rows - 1) * cols, got.begin()));
 }
 
 TEST_CASE("gpu: load and launch errors are clear", "[runtime][gpu]") {
