@@ -235,6 +235,9 @@ public:
   /// bounds check.
   llvm::SmallVector<mlir::Value> elementIndices(const Array &array, mlir::ValueRange indexTiles, mlir::Value mask,
                                                 int64_t r, mlir::Value &ok);
+  /// Whether the tile at `tileIndices` (counted in tiles of `shape`) lies wholly inside the array
+  /// (i1, uniform).
+  mlir::Value tileInside(const Array &array, mlir::ValueRange tileIndices, llvm::ArrayRef<int64_t> shape);
   /// Element pointer into an array for element indices (i64 per array dim).
   mlir::Value elementPointer(const Array &array, llvm::ArrayRef<mlir::Value> indices);
   mlir::Value loadElement(mlir::Type type, mlir::Value ptr);

@@ -190,6 +190,19 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   return success();
 }
 
+Value KernelLowering::tileInside(const Array &array, ValueRange tileIndices, ArrayRef<int64_t> shape) {
+  Value inside;
+  for (auto [d, extent] : llvm::enumerate(shape)) {
+    Value start = arith::MulIOp::create(b_, loc_, toI64(scalars_.lookup(tileIndices[d])), i64(extent));
+    // Unsigned compares: a negative start is outside.
+    Value startIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, start, array.shape[d]);
+    Value endIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ule,
+                                        arith::AddIOp::create(b_, loc_, start, i64(extent)), array.shape[d]);
+    inside = boolAnd(inside, boolAnd(startIn, endIn));
+  }
+  return inside;
+}
+
 LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getValue().getType());
@@ -214,27 +227,51 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   int64_t bytes = width * byteSize(elt);
   Type storage = storageType(elt);
   auto vecType = VectorType::get({width}, storage);
-  for (int64_t r = 0; r < layout.perThread; r += width) {
-    Value inBounds;
-    SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape,
-                                           linearIndex(layout, r), inBounds, width);
-    auto ifOp = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inBounds), /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b_);
-    b_.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    Value vec = LLVM::PoisonOp::create(b_, loc_, vecType);
-    for (int64_t i = 0; i < width; ++i) {
-      Value v = values[r + i];
-      if (elt.isInteger(1))
-        v = arith::ExtUIOp::create(b_, loc_, b_.getI8Type(), v);
-      vec = LLVM::InsertElementOp::create(b_, loc_, vec, v, i32(i));
+  // Each run: a vector store when `checked` finds it aligned and inside the array, else the
+  // elements one by one; unchecked, a vector store.
+  auto storeRuns = [&](bool checked) {
+    for (int64_t r = 0; r < layout.perThread; r += width) {
+      Value inBounds;
+      SmallVector<Value> idx = accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape,
+                                             linearIndex(layout, r), inBounds, width);
+      OpBuilder::InsertionGuard guard(b_);
+      scf::IfOp ifOp;
+      if (checked) {
+        ifOp = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inBounds), /*withElseRegion=*/true);
+        b_.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      }
+      Value vec = LLVM::PoisonOp::create(b_, loc_, vecType);
+      for (int64_t i = 0; i < width; ++i) {
+        Value v = values[r + i];
+        if (elt.isInteger(1))
+          v = arith::ExtUIOp::create(b_, loc_, b_.getI8Type(), v);
+        vec = LLVM::InsertElementOp::create(b_, loc_, vec, v, i32(i));
+      }
+      Value raw = LLVM::BitcastOp::create(b_, loc_, accessType(b_, bytes), vec);
+      LLVM::StoreOp::create(b_, loc_, raw, elementPointer(array, idx), bytes);
+      if (!checked)
+        continue;
+      b_.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      OpaqueScalars cold(*this, op.getIndices());
+      for (int64_t i = 0; i < width; ++i)
+        scalarStore(r + i);
     }
-    Value raw = LLVM::BitcastOp::create(b_, loc_, accessType(b_, bytes), vec);
-    LLVM::StoreOp::create(b_, loc_, raw, elementPointer(array, idx), bytes);
-    b_.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-    OpaqueScalars cold(*this, op.getIndices());
-    for (int64_t i = 0; i < width; ++i)
-      scalarStore(r + i);
+  };
+  // A tile wholly inside the array (one uniform check; the common case, every tile but the
+  // ragged ones at the edges) stores its runs without a bounds check each: an accumulator
+  // stored from its fragments makes many small stores (fwd_pass_state's state, every chunk).
+  if (op.getOrder()) {
+    storeRuns(/*checked=*/true);
+    return success();
   }
+  auto whole =
+      scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, tileInside(array, op.getIndices(), layout.shape)),
+                        /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b_);
+  b_.setInsertionPoint(whole.thenBlock()->getTerminator());
+  storeRuns(/*checked=*/false);
+  b_.setInsertionPoint(whole.elseBlock()->getTerminator());
+  storeRuns(/*checked=*/true);
   return success();
 }
 

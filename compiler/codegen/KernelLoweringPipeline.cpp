@@ -374,15 +374,8 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
   // A tile wholly inside the array (the common case: every tile but the ragged ones at the
   // edges) needs no bounds per copy: one uniform check per load, then full 16-byte copies with
   // no source size (the bounds, the zero-fill sizes and the address select were most of each
-  // copy's integer work). Unsigned compares: a negative start is outside.
-  Value tileInside;
-  for (int64_t d = 0; d < rank; ++d) {
-    Value startIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, tileStart[d], array.shape[d]);
-    Value endIn = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ule,
-                                        arith::AddIOp::create(b_, loc_, tileStart[d], i64(shape[d])), array.shape[d]);
-    tileInside = boolAnd(tileInside, boolAnd(startIn, endIn));
-  }
-  Value whole = boolAnd(aligned, tileInside);
+  // copy's integer work).
+  Value whole = boolAnd(aligned, tileInside(array, load.getIndices(), shape));
   auto cache = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG : NVVM::LoadCacheModifierKind::CA;
   auto zext = [&](Value v) { return arith::ExtUIOp::create(b_, loc_, b_.getI64Type(), v).getResult(); };
   for (int64_t k = 0; k * numThreads_ < copies; ++k) {
