@@ -287,6 +287,10 @@ LogicalResult KernelLowering::checkRegisterLimit() {
   return failure(walk.wasInterrupted());
 }
 
+Value KernelLowering::sharedWindowBase() {
+  return LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
+}
+
 Value KernelLowering::sharedBase() {
   Value base = LLVM::AddressOfOp::create(b_, loc_, smem_);
   if (!scratchOffset())

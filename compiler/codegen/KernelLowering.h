@@ -110,6 +110,8 @@ private:
   void placeTmaBarriers(int64_t offset);
   /// The shared window address (i32) of mbarrier `index` (i32).
   mlir::Value mbarrierAddress(mlir::Value index);
+  /// `then` on thread 0 only (it issues the bulk copies and manages the barriers).
+  void onThreadZero(const std::function<void()> &then);
   /// Thread 0 initializes (arrival count 1) or invalidates barriers first .. first + count - 1.
   void initMbarriers(int64_t first, int64_t count);
   void invalidateMbarriers(int64_t first, int64_t count);
@@ -244,6 +246,9 @@ public:
   void storeElement(mlir::Value value, mlir::Value ptr);
   /// The dynamic shared memory every data movement uses (`__tile_smem`, address space 3).
   mlir::Value sharedBase();
+  /// The shared window address (i32) of the start of `__tile_smem`, for the instructions that
+  /// take 32-bit shared addresses (stage descriptors, mbarriers, bulk copies).
+  mlir::Value sharedWindowBase();
   /// Pointer to element `index` (i32) of an array of `type` elements (stored as
   /// storageType(type)) that starts `byteOffset` bytes into the shared memory: the one way
   /// the lowering addresses shared memory.

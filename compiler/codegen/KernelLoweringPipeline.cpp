@@ -133,8 +133,7 @@ Value KernelLowering::stageByteOffset(mlir::tile::LoadOp load) {
 }
 
 Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
-  Value base = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
-  return arith::AddIOp::create(b_, loc_, base, stageByteOffset(load));
+  return arith::AddIOp::create(b_, loc_, sharedWindowBase(), stageByteOffset(load));
 }
 
 std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value operand, bool isB) {

@@ -6,11 +6,11 @@
 // runtime/LaunchPlan.cpp); the copy names it by its generic address.
 //
 // Barriers live at the end of the dynamic shared memory, after everything else (kTmaBarrierBytes
-// each, which tile-pipeline-loops leaves out of its budget): one per stage
-// of each pipelined loop with TMA loads, one per kernel-start copy group with TMA loads. Their
-// offset is known once the kernel's scratch is: the lowering emits a placeholder constant and
-// sets it at the end (a static shared array would move the dynamic region, whose swizzled
-// stages need its 1024-byte alignment). Thread 0 arms a barrier with the bytes the copies into that stage will write
+// each, which tile-pipeline-loops leaves out of its budget): one per stage of each pipelined
+// loop with TMA loads, one per kernel-start copy group with TMA loads. Their offset is known
+// once the kernel's scratch is: the lowering emits a placeholder constant and sets it at the end
+// (a static shared array would move the dynamic region, whose swizzled stages need its 1024-byte
+// alignment). Thread 0 arms a barrier with the bytes the copies into that stage will write
 // (mbarrier.arrive.expect_tx: the barrier's one arrival) and issues them; every thread waits
 // for the barrier's phase (mbarrier.try_wait.parity) before reading the stage. A loop's stage
 // barriers are initialized in its prologue and invalidated after its last iteration, so each
@@ -72,8 +72,17 @@ LogicalResult KernelLowering::verifyTmaAttributes() {
     if (!load->hasAttr(kPipelineOffsetAttr) && !load->hasAttr(kPrefetchOffsetAttr))
       return load.emitError("malformed ") << kTmaAttr << " on a load that is not copied ahead";
     auto map = cast<DictionaryAttr>(maps[index.getInt()]);
-    if (map.getAs<IntegerAttr>("arg").getInt() != int64_t(cast<BlockArgument>(load.getArray()).getArgNumber()))
+    auto array = dyn_cast<BlockArgument>(load.getArray());
+    if (!array || map.getAs<IntegerAttr>("arg").getInt() != int64_t(array.getArgNumber()))
       return load.emitError("malformed ") << kTmaAttr << ": descriptor " << index.getInt() << " reads another array";
+    // One copy per column block: the box is the tile but for its last dimension, which divides
+    // the tile's (issueTmaCopy).
+    ArrayRef<int64_t> box = map.getAs<DenseI64ArrayAttr>("box").asArrayRef();
+    ArrayRef<int64_t> shape = load.getType().getShape();
+    if (box.size() != shape.size() || box.drop_back() != shape.drop_back() || box.back() <= 0 ||
+        shape.back() % box.back())
+      return load.emitError("malformed ")
+             << kTmaAttr << ": descriptor " << index.getInt() << "'s box does not tile the load's " << load.getType();
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -108,13 +117,16 @@ void KernelLowering::placeTmaBarriers(int64_t offset) {
 }
 
 Value KernelLowering::mbarrierAddress(Value index) {
-  Value base = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
-  base = arith::AddIOp::create(b_, loc_, base, mbarrierOffset_);
+  Value base = arith::AddIOp::create(b_, loc_, sharedWindowBase(), mbarrierOffset_);
   return arith::AddIOp::create(b_, loc_, base, arith::MulIOp::create(b_, loc_, index, i32(kTmaBarrierBytes)));
 }
 
+void KernelLowering::onThreadZero(const std::function<void()> &then) {
+  ifThen(arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, tid_, i32(0)), then);
+}
+
 void KernelLowering::initMbarriers(int64_t first, int64_t count) {
-  ifThen(arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, tid_, i32(0)), [&] {
+  onThreadZero([&] {
     for (int64_t i = 0; i < count; ++i)
       ptx("mbarrier.init.shared::cta.b64 [$0], 1;", "r", {mbarrierAddress(i32(first + i))});
     // The copy engine (async proxy) sees the initialized barriers.
@@ -123,7 +135,7 @@ void KernelLowering::initMbarriers(int64_t first, int64_t count) {
 }
 
 void KernelLowering::invalidateMbarriers(int64_t first, int64_t count) {
-  ifThen(arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, tid_, i32(0)), [&] {
+  onThreadZero([&] {
     for (int64_t i = 0; i < count; ++i)
       ptx("mbarrier.inval.shared::cta.b64 [$0];", "r", {mbarrierAddress(i32(first + i))});
   });
@@ -140,7 +152,7 @@ void KernelLowering::waitMbarrier(Value address, Value parity) {
       "r,r", {address, parity});
 }
 
-// One copy's bytes times the copies of the load (one per swizzle column block).
+// The whole tile, over all its column blocks: out-of-bounds boxes are filled and counted too.
 int64_t KernelLowering::tmaBytes(mlir::tile::LoadOp load) {
   return load.getType().getNumElements() * byteSize(load.getType().getElementType());
 }
@@ -152,7 +164,7 @@ void KernelLowering::issueTmaCopies(ArrayRef<mlir::tile::LoadOp> loads,
     bytes += tmaBytes(load);
   if (!bytes)
     return;
-  ifThen(arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, tid_, i32(0)), [&] {
+  onThreadZero([&] {
     ptx("mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", "r,r", {mbarrier, i32(bytes)});
     for (mlir::tile::LoadOp load : loads) {
       loc_ = load.getLoc();
@@ -172,7 +184,7 @@ void KernelLowering::issueTmaCopy(mlir::tile::LoadOp load, Value byteOffset, Val
   int64_t blocks = shape.back() / box.back();
   int64_t blockBytes = type.getNumElements() / shape.back() * box.back() * esize;
   Value descriptor = LLVM::PtrToIntOp::create(b_, loc_, b_.getI64Type(), tmaParams_[index]);
-  Value smemBase = LLVM::PtrToIntOp::create(b_, loc_, b_.getI32Type(), LLVM::AddressOfOp::create(b_, loc_, smem_));
+  Value smemBase = sharedWindowBase();
   // Tile coordinates in elements, innermost first; the aligned promise keeps every dimension
   // below 2^31, and a start outside [INT32_MIN, INT32_MAX] is clamped (still outside: filled).
   SmallVector<Value> coords;

@@ -47,7 +47,10 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::ModuleOp"> {
     attributes (`tile.pipeline_stages` and `tile.pipeline_stage_bytes` on the loop,
     `tile.pipeline_offset` on each load, `tile.pipeline_bytes` on the kernel) that
     `tile-lower-to-llvm` implements with `cp.async` and commit/wait groups; every load of a loop
-    that stays synchronous gets a remark saying why.
+    that stays synchronous gets a remark saying why. On sm_90 the mbarriers of possible TMA
+    copies (loads of aligned arguments) are kept out of the budget; when the kernel-start
+    copies' two do not fit beside their loads, `tile.no_tma_prefetch` on the kernel keeps those
+    copies on `cp.async`.
   }];
   let options = TileTargetOptions # [
     Option<"stages", "stages", "int64_t", /*default=*/"0",
@@ -61,7 +64,7 @@ def TilePlaceTma : Pass<"tile-place-tma", "::mlir::ModuleOp"> {
     For each `tile.load` that `tile-pipeline-loops` copies ahead (a loop's stages or a
     kernel-start copy), decides whether one thread can copy it with `cp.async.bulk.tensor`
     instead of every thread issuing `cp.async`: on sm_90, from an array argument with the
-    `tile.aligned` facts, `allow_tma` not false, dimensions in memory order, rank <= 5, zero or
+    `tile.aligned` facts, `allow_tma` not false, dimensions in memory order, rank 2-5, zero or
     undetermined padding (NaN for floats: TMA's fill), boxes of at most 256 per dimension with
     rows of a multiple of 16 bytes, and a stage layout TMA writes (row-major, or a Tensor Core
     operand's swizzled column blocks of 32, 64 or 128 bytes). Decisions: `tile.tma` (an index)

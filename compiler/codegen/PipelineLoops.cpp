@@ -12,7 +12,8 @@
 //   scf.for      tile.pipeline_stages = S, tile.pipeline_stage_bytes = bytes of one stage
 //   tile.load    tile.pipeline_offset = byte offset of its stage-0 buffer in the region, and
 //                tile.pipeline_core_matrices when only wgmma products read it (in place)
-//   tile.kernel  tile.pipeline_bytes = size of the region (before the lowering's scratch)
+//   tile.kernel  tile.pipeline_bytes = size of the region (before the lowering's scratch), and
+//                tile.no_tma_prefetch when the kernel-start copies' mbarriers do not fit
 // A load of the kernel's body that follows a loop qualifies the same way for a copy at kernel
 // start (tile.prefetch_offset on it, tile.prefetch_bytes on the kernel), waited for at its
 // first use.

@@ -20,8 +20,9 @@ namespace tile::jit {
 // 2: .minnctapersm 1, 3: wgmma, 4: occupancy, atomics, scf.while, 5: pipelined loads,
 // rematerialized broadcasts, accumulators stored from their fragments, 6: swizzled operand
 // stages, 7: swizzled scratch operands in their own orientation, bound-free copies of tiles
-// inside the array, room kept for loop-invariant operands, 8: aligned arguments, TMA copies.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/8";
+// inside the array, room kept for loop-invariant operands, 8: aligned arguments, TMA copies,
+// 9: stores of tiles inside the array without per-run bounds checks.
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/9";
 
 const char *compilerVersion() { return kCompilerVersion; }
 

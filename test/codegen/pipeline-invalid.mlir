@@ -98,3 +98,47 @@ tile.kernel @misaligned_operand(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }
+
+// -----
+
+// TMA decisions that do not fit together are refused at the op too.
+// expected-error @below {{malformed tile.tma_maps: each entry is {arg = an array argument's index, box = one size per dimension, swizzle = 0, 32, 64 or 128, nan_fill = bool}}}
+tile.kernel @tma_map_scalar(%x: !tile.array<?xf32>, %n: i32) attributes {tile.tma_maps = [{arg = 1 : i64, box = array<i64: 16>, swizzle = 0 : i64, nan_fill = false}]} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @tma_index(%x: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.prefetch_bytes = 4096 : i64, tile.tma_maps = [{arg = 0 : i64, box = array<i64: 16, 64>, swizzle = 0 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{malformed tile.tma: not an index into the kernel's 1 TMA descriptor(s)}}
+  %t = tile.load %x[%c0, %c0] {tile.prefetch_offset = 0 : i64, tile.tma = 1 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tma_not_copied(%x: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.tma_maps = [{arg = 0 : i64, box = array<i64: 16, 64>, swizzle = 0 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{malformed tile.tma on a load that is not copied ahead}}
+  %t = tile.load %x[%c0, %c0] {tile.tma = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tma_other_array(%x: !tile.array<?x?xf32> {tile.aligned}, %y: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.prefetch_bytes = 4096 : i64, tile.tma_maps = [{arg = 1 : i64, box = array<i64: 16, 64>, swizzle = 0 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{malformed tile.tma: descriptor 0 reads another array}}
+  %t = tile.load %x[%c0, %c0] {tile.prefetch_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tma_box(%x: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.prefetch_bytes = 4096 : i64, tile.tma_maps = [{arg = 0 : i64, box = array<i64: 8, 64>, swizzle = 0 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{malformed tile.tma: descriptor 0's box does not tile the load's 'tensor<16x64xf32>'}}
+  %t = tile.load %x[%c0, %c0] {tile.prefetch_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
+  tile.return
+}

@@ -77,3 +77,20 @@ tile.kernel @misplaced(%b: !tile.array<?x?xf32> {tile.aligned}) {
   tile.return
 }
 
+
+// -----
+
+// tile-pipeline-loops found no room for the kernel-start copies' mbarriers at the kernel's
+// occupancy: those loads keep cp.async, the loops' loads do not.
+// CHECK-LABEL: tile.kernel @no_room
+// CHECK: tile.load {{.*}}tile.tma = 0 : i64
+tile.kernel @no_room(%b: !tile.array<?x?xf32> {tile.aligned}, %n: i32) attributes {occupancy = 4 : i32, tile.no_tma_prefetch} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %t0 = tile.load %b[%i, %c0] {tile.pipeline_offset = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
+  } {tile.pipeline_stage_bytes = 1024 : i64, tile.pipeline_stages = 2 : i64}
+  // expected-remark @below {{load copied with cp.async, not TMA: no shared memory is left at occupancy 4 for the mbarriers of the kernel-start copies}}
+  %t1 = tile.load %b[%c0, %c0] {tile.prefetch_offset = 2048 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
+  tile.return
+}
