@@ -4,6 +4,7 @@
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/Passes.h"
+#include "compiler/codegen/Rematerialize.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -58,6 +59,58 @@ void recordInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t nu
   op->setAttr("tile.mma_instruction", StringAttr::get(op.getContext(), instruction));
 }
 
+// The A operand is a load (through reshapes and permutes) that the lowering reads in place
+// from shared memory: nothing is computed in registers.
+bool isLoadedOperand(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<mlir::tile::LoadOp>(def))
+      return true;
+    if (!isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp, mlir::tile::PermuteOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return false;
+}
+
+/// An A operand computed in registers is given the #tile.mma layout of the product's warp grid
+/// on its M x K shape when every thread can build its own elements (Rematerialize.h): the A
+/// fragments of mma.sync.m16n8k16 and of wgmma's register-A form are the accumulator fragments
+/// of two neighbouring 8-column tiles, so the product takes A from registers and the operand
+/// never goes through shared memory. Records `tile.operand_a` ("registers" or "shared"), with
+/// a remark saying why when a computed operand stays in shared memory.
+void placeOperandA(mlir::tile::MmaOp op, mlir::tile::MmaLayoutAttr acc, OpBuilder &b) {
+  Value a = op.getA();
+  if (isLoadedOperand(a))
+    return;
+  auto record = [&](StringRef where) { op->setAttr(kOperandAAttr, StringAttr::get(op.getContext(), where)); };
+  auto shared = [&](const Twine &why) {
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc()
+                            << ": A computed in registers, through shared memory (" << why << ")\n");
+    op.emitRemark() << "the A operand is computed in registers but goes through shared memory: " << why;
+    record("shared");
+  };
+  RankedTensorType type = op.getA().getType();
+  Type elt = type.getElementType();
+  if (type.getRank() != 2)
+    return shared("batched products read A from shared memory");
+  if (!elt.isBF16() && !elt.isF16())
+    return shared("A fragments in registers are built for 16-bit operands only, not " +
+                  llvm::Twine(elt.isTF32() ? "tf32" : "this type"));
+  if (acc.getWarpsN() != 1)
+    return shared("the warps split N, so several warps would need the same rows of A");
+  std::string why;
+  if (!isRematerializable(a, op, &why, kMaxRematerializedConversionOps))
+    return shared("its threads cannot build their own elements (" + why + ")");
+  auto layout = mlir::tile::MmaLayoutAttr::get(op.getContext(), 1, acc.getWarpsM(), 1);
+  b.setInsertionPoint(op);
+  auto converted =
+      mlir::tile::ConvertLayoutOp::create(b, op.getLoc(), RankedTensorType::get(type.getShape(), elt, layout), a);
+  op.getAMutable().assign(converted);
+  record("registers");
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": A in registers (" << layout
+                          << "), each thread builds its fragments\n");
+}
+
 struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass> {
   using Base::Base;
 
@@ -101,6 +154,7 @@ struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass
       });
       if (!layout)
         return;
+      placeOperandA(op, *layout, b);
       auto encoded = RankedTensorType::get(accType.getShape(), accType.getElementType(), *layout);
       b.setInsertionPoint(op);
       auto in = mlir::tile::ConvertLayoutOp::create(b, op.getLoc(), encoded, op.getAcc());

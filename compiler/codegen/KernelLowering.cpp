@@ -492,9 +492,9 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
     if (failed(lowerOp(&op)))
       return failure();
     // Every tile result must now have this thread's elements (a permute folded into the
-    // wgmma products it feeds has none: they read its input).
+    // products it feeds, or only recomputed by its users, has none: they read its input).
     auto permute = dyn_cast<mlir::tile::PermuteOp>(op);
-    if (permute && permuteFoldsIntoMma(permute))
+    if (permute && (permuteFoldsIntoMma(permute) || onlyRematerialized(permute)))
       continue;
     for (Value r : op.getResults())
       if (auto type = dyn_cast<RankedTensorType>(r.getType()))
@@ -521,6 +521,14 @@ static bool acceptsAnyLayout(Operation *op) {
     return !in || in.getNumElements() == 1 || bc->hasAttr(kRematerializeAttr);
   }
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
+}
+
+// Every user of `op`'s result recomputes the elements it needs (a conversion or broadcast
+// marked tile.rematerialize), so nothing reads them and the data movement is skipped.
+bool KernelLowering::onlyRematerialized(Operation *op) {
+  return !op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
+    return isa<mlir::tile::ConvertLayoutOp, mlir::tile::BroadcastOp>(user) && user->hasAttr(kRematerializeAttr);
+  });
 }
 
 LogicalResult KernelLowering::lowerOp(Operation *op) {
@@ -570,6 +578,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   if (auto permute = dyn_cast<mlir::tile::PermuteOp>(op); permute && permuteFoldsIntoMma(permute)) {
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.permute at " << op->getLoc()
                             << ": folded into the Tensor Core products it feeds\n");
+    return success();
+  }
+  if (auto permute = dyn_cast<mlir::tile::PermuteOp>(op); permute && onlyRematerialized(permute)) {
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.permute at " << op->getLoc()
+                            << ": not moved, its users recompute its elements\n");
     return success();
   }
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op); bc && bc->hasAttr(kRematerializeAttr))

@@ -161,6 +161,13 @@ private:
   mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
   // wgmma (KernelLoweringWgmma.cpp).
   mlir::LogicalResult lowerMmaWgmma(mlir::tile::MmaOp op);
+  /// Two 16-bit elements in one i32 register, `lo` in the low half (a Tensor Core operand).
+  mlir::Value packPair(mlir::Value lo, mlir::Value hi);
+  /// One wgmma.mma_async m64nNk16 with A from registers (four i32 of two 16-bit elements: row
+  /// g and row g + 8 at columns 2q, 2q + 1, then both 8 columns right) and B by descriptor,
+  /// accumulating into the struct of f32 registers `d`; returns the new struct.
+  mlir::Value registerAWgmma(mlir::Value d, llvm::ArrayRef<mlir::Value> a, mlir::Value descB, int64_t n,
+                             mlir::Type elementType, bool bMnMajor);
   /// Whether `op` runs as wgmma (else why not, in `why`).
   bool runsAsWgmma(mlir::tile::MmaOp op, std::string *why = nullptr);
   /// Whether every use of `op` is an A or B operand of a Tensor Core product that reads the
@@ -168,6 +175,7 @@ private:
   /// into its core matrices; mma.sync with 16-bit operands: ldmatrix with the opposite .trans):
   /// the permute costs nothing.
   bool permuteFoldsIntoMma(mlir::tile::PermuteOp op);
+  static bool onlyRematerialized(mlir::Operation *op);
   mlir::Value coreMatrixOffset(mlir::Value row, mlir::Value col, int64_t cols);
   /// Element (row, col) (i32) of a Tensor Core operand's stage buffer holding a rows x cols tile
   /// of `elementBytes`-byte elements, as an element index into the buffer (StageLayout.h).
@@ -188,6 +196,13 @@ private:
     mlir::Value lane, warp, group, quad, warpB, warpM, warpN;
   };
   MmaThread mmaThread(int64_t wm, int64_t wn);
+  /// ldmatrix .x1/.x2/.x4 of 8x8 16-bit matrices (.trans when `transpose`), lane l addressing
+  /// a row of matrix l / 8: `count` i32 registers of two elements each.
+  llvm::SmallVector<mlir::Value> ldmatrixRegs(mlir::Value ptr, int count, bool transpose);
+  /// lowerRematerializedConversion's fast path for a 16-bit tile in core-matrix stage order
+  /// (or its transpose) converted to the mma layout: ldmatrix per 16x16 block. False when it
+  /// does not apply (nothing emitted).
+  bool conversionByLdmatrix(mlir::tile::ConvertLayoutOp op);
   mlir::Value mmaLinearIndex(const TileLayout &layout, int64_t r);
   /// Register r's element of a #tile.mma tile: its batch index (over the dims before M) and
   /// row, and its column.

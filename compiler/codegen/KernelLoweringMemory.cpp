@@ -264,13 +264,23 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
     storeRuns(/*checked=*/true);
     return success();
   }
-  auto whole =
-      scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, tileInside(array, op.getIndices(), layout.shape)),
-                        /*withElseRegion=*/true);
+  // Inside but not aligned for vectors (a strided view, such as a transposed one): element
+  // stores, still without bounds checks.
+  Value inside = tileInside(array, op.getIndices(), layout.shape);
+  auto whole = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inside), /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b_);
   b_.setInsertionPoint(whole.thenBlock()->getTerminator());
   storeRuns(/*checked=*/false);
   b_.setInsertionPoint(whole.elseBlock()->getTerminator());
+  auto strided = scf::IfOp::create(b_, loc_, TypeRange{}, inside, /*withElseRegion=*/true);
+  b_.setInsertionPoint(strided.thenBlock()->getTerminator());
+  for (int64_t r = 0; r < layout.perThread; ++r) {
+    Value unused;
+    SmallVector<Value> idx =
+        accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape, linearIndex(layout, r), unused);
+    storeElement(values[r], elementPointer(array, idx));
+  }
+  b_.setInsertionPoint(strided.elseBlock()->getTerminator());
   storeRuns(/*checked=*/true);
   return success();
 }

@@ -68,6 +68,19 @@ Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
   return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(g.n)), col);
 }
 
+SmallVector<Value> KernelLowering::ldmatrixRegs(Value ptr, int count, bool transpose) {
+  MLIRContext *ctx = b_.getContext();
+  auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, b_.getI32Type()));
+  Value s = NVVM::LdMatrixOp::create(
+      b_, loc_, regsType, ptr, b_.getI32IntegerAttr(count),
+      NVVM::MMALayoutAttr::get(ctx, transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row),
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
+  SmallVector<Value> regs;
+  for (int i = 0; i < count; ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(b_, loc_, s, i));
+  return regs;
+}
+
 KernelLowering::MmaThread KernelLowering::mmaThread(int64_t wm, int64_t wn) {
   auto bin = [&](auto opTag, Value x, int64_t c) { return decltype(opTag)::create(b_, loc_, x, i32(c)).getResult(); };
   MmaThread t;
@@ -113,13 +126,17 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     return p && permuteFoldsIntoMma(p) ? p.getInput() : Value();
   };
   Value aInput = foldedInput(op.getA()), bInput = foldedInput(op.getB());
+  // An A operand in the #tile.mma layout (computed in registers, tile-assign-layouts): its
+  // fragments are its registers, nothing goes through shared memory.
+  bool aRegisters = layoutOf(aType).isMma();
   // 16-bit operands copied into pipeline stages (tile-pipeline-loops, StageLayout.h) are read
   // there in place: each ldmatrix row address is one 16-byte row of an 8x8 core matrix, and
   // the swizzle puts the 8 rows of a core matrix in distinct bank groups. Others go through the
   // scratch.
   std::optional<StageOperand> aStage, bStage;
   if (!tf32 && rank == 2) {
-    aStage = stageOperand(op.getA(), /*isB=*/false);
+    if (!aRegisters)
+      aStage = stageOperand(op.getA(), /*isB=*/false);
     bStage = stageOperand(op.getB(), /*isB=*/true);
   }
   // Rows of A padded by 16 bytes: ldmatrix's eight 16-byte row reads then hit distinct banks.
@@ -129,10 +146,10 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   int64_t aPitch = aInput ? m + 8 : k + 16 / esize, bPitch = bInput ? k + 8 : n + 8, cPitch = n + 8;
   int64_t bOffset = alignTo16(batch * (aInput ? k : m) * aPitch * esize);
   int64_t cOffset = bOffset + alignTo16(batch * (bInput ? n : k) * bPitch * esize);
-  bool staged = !aStage || !bStage || !inRegisters;
+  bool staged = (!aStage && !aRegisters) || !bStage || !inRegisters;
   if (staged) {
     barrier();
-    if (!aStage)
+    if (!aStage && !aRegisters)
       writeShared(tiles_[aInput ? aInput : op.getA()], layoutOf(aInput ? aInput.getType() : aType), ea, 0, aPitch);
     if (!bStage)
       writeShared(tiles_[bInput ? bInput : op.getB()], layoutOf(bInput ? bInput.getType() : bType), ea, bOffset,
@@ -153,6 +170,9 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     TileLayout acc = layoutOf(accType);
     grid = {acc.mmaWarps[0], acc.mmaWarps[1], acc.mmaWarps[2]};
   }
+  if (aRegisters && (!inRegisters || grid.warpsN != 1 || layoutOf(aType).mmaWarps[1] != grid.warpsM))
+    return op.emitError("an A operand in registers needs the accumulator in registers with the same warps along M "
+                        "and one along N");
   int64_t wb = grid.warpsB, wm = grid.warpsM, wn = grid.warpsN;
   int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm, bPerWarp = batch / wb;
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": Tensor Cores (mma.sync.m16n8k"
@@ -161,7 +181,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
                           << wb << "x" << wm << "x" << wn << ", " << grid.numWarps() << " of " << numThreads_ / 32
                           << " warps with work (not wgmma: " << notWgmma << ")" << (aInput ? ", A transposed" : "")
                           << (bInput ? ", B transposed" : "") << (aStage ? ", A read in place" : "")
-                          << (bStage ? ", B read in place" : "") << "\n");
+                          << (aRegisters ? ", A from registers" : "") << (bStage ? ", B read in place" : "") << "\n");
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
@@ -176,19 +196,11 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   Value ldRowT = add(and_(t.lane, 7), mul(shr(t.lane, 4), 8));
   Value ldColT = mul(and_(shr(t.lane, 3), 1), 8);
   auto ldmatrix = [&](Value ptr, int count, bool transpose) {
-    auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, i32t));
-    Value s = NVVM::LdMatrixOp::create(
-        b_, loc_, regsType, ptr, b_.getI32IntegerAttr(count),
-        NVVM::MMALayoutAttr::get(ctx, transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row),
-        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
-    SmallVector<Value> regs;
-    for (int i = 0; i < count; ++i) {
-      Value r = LLVM::ExtractValueOp::create(b_, loc_, s, i);
-      // f16 operands are <2 x half> registers; bf16 ones stay i32.
-      if (ea.isF16())
+    SmallVector<Value> regs = ldmatrixRegs(ptr, count, transpose);
+    // f16 operands are <2 x half> registers; bf16 ones stay i32.
+    if (ea.isF16())
+      for (Value &r : regs)
         r = LLVM::BitcastOp::create(b_, loc_, VectorType::get({2}, b_.getF16Type()), r);
-      regs.push_back(r);
-    }
     return regs;
   };
   NVVM::MMATypes ptxType = ea.isF16() ? NVVM::MMATypes::f16 : tf32 ? NVVM::MMATypes::tf32 : NVVM::MMATypes::bf16;
@@ -223,21 +235,31 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
     for (int64_t i = 0; i < 4 * nPerWarp; ++i)
       acc.push_back(inRegisters ? accIn[firstReg + i]
                                 : Value(LLVM::LoadOp::create(b_, loc_, f32, sharedPointer(f32, cOffset, cIndex[i]))));
-    auto kLoop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(kStep), acc);
-    {
-      OpBuilder::InsertionGuard inner(b_);
-      b_.setInsertionPointToStart(kLoop.getBody());
-      Value k0 = kLoop.getInductionVar();
-      // A stored K x M (transposed): stored row k0 + ldRowT of its batch, column m0 + ldColT.
+    // One K step from k0 (step index s when A comes from registers, whose fragments are fixed
+    // per step): the accumulators after it.
+    auto kStepProducts = [&](Value k0, int64_t s, ValueRange accs) {
+      SmallVector<Value> aRegs;
       Value aPtr;
-      if (aStage) // stored K x M when MN-major (transposed), else M x K
+      if (aRegisters) {
+        // A's #tile.mma registers: n-tiles 2s and 2s + 1 of this m-tile are the fragment of
+        // K step s, as pairs of 16-bit elements.
+        const Elements &aIn = tiles_[op.getA()];
+        int64_t first = (mLocal * (k / 8) + 2 * s) * 4;
+        for (int64_t p = 0; p < 4; ++p) {
+          Value v = packPair(aIn[first + 2 * p], aIn[first + 2 * p + 1]);
+          // f16 operands are <2 x half> registers; bf16 ones i32.
+          aRegs.push_back(ea.isF16() ? Value(LLVM::BitcastOp::create(b_, loc_, VectorType::get({2}, ea), v)) : v);
+        }
+      } else if (aStage) { // stored K x M when MN-major (transposed), else M x K
         aPtr = aStage->mnMajor ? stageElement(*aStage, add(k0, ldRowT), add(m0, ldColT))
                                : stageElement(*aStage, add(m0, ldRow), add(k0, ldCol));
-      else
+      } else { // A stored K x M (transposed): stored row k0 + ldRowT of its batch, column m0 + ldColT.
         aPtr = sharedPointer(ea, 0,
                              aInput ? add(mul(add(add(mul(bi, k), k0), ldRowT), aPitch), add(m0, ldColT))
                                     : add(mul(add(aRowBase, ldRow), aPitch), add(k0, ldCol)));
-      SmallVector<Value> aRegs = ldmatrix(aPtr, 4, /*transpose=*/aStage ? aStage->mnMajor : bool(aInput));
+      }
+      if (!aRegisters)
+        aRegs = ldmatrix(aPtr, 4, /*transpose=*/aStage ? aStage->mnMajor : bool(aInput));
       SmallVector<Value> next;
       for (int64_t j = 0; j < nPerWarp; j += 2) {
         int count = j + 1 < nPerWarp ? 4 : 2;
@@ -258,7 +280,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
           bRegs = ldmatrix(sharedPointer(ea, bOffset, bAt), count, true);
         }
         for (int64_t jj = j; jj < j + count / 2; ++jj) {
-          ValueRange c = kLoop.getRegionIterArgs().slice(4 * jj, 4);
+          ValueRange c = accs.slice(4 * jj, 4);
           ArrayRef<Value> bPair = ArrayRef<Value>(bRegs).slice(2 * (jj - j), 2);
           Value d = NVVM::MmaOp::create(b_, loc_, accStruct, aRegs, bPair, c, ArrayRef<int64_t>{16, 8, kStep},
                                         std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
@@ -267,13 +289,26 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
             next.push_back(LLVM::ExtractValueOp::create(b_, loc_, d, i));
         }
       }
+      return next;
+    };
+    SmallVector<Value> finalAcc;
+    if (aRegisters) {
+      finalAcc = acc;
+      for (int64_t s = 0; s * kStep < k; ++s)
+        finalAcc = kStepProducts(i32(s * kStep), s, finalAcc);
+    } else {
+      auto kLoop = scf::ForOp::create(b_, loc_, i32(0), i32(k), i32(kStep), acc);
+      OpBuilder::InsertionGuard inner(b_);
+      b_.setInsertionPointToStart(kLoop.getBody());
+      SmallVector<Value> next = kStepProducts(kLoop.getInductionVar(), -1, kLoop.getRegionIterArgs());
       scf::YieldOp::create(b_, loc_, next);
+      finalAcc.assign(kLoop.getResults().begin(), kLoop.getResults().end());
     }
     for (int64_t i = 0; i < 4 * nPerWarp; ++i) {
       if (inRegisters)
-        result[firstReg + i] = kLoop.getResult(i);
+        result[firstReg + i] = finalAcc[i];
       else
-        LLVM::StoreOp::create(b_, loc_, kLoop.getResult(i), sharedPointer(f32, cOffset, cIndex[i]));
+        LLVM::StoreOp::create(b_, loc_, finalAcc[i], sharedPointer(f32, cOffset, cIndex[i]));
     }
   };
   auto allTiles = [&] {

@@ -8,6 +8,7 @@
 #include "compiler/codegen/Rematerialize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <map>
 
@@ -34,6 +35,14 @@ FailureOr<Value> KernelLowering::rematerializedElement(Value tile, Value linear)
       if (in.getDimSize(d) == 1)
         idx[d] = i32(0);
     return rematerializedElement(bc.getInput(), linearize(idx, in.getShape()));
+  }
+  if (auto permute = dyn_cast<mlir::tile::PermuteOp>(def)) {
+    // Result dim d is input dim permutation[d].
+    auto in = cast<RankedTensorType>(permute.getInput().getType());
+    SmallVector<Value> idx = delinearize(linear, type.getShape()), inIdx(idx.size());
+    for (auto [d, from] : llvm::enumerate(permute.getPermutation()))
+      inIdx[from] = idx[d];
+    return rematerializedElement(permute.getInput(), linearize(inIdx, in.getShape()));
   }
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(def)) // row-major order is unchanged
     return rematerializedElement(def->getOperand(0), linear);
@@ -145,9 +154,75 @@ LogicalResult KernelLowering::lowerRematerializedBroadcast(mlir::tile::Broadcast
   return success();
 }
 
+// A 16-bit tile that a stage holds in core-matrix order (tile.pipeline_core_matrices: rows of
+// 8 elements contiguous, swizzled into distinct banks), or its transpose, converted to the mma
+// layout: each 16x16 block of a warp is one ldmatrix.x4 (.trans for the transpose), whose four
+// registers are the fragments of two neighbouring n-tiles (rows g and g + 8), as mma.sync and
+// wgmma read A; instead of an ld.shared and its address per element.
+bool KernelLowering::conversionByLdmatrix(mlir::tile::ConvertLayoutOp op) {
+  TileLayout out = layoutOf(op.getType());
+  auto type = op.getType();
+  Type elt = type.getElementType();
+  if (!out.isMma() || type.getRank() != 2 || out.mmaWarps[0] != 1 || !(elt.isBF16() || elt.isF16()))
+    return false;
+  Value v = op.getInput();
+  bool transposed = false;
+  if (mlir::tile::PermuteOp p = lastTwoSwapped(v); p && p.getPermutation().size() == 2) {
+    transposed = true;
+    v = p.getInput();
+  }
+  while (auto reshape = v.getDefiningOp<mlir::tile::ReshapeOp>())
+    v = reshape.getInput();
+  auto load = v.getDefiningOp<mlir::tile::LoadOp>();
+  if (!load || !load->hasAttr(kPipelineCoreMatricesAttr))
+    return false;
+  int64_t m = type.getDimSize(0), n = type.getDimSize(1);
+  int64_t cols = load.getType().getShape().back(), rows = load.getType().getNumElements() / cols;
+  if (transposed ? (rows != n || cols != m) : (rows != m || cols != n))
+    return false;
+  int64_t wm = out.mmaWarps[1], wn = out.mmaWarps[2];
+  int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
+  Value base = stageByteOffset(load);
+  if (!base || nPerWarp % 2)
+    return false;
+  MmaThread t = mmaThread(wm, wn);
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  auto and_ = [&](Value x, int64_t c) { return arith::AndIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  auto shr = [&](Value x, int64_t c) { return arith::ShRUIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  // Lanes 8i..8i+7 address the rows of matrix i: matrices 1 and 3 are 8 rows down, 2 and 3 8
+  // columns right; for the transpose the stored rows run along the tile's columns.
+  Value row8 = and_(t.lane, 7), second = mul(and_(shr(t.lane, 3), 1), 8), third = mul(shr(t.lane, 4), 8);
+  Elements values(out.perThread);
+  for (int64_t mLocal = 0; mLocal < mPerWarp; ++mLocal) {
+    Value m0 = mul(add(t.warpM, i32(mLocal * wm)), 16);
+    for (int64_t j = 0; j < nPerWarp; j += 2) {
+      Value n0 = mul(add(mul(t.warpN, nPerWarp), i32(j)), 8);
+      Value storedRow = transposed ? add(add(n0, row8), third) : add(add(m0, row8), second);
+      Value storedCol = transposed ? add(m0, second) : add(n0, third);
+      Value linear = add(mul(storedRow, cols), storedCol);
+      SmallVector<Value> regs = ldmatrixRegs(stagePointer(elt, base, stageIndex(load, linear)), 4, transposed);
+      // Registers: (rows g, g + 8) of n-tile j, then of n-tile j + 1.
+      for (int64_t q = 0; q < 4; ++q) {
+        int64_t first = (mLocal * nPerWarp + j + q / 2) * 4 + (q % 2) * 2;
+        Value pair = LLVM::BitcastOp::create(b_, loc_, VectorType::get({2}, elt), regs[q]);
+        values[first] = LLVM::ExtractElementOp::create(b_, loc_, pair, i32(0));
+        values[first + 1] = LLVM::ExtractElementOp::create(b_, loc_, pair, i32(1));
+      }
+    }
+  }
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout at " << op.getLoc() << ": "
+                          << mPerWarp * nPerWarp / 2 << " ldmatrix.x4" << (transposed ? ".trans" : "")
+                          << " per thread from the stage of the load at " << load.getLoc() << "\n");
+  tiles_[op.getResult()] = values;
+  return true;
+}
+
 LogicalResult KernelLowering::lowerRematerializedConversion(mlir::tile::ConvertLayoutOp op) {
+  if (conversionByLdmatrix(op))
+    return success();
   std::string why;
-  if (!isRematerializable(op.getInput(), op, &why))
+  if (!isRematerializable(op.getInput(), op, &why, kMaxRematerializedConversionOps))
     return op.emitError("'") << kRematerializeAttr << "' on a conversion whose input cannot be recomputed: " << why;
   TileLayout out = layoutOf(op.getType());
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout at " << op.getLoc() << ": " << out.perThread

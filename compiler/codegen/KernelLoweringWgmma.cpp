@@ -2,8 +2,9 @@
 // stages keep their stage layout (StageLayout.h: swizzled); the others are written to the
 // scratch in the same layout, in their own orientation where wgmma can read it. wgmma reads
 // both through 64-bit matrix descriptors; the accumulator stays in the #tile.mma registers,
-// whose per-warp order is wgmma's D fragment order. Each warpgroup runs one m64nNk16
-// instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
+// whose per-warp order is wgmma's D fragment order. An A operand in the #tile.mma layout
+// (computed in registers, tile-assign-layouts) is read from registers instead. Each warpgroup
+// runs one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
 
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
@@ -147,6 +148,67 @@ bool KernelLowering::permuteFoldsIntoMma(mlir::tile::PermuteOp op) {
   return true;
 }
 
+Value KernelLowering::packPair(Value lo, Value hi) {
+  Value v = LLVM::PoisonOp::create(b_, loc_, VectorType::get({2}, lo.getType()));
+  v = LLVM::InsertElementOp::create(b_, loc_, v, lo, i32(0));
+  v = LLVM::InsertElementOp::create(b_, loc_, v, hi, i32(1));
+  return LLVM::BitcastOp::create(b_, loc_, b_.getI32Type(), v);
+}
+
+// Inline asm whose outputs are its inputs (tied): `ptx` runs after every input is computed and
+// before any use of an output, which the compilers may not move across it.
+static SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> values, StringRef ptx,
+                                     StringRef constraint) {
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += (i ? ",=" : "=") + constraint.str();
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Type> types;
+  for (Value v : values)
+    types.push_back(v.getType());
+  auto structType = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto op = LLVM::InlineAsmOp::create(b, loc, structType, values, ptx, constraints, /*has_side_effects=*/true,
+                                      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+                                      LLVM::AsmDialectAttr(), ArrayAttr());
+  SmallVector<Value> out;
+  for (size_t i = 0; i < values.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+  return out;
+}
+
+Value KernelLowering::registerAWgmma(Value d, ArrayRef<Value> a, Value descB, int64_t n, Type elementType,
+                                     bool bMnMajor) {
+  // NVVM's wgmma op takes A by descriptor only: the register form is inline PTX. Operands:
+  // the n/2 accumulators (outputs, tied to the same inputs), A's four registers, B's
+  // descriptor and the constant 1 for the scale-d predicate.
+  auto structType = cast<LLVM::LLVMStructType>(d.getType());
+  int64_t count = structType.getBody().size();
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b_, loc_, d, i));
+  llvm::append_range(operands, a);
+  operands.push_back(descB);
+  operands.push_back(i32(1));
+  std::string constraints, accs;
+  for (int64_t i = 0; i < count; ++i) {
+    constraints += (i ? ",=f" : "=f");
+    accs += (i ? ", $" : "$") + std::to_string(i);
+  }
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "," + std::to_string(i);
+  constraints += ",r,r,r,r,l,r";
+  auto at = [&](int64_t i) { return "$" + std::to_string(2 * count + i); };
+  std::string type = elementType.isF16() ? "f16" : "bf16";
+  std::string ptx = "{\n.reg .pred p;\nsetp.ne.b32 p, " + at(5) + ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                    std::to_string(n) + "k16.f32." + type + "." + type + " {" + accs + "}, {" + at(0) + ", " + at(1) +
+                    ", " + at(2) + ", " + at(3) + "}, " + at(4) + ", p, 1, 1, " + (bMnMajor ? "1" : "0") + ";\n}";
+  auto asmOp = LLVM::InlineAsmOp::create(b_, loc_, structType, operands, ptx, constraints,
+                                         /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                         LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+  return asmOp.getResult(0);
+}
+
 LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   MLIRContext *ctx = b_.getContext();
   auto aType = op.getA().getType(), bType = op.getB().getType(), accType = op.getAcc().getType();
@@ -163,15 +225,19 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
                           << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256
                           << " N chunk(s) each, operands in shared memory\n");
 
-  // Operands copied into pipeline stages in core-matrix order are read there in place
-  // (KernelLoweringPipeline.cpp); the others are written to the scratch.
-  std::optional<StageOperand> aStage = stageOperand(op.getA(), /*isB=*/false);
+  // An A operand in the #tile.mma layout (tile-assign-layouts: computed in registers) is read
+  // from its registers. Operands copied into pipeline stages in core-matrix order are read
+  // there in place (KernelLoweringPipeline.cpp); the others are written to the scratch.
+  bool aRegisters = layoutOf(aType).isMma();
+  std::optional<StageOperand> aStage = aRegisters ? std::nullopt : stageOperand(op.getA(), /*isB=*/false);
   std::optional<StageOperand> bStage = stageOperand(op.getB(), /*isB=*/true);
   TILE_DEBUG(if (aStage || bStage) llvm::dbgs()
              << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": "
-             << (aStage ? (aStage->mnMajor ? "A M-major" : "A K-major") : "A from registers") << ", "
+             << (aStage ? (aStage->mnMajor ? "A M-major" : "A K-major") : "A from the scratch") << ", "
              << (bStage ? (bStage->mnMajor ? "B N-major" : "B K-major") : "B from registers")
              << (aStage && bStage ? ", both" : "") << " read in place from pipeline stages\n");
+  TILE_DEBUG(if (aRegisters) llvm::dbgs()
+             << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": A from registers (its #tile.mma fragments)\n");
 
   // The other operands go to the scratch in their own orientation where wgmma can read it
   // (16-bit types MN-major as well as K-major, tf32 K-major only), so that the stores are
@@ -201,7 +267,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     return s;
   };
   std::optional<ScratchOperand> aScratch, bScratch;
-  if (!aStage)
+  if (!aStage && !aRegisters)
     aScratch = planScratch(op.getA(), /*isB=*/false);
   if (!bStage)
     bScratch = planScratch(op.getB(), /*isB=*/true);
@@ -253,7 +319,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     OperandTile tile = stage ? stageTile(*stage) : scratchOp->tile;
     return tile.mnMajor ? operandDescriptor(base, tile, kRow, mn) : operandDescriptor(base, tile, mn, kRow);
   };
-  bool aMnMajor = aStage ? aStage->mnMajor : aScratch->tile.mnMajor;
+  bool aMnMajor = aRegisters ? false : aStage ? aStage->mnMajor : aScratch->tile.mnMajor;
   bool bMnMajor = bStage ? bStage->mnMajor : bScratch->tile.mnMajor;
 
   Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
@@ -262,8 +328,19 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     return t.isF16() ? NVVM::WGMMATypes::f16 : t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::tf32;
   };
   const Elements &accIn = tiles_[op.getAcc()];
+  const Elements &aIn = tiles_[op.getA()];
   Elements result(accIn.size());
-  NVVM::WgmmaFenceAlignedOp::create(b_, loc_);
+  // The fence orders this thread's register writes (accumulator, A fragments) before the
+  // async reads. A's fragments, packed in pairs, pass through it (tied operands), so that no
+  // packing is scheduled after it (ptxas would then add a fence before each wgmma).
+  SmallVector<Value> aPacked;
+  if (aRegisters) {
+    for (size_t i = 0; i < aIn.size(); i += 2)
+      aPacked.push_back(packPair(aIn[i], aIn[i + 1]));
+    aPacked = throughAsm(b_, loc_, aPacked, "wgmma.fence.sync.aligned;", "r");
+  } else {
+    NVVM::WgmmaFenceAlignedOp::create(b_, loc_);
+  }
   struct Pending {
     Value structValue;
     int64_t firstReg, count;
@@ -288,9 +365,16 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
           // Rows are stacked over the batch: A's M or K rows of batch bLocal start at bLocal * m
           // or bLocal * k, B's N or K rows at bLocal * n or bLocal * k.
           Value kStacked = i64(bLocal * k + k0);
-          Value descA = descriptor(aStage, aScratch, aMnMajor ? row0 : aRow, aMnMajor ? kStacked : i64(k0));
           Value descB =
               descriptor(bStage, bScratch, bMnMajor ? i64(n0) : i64(bLocal * n + n0), bMnMajor ? kStacked : i64(k0));
+          if (aRegisters) {
+            // The A fragment of this m-tile and K step: n-tiles 2s and 2s + 1 of A's #tile.mma
+            // registers (A is 2-D: its registers run m-tile, then n-tile, then fragment).
+            int64_t first = (mLocal * (k / 8) + k0 / 8) * 2;
+            d = registerAWgmma(d, ArrayRef<Value>(aPacked).slice(first, 4), descB, chunk, ea, bMnMajor);
+            continue;
+          }
+          Value descA = descriptor(aStage, aScratch, aMnMajor ? row0 : aRow, aMnMajor ? kStacked : i64(k0));
           d = NVVM::WgmmaMmaAsyncOp::create(
               b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
               NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),

@@ -11,6 +11,11 @@
 
 namespace tile::codegen {
 
+/// On a tile.mma whose A operand is computed (not loaded): "registers" when tile-assign-layouts
+/// gave A the #tile.mma layout (the product reads its fragments from registers), "shared" when
+/// it goes through shared memory.
+inline constexpr llvm::StringLiteral kOperandAAttr = "tile.operand_a";
+
 /// The K of the mma.sync shape for an operand type: 16 (bf16, f16), 8 (tf32), 0 for none.
 int64_t mmaInstructionK(mlir::Type operand);
 

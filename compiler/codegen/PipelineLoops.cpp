@@ -25,6 +25,7 @@
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
+#include "compiler/codegen/Rematerialize.h"
 #include "compiler/codegen/StageLayout.h"
 #include "dialect/TileDialect.h"
 
@@ -168,6 +169,15 @@ bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
           worklist.push_back({permute.getResult(), true});
         continue;
       }
+      // A conversion to the mma layout that each thread recomputes (an A operand built in
+      // registers, AssignLayouts.cpp) reads its fragments with ldmatrix (KernelLoweringRemat.cpp).
+      if (auto convert = dyn_cast<mlir::tile::ConvertLayoutOp>(user);
+          convert && convert->hasAttr(kRematerializeAttr) &&
+          isa_and_nonnull<mlir::tile::MmaLayoutAttr>(convert.getType().getEncoding()) &&
+          convert.getType().getRank() == 2) {
+        any = true;
+        continue;
+      }
       auto mma = dyn_cast<mlir::tile::MmaOp>(user);
       if (!mma || use.getOperandNumber() > 1)
         continue; // read from registers
@@ -199,7 +209,10 @@ int64_t scratchEstimate(Operation *scope) {
       return bytes;
     };
     if (auto mma = dyn_cast<mlir::tile::MmaOp>(op)) {
-      most = std::max(most, sum(TypeRange{mma.getA().getType(), mma.getB().getType()}));
+      // An A operand in registers (#tile.mma) takes no shared memory.
+      most = std::max(most, mma.getA().getType().getEncoding()
+                                ? sum(TypeRange{mma.getB().getType()})
+                                : sum(TypeRange{mma.getA().getType(), mma.getB().getType()}));
       return;
     }
     // Element-wise ops and memory accesses work in registers.

@@ -14,7 +14,7 @@ namespace tile::codegen {
 namespace {
 
 struct Budget {
-  int64_t ops = 0, loads = 0;
+  int64_t ops = 0, loads = 0, maxOps = kMaxRematerializedOps;
 };
 
 // A load stays valid to re-read at `user`: nothing in the kernel writes its array, and (when the
@@ -45,8 +45,8 @@ std::string check(Value v, Operation *user, Budget &budget) {
   // Reshapes cost nothing: row-major order is unchanged.
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(def))
     return check(def->getOperand(0), user, budget);
-  if (++budget.ops > kMaxRematerializedOps)
-    return "more than " + std::to_string(kMaxRematerializedOps) + " ops to recompute";
+  if (++budget.ops > budget.maxOps)
+    return "more than " + std::to_string(budget.maxOps) + " ops to recompute";
   if (auto constant = dyn_cast<arith::ConstantOp>(def))
     return isa<SplatElementsAttr>(constant.getValue()) ? "" : "a non-splat constant";
   if (isa<mlir::tile::IotaOp>(def))
@@ -56,7 +56,8 @@ std::string check(Value v, Operation *user, Budget &budget) {
       return "more than " + std::to_string(kMaxRematerializedLoads) + " loads to repeat";
     return loadRereadable(load, user);
   }
-  if (isa<mlir::tile::BroadcastOp>(def))
+  // A broadcast or a permute only changes which input element an element reads.
+  if (isa<mlir::tile::BroadcastOp, mlir::tile::PermuteOp>(def))
     return check(def->getOperand(0), user, budget);
   if (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
       (def->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(def)) && def->getNumResults() == 1) {
@@ -70,8 +71,9 @@ std::string check(Value v, Operation *user, Budget &budget) {
 
 } // namespace
 
-bool isRematerializable(Value v, Operation *user, std::string *why) {
+bool isRematerializable(Value v, Operation *user, std::string *why, int64_t maxOps) {
   Budget budget;
+  budget.maxOps = maxOps;
   std::string reason = check(v, user, budget);
   if (why)
     *why = reason;

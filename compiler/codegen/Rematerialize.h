@@ -17,15 +17,22 @@ namespace tile::codegen {
 inline constexpr llvm::StringLiteral kRematerializeAttr = "tile.rematerialize";
 
 /// The most ops (counted once per use, reshapes free) a rematerialized tile may take to build, and the most
-/// loads among them: each is repeated for every element a thread needs.
-inline constexpr int64_t kMaxRematerializedOps = 12;
-inline constexpr int64_t kMaxRematerializedLoads = 3;
+/// loads among them: each is repeated for every element a thread needs. A broadcast may need
+/// more elements than the thread would hold of its input; a conversion needs exactly the
+/// elements it holds in the target layout, as many evaluations as building the tile in the
+/// canonical layout takes, so it may take more ops.
+inline constexpr int64_t kMaxRematerializedOps = 16;
+inline constexpr int64_t kMaxRematerializedConversionOps = 32;
+inline constexpr int64_t kMaxRematerializedLoads = 4;
 
 /// Whether every element of tile `v` can be recomputed by any thread where `user` runs: `v` is
 /// built from scalars, splat constants, iota, element-wise arith/math ops, reshapes,
-/// expand_dims and broadcasts, and loads of arrays the kernel never writes (with no loop
+/// expand_dims, broadcasts and permutes, and loads of arrays the kernel never writes (with no loop
 /// between the load and `user`, so that a load copied into a pipeline stage is still in its
 /// stage), within the limits above. Otherwise `why` (when given) says what stops it.
-bool isRematerializable(mlir::Value v, mlir::Operation *user, std::string *why = nullptr);
+/// `maxOps` is kMaxRematerializedOps for a broadcast, kMaxRematerializedConversionOps for a
+/// conversion.
+bool isRematerializable(mlir::Value v, mlir::Operation *user, std::string *why = nullptr,
+                        int64_t maxOps = kMaxRematerializedOps);
 
 } // namespace tile::codegen

@@ -231,7 +231,7 @@ struct RematerializeConversion : OpRewritePattern<ConvertLayoutOp> {
 
   LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
     if (convert->hasAttr(kRematerializeAttr) || convert.getInput().getType().getEncoding() ||
-        !isRematerializable(convert.getInput(), convert))
+        !isRematerializable(convert.getInput(), convert, nullptr, kMaxRematerializedConversionOps))
       return failure();
     if (auto bc = convert.getInput().getDefiningOp<mlir::tile::BroadcastOp>(); bc && isBuiltInPlace(bc))
       return failure(); // BuildLayoutFreeInPlace

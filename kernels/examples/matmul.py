@@ -1,4 +1,4 @@
-# A bf16 GEMM, c = a @ b with f32 accumulation and output: the benchmark of the Tensor Core
+# A bf16 GEMM, c = a @ b with f32 accumulation, output in c's dtype: the benchmark of the Tensor Core
 # path (`tile-bench gemm`). Each block computes one BM x BN tile of c over a K loop of BK steps;
 # ragged edges are zero-padded. On sm_90a the products run as wgmma when BM spans whole
 # warpgroups (64 rows per warpgroup of 128 threads).
@@ -14,4 +14,4 @@ def matmul(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[
         ta = ct.load(a, (i, k), (BM, BK), padding_mode=ct.PaddingMode.ZERO)
         tb = ct.load(b, (k, j), (BK, BN), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(ta, tb, acc)
-    ct.store(c, (i, j), acc)
+    ct.store(c, (i, j), acc.astype(c.dtype))

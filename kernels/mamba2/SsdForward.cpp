@@ -125,6 +125,8 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
     for (const SsdLaunchArg &a : l.args) {
       if (auto *t = std::get_if<SsdTensor>(&a))
         args.emplace_back(*arrays[static_cast<unsigned>(*t)]);
+      else if (auto *v = std::get_if<SsdTransposed>(&a))
+        args.emplace_back(transposedView(*arrays[static_cast<unsigned>(v->tensor)]));
       else
         args.emplace_back(rt::Scalar(std::get<std::int64_t>(a)));
     }

@@ -63,6 +63,21 @@ std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap) {
 
 using Constants = std::map<std::string, frontend::ConstantValue>;
 
+} // namespace
+
+rt::ArrayArg transposedView(const rt::ArrayArg &array) {
+  rt::ArrayArg view = array;
+  std::size_t rank = view.shape.size();
+  if (rank < 2)
+    return view;
+  view.strides = array.stridesOrContiguous();
+  std::swap(view.shape[rank - 1], view.shape[rank - 2]);
+  std::swap(view.strides[rank - 1], view.strides[rank - 2]);
+  return view;
+}
+
+namespace {
+
 std::int64_t intOf(const Constants &c, const char *name) { return std::get<std::int64_t>(c.at(name)); }
 
 // One ssd.py launch: every @ct.autotune configuration of `kernel`, its block sizes fitted to
@@ -82,6 +97,10 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
     if (auto *t = std::get_if<SsdTensor>(&arg)) {
       const SsdTensorType &type = plan.type(*t);
       base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), type.aligned};
+    } else if (auto *v = std::get_if<SsdTransposed>(&arg)) {
+      // Its last stride is not 1: never an aligned (TMA) argument.
+      const SsdTensorType &type = plan.type(v->tensor);
+      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), false};
     } else {
       base.args[name] = {"int64", 0};
     }
@@ -247,6 +266,8 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
        {"initial_states", init},
        {"states", T::States},
        {"final_states", T::FinalStates},
+       {"states_t", SsdTransposed{T::States}},
+       {"final_states_t", SsdTransposed{T::FinalStates}},
        {"nheads", H},
        {"ngroups", G},
        {"nchunks", nc}},

@@ -77,8 +77,15 @@ struct SsdTensorType {
 /// Indexed by SsdTensor; an absent optional input is nullopt.
 using SsdTensorTypes = std::array<std::optional<SsdTensorType>, kNumSsdTensors>;
 
-/// One kernel argument: a tensor by name, or an int64 scalar.
-using SsdLaunchArg = std::variant<SsdTensor, std::int64_t>;
+/// A tensor viewed with its last two dimensions swapped: the same memory, strides exchanged
+/// (fwd_pass_state's swapped product writes the states transposed through it).
+struct SsdTransposed {
+  SsdTensor tensor;
+};
+/// One kernel argument: a tensor by name, a transposed view of one, or an int64 scalar.
+using SsdLaunchArg = std::variant<SsdTensor, SsdTransposed, std::int64_t>;
+/// `array` with its last two dimensions (and strides) swapped.
+rt::ArrayArg transposedView(const rt::ArrayArg &array);
 
 /// One way to run a launch: an @ct.autotune configuration of the kernel fitted to the shape
 /// (block sizes no larger than the dimensions they tile), its request and its grid.

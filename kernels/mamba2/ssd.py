@@ -62,18 +62,26 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
 # Config 0 is the fastest measured on the H200 at chunk 64 with the loop's loads pipelined
 # (32x32 blocks, 3 blocks per SM: 0.75 ms on the 2.7B shape against 1.08 at 4 per SM, where
 # the copies' addresses spill); larger blocks hold more registers, so they ask for fewer
-# resident blocks.
+# resident blocks. SWAP configurations compute the transposed state (below).
 @ct.autotune(configs=[dict(BP=32, BN=32, occupancy=3), dict(BP=32, BN=64, occupancy=2),
                       dict(BP=32, BN=32, occupancy=4), dict(BP=64, BN=32, occupancy=2),
                       dict(BP=32, BN=64, occupancy=3), dict(BP=32, BN=128, occupancy=2),
                       dict(BP=64, BN=64, occupancy=2), dict(BP=64, BN=32, occupancy=3),
-                      dict(BP=32, BN=64, occupancy=4), dict(BP=64, BN=64, occupancy=3)],
+                      dict(BP=32, BN=64, occupancy=4), dict(BP=64, BN=64, occupancy=3),
+                      dict(BP=64, BN=64, occupancy=3, SWAP=True), dict(BP=32, BN=64, occupancy=4, SWAP=True),
+                      dict(BP=64, BN=128, occupancy=2, SWAP=True), dict(BP=64, BN=64, occupancy=4, SWAP=True),
+                      dict(BP=32, BN=128, occupancy=3, SWAP=True)],
              key=["headdim", "dstate"])
 @ct.kernel
-def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states,
+def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states, states_t, final_states_t,
                    nheads: int, ngroups: int, nchunks: int,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
-                   HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
+                   HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False,
+                   SWAP: ct.Constant[bool] = False):
+    """states_t and final_states_t are states and final_states viewed with their last two
+    dimensions swapped (the same memory): SWAP configurations carry the transposed state
+    S^T = sum_t (decay-weighted B_t)^T x_t, whose computed factor is the product's A operand,
+    which the Tensor Cores take from registers, and store it through them."""
     MT = product_type(x.dtype, TF32)
     pb = ct.bid(0)
     nb = ct.bid(1)
@@ -83,11 +91,18 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
     if HAS_INIT:
         S = ct.reshape(ct.load(initial_states, (bi, h, pb, nb), (1, 1, BP, BN),
                                padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(ct.float32)
+        if SWAP:
+            S = ct.transpose(S)
+    elif SWAP:
+        S = ct.zeros((BN, BP), dtype=ct.float32)
     else:
         S = ct.zeros((BP, BN), dtype=ct.float32)
     for c in range(nchunks):
         # The state entering chunk c.
-        ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype))
+        if SWAP:
+            ct.store(states_t, (bi, c, h, nb, pb), ct.reshape(S, (1, 1, 1, BN, BP)).astype(states_t.dtype))
+        else:
+            ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype))
         s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
         u = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
         # The chunk's last cumulative decay, loaded as one element (every thread reads it)
@@ -96,9 +111,16 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
         w = ct.exp(ct.minimum(s_last - s, 0.0)) * u
         xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
         bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO), (Q, BN))
-        wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
-        S = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
-    ct.store(final_states, (bi, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
+        if SWAP:
+            wbt = (ct.transpose(bc).astype(ct.float32) * w[None, :]).astype(MT)
+            S = ct.mma(wbt, xc.astype(MT), S * ct.exp(s_last))
+        else:
+            wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
+            S = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
+    if SWAP:
+        ct.store(final_states_t, (bi, h, nb, pb), ct.reshape(S, (1, 1, BN, BP)))
+    else:
+        ct.store(final_states, (bi, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
 
 
 @ct.autotune(configs=[dict(BQ=64, BN=32), dict(BQ=32, BN=32), dict(BQ=64, BN=64)], key=["dstate", "Q"])

@@ -1320,7 +1320,92 @@ def k(x, y, n):
   return out;
 }
 
+// Products whose A operand is computed in registers and built by each thread in the A
+// fragments (tile.operand_a = "registers"): wgmma's register-A form on sm_90a, mma.sync without
+// a shared-memory copy of A on sm_90.
+std::vector<Case> registerOperandCases() {
+  using D = interp::DType;
+  std::vector<Case> out;
+  // fwd_pass_state's swapped product: A the transpose of a loaded tile weighted per K column
+  // (one exp each), B N-major from the pipeline stages, the state carried in registers and
+  // stored every iteration; the last chunk ragged (rows 80-95 of 96 padded).
+  out.push_back({"register_a_swapped_loop",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, v, states):
+    S = ct.zeros((64, 64), dtype=ct.float32)
+    for i in range(3):
+        ct.store(states, (i, 0, 0), ct.reshape(S, (1, 64, 64)))
+        bt = ct.load(a, (i, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+        x = ct.load(b, (i, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+        w = ct.exp(ct.load(v, (i,), (32,), padding_mode=ct.PaddingMode.ZERO) * 0.5)
+        S = ct.mma((ct.transpose(bt).astype(ct.float32) * w[None, :]).astype(ct.bfloat16), x, S * 0.5)
+    ct.store(states, (3, 0, 0), ct.reshape(S, (1, 64, 64)))
+)py",
+                 "k",
+                 {},
+                 {{"a", D::BFloat16, {80, 64}},
+                  {"b", D::BFloat16, {80, 64}},
+                  {"v", D::Float32, {96}},
+                  {"states", D::Float32, {4, 64, 64}, false, true}},
+                 {},
+                 {"a", "b", "v", "states"},
+                 rt::Grid(1),
+                 // exp differs in its last bits (ex2.approx), which may move an element of A by
+                 // one bf16 ulp (2^-8 relative): one term of a sum of 32 (|term| < 4).
+                 1e-2,
+                 3e-2});
+  // Two m64 blocks per warpgroup (M = 128) in a pipelined K loop, f16: A scaled per column
+  // (built per element) and A halved (its stage read with ldmatrix.x4, the product taking the
+  // fragments as they come), B N-major (loaded K x N) and K-major (a transposed N x K load);
+  // a ragged 200-row A over two row blocks.
+  out.push_back({"register_a_two_blocks_f16",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, bt, s, c, d):
+    acc_c = ct.zeros((128, 64), dtype=ct.float32)
+    acc_d = ct.zeros((128, 64), dtype=ct.float32)
+    for kk in range(2):
+        ta = ct.load(a, (ct.bid(0), kk), (128, 64), padding_mode=ct.PaddingMode.ZERO)
+        sv = ct.load(s, (kk,), (64,))
+        am = (ta.astype(ct.float32) * sv[None, :] + 0.25).astype(ct.float16)
+        acc_c = ct.mma(am, ct.load(b, (kk, 0), (64, 64)), acc_c)
+        acc_d = ct.mma(ta * 0.5, ct.transpose(ct.load(bt, (0, kk), (64, 64))), acc_d)
+    ct.store(c, (ct.bid(0), 0), acc_c)
+    ct.store(d, (ct.bid(0), 0), acc_d)
+)py",
+                 "k",
+                 {},
+                 {{"a", D::Float16, {200, 128}},
+                  {"b", D::Float16, {128, 64}},
+                  {"bt", D::Float16, {64, 128}},
+                  {"s", D::Float32, {128}},
+                  {"c", D::Float32, {200, 64}, false, true},
+                  {"d", D::Float32, {200, 64}, false, true}},
+                 {},
+                 {"a", "b", "bt", "s", "c", "d"},
+                 rt::Grid(2),
+                 1e-3,
+                 1e-3});
+  return out;
+}
+
 } // namespace
+
+TEST_CASE("gpu: products with A computed in registers match the interpreter", "[gpu][codegen][mma]") {
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  // sm_90a: wgmma with A from registers; sm_90 (no wgmma): mma.sync with A from registers.
+  for (const char *arch : {"", "sm_90"}) {
+    INFO("arch " << (*arch ? arch : "of the device"));
+    jit::JitOptions options;
+    options.arch = arch;
+    jit::Jit jit(device, options, jit::DiskCache(dir));
+    for (const Case &c : registerOperandCases())
+      runCase(c, device, jit);
+  }
+}
 
 TEST_CASE("gpu: generated code matches the interpreter for every op family", "[gpu][codegen]") {
   TILE_REQUIRE_GPU(device);

@@ -36,7 +36,8 @@ inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfig
       std::map<std::string, int64_t> blocks;
       for (const auto &[name, value] : config)
         if (name != "occupancy" && name != "num_ctas")
-          blocks[name] = std::get<int64_t>(value);
+          blocks[name] =
+              std::holds_alternative<bool>(value) ? int64_t(std::get<bool>(value)) : std::get<int64_t>(value);
       configs[k].push_back(blocks);
     }
     REQUIRE(configs[k].size() >= 2);

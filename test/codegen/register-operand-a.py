@@ -1,0 +1,68 @@
+# A Tensor Core product whose A operand is computed in registers (not a load) takes A's
+# fragments from registers when every thread can build its own elements (tile-assign-layouts
+# gives A the #tile.mma layout, tile-remove-layout-conversions rematerializes it): wgmma's
+# register-A form on sm_90a, mma.sync without ldmatrix for A on sm_80. Otherwise A goes
+# through shared memory and a remark says why.
+# RUN: tile-cc %s --kernel k --arg a=bf16:2 --arg b=bf16:2 --arg v=f32:1 --arg t=f32:2 --arg c=f32:2 --emit=gpu -o /dev/null --print-ir-after=tile-assign-layouts 2>&1 | FileCheck %s --check-prefix=ATTR
+# RUN: tile-cc %s --kernel k --arg a=bf16:2 --arg b=bf16:2 --arg v=f32:1 --arg t=f32:2 --arg c=f32:2 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=REMARKS
+# RUN: tile-cc %s --kernel swapped --arg a=bf16:2 --arg b=bf16:2 --arg v=f32:1 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WGMMA
+# RUN: tile-cc %s --kernel swapped --arg a=bf16:2 --arg b=bf16:2 --arg v=f32:1 --arg c=f32:2 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=MMASYNC
+# RUN: tile-cc %s --kernel swapped --arg a=bf16:2 --arg b=bf16:2 --arg v=f32:1 --arg c=f32:2 --emit=cubin -o /dev/null --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, v, t, c):
+    x = ct.load(a, (0, 0), (64, 32))
+    y = ct.load(b, (0, 0), (32, 64))
+    s = ct.load(v, (0,), (32,))
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    # 1. A scaled per column: built in registers.
+    ct.store(c, (0, 0), ct.mma((x.astype(ct.float32) * s[None, :]).astype(ct.bfloat16), y, acc))
+    # 2. A from a scan: its elements come from other threads, so A goes through shared memory.
+    ct.store(c, (1, 0), ct.mma(ct.cumsum(x.astype(ct.float32), axis=1).astype(ct.bfloat16), y, acc))
+    # 3. tf32: the register fragments are built for 16-bit operands only.
+    tx = ct.load(t, (0, 0), (64, 32))
+    ct.store(c, (2, 0), ct.mma((tx * s[None, :]).astype(ct.tfloat32), y.astype(ct.tfloat32), acc))
+    # 4. A loaded: read in place, no decision recorded.
+    ct.store(c, (3, 0), ct.mma(x, y, acc))
+
+
+# fwd_pass_state's swapped product: A is the transpose of a loaded tile, weighted per K column.
+@ct.kernel
+def swapped(a, b, v, c):
+    bt = ct.load(a, (0, 0), (32, 64))
+    x = ct.load(b, (0, 0), (32, 64))
+    s = ct.load(v, (0,), (32,))
+    w = (ct.transpose(bt).astype(ct.float32) * ct.exp(s)[None, :]).astype(ct.bfloat16)
+    ct.store(c, (0, 0), ct.mma(w, x, ct.zeros((64, 64), dtype=ct.float32)))
+
+
+# ATTR: tile.convert_layout {{.*}} : tensor<64x32xbf16> -> tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.operand_a = "registers"} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.operand_a = "shared"} : tensor<64x32xbf16>, tensor<32x64xbf16>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = "mma.sync", tile.operand_a = "shared"} : tensor<64x32xtf32>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>
+
+# REMARKS-NOT: register-operand-a.py:21:{{.*}}remark: the A operand
+# REMARKS: register-operand-a.py:23:25: remark: the A operand is computed in registers but goes through shared memory: its threads cannot build their own elements ('tile.scan' moves data between threads)
+# REMARKS: register-operand-a.py:26:25: remark: the A operand is computed in registers but goes through shared memory: A fragments in registers are built for 16-bit operands only, not tf32
+# REMARKS-NOT: register-operand-a.py:28:{{.*}}remark
+
+# The fence takes A's packed registers (tied), then one register-A wgmma per k16 step, B
+# (32 x 64, N contiguous) by descriptor with the transpose bit; A never touches shared memory
+# (its elements are read from the copy of `a` and weighted in registers).
+# WGMMA: wgmma.fence.sync.aligned;
+# WGMMA-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%r{{[0-9]+}}, {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+# WGMMA: wgmma.wait_group.sync.aligned 0;
+# WGMMA-NOT: wgmma.mma_async
+
+# On sm_80 the same product runs mma.sync with A from registers: B's fragments come from
+# ldmatrix .trans, A's from none.
+# MMASYNC-NOT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+# MMASYNC: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+# MMASYNC-NOT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+
+# ptxas keeps the fence where it is (no warpgroup.arrive injected) and spills nothing.
+# PTXAS-NOT: C7519
+# PTXAS: 0 bytes spill stores, 0 bytes spill loads
