@@ -163,6 +163,9 @@ private:
   mlir::LogicalResult lowerMmaWgmma(mlir::tile::MmaOp op);
   /// Two 16-bit elements in one i32 register, `lo` in the low half (a Tensor Core operand).
   mlir::Value packPair(mlir::Value lo, mlir::Value hi);
+  /// The accumulators of a loop's pending wgmma group (kWgmmaPendingAttr) once every group is
+  /// complete (wgmma.wait_group 0, threaded through).
+  Elements waitForWgmma(const Elements &accumulators);
   /// One wgmma.mma_async m64nNk16 with A from registers (four i32 of two 16-bit elements: row
   /// g and row g + 8 at columns 2q, 2q + 1, then both 8 columns right) and B by descriptor,
   /// accumulating into the struct of f32 registers `d`; returns the new struct.
@@ -340,6 +343,9 @@ public:
   bool prefetchGroupTma_[2] = {false, false};
   /// The byte offset (i32) of the stage a pipelined loop's iteration reads, per loop.
   llvm::DenseMap<mlir::Operation *, mlir::Value> pipelineStageOffset_;
+  /// Per pipelined loop with a pending wgmma product: the issue of the next stage's copies,
+  /// which that product's lowering emits after its wait (KernelLoweringPipeline.cpp).
+  llvm::DenseMap<mlir::Operation *, std::function<void()>> deferredCopies_;
   mlir::Operation *currentOp_ = nullptr;
   mlir::Operation *largestSharedUser_ = nullptr;
   llvm::DenseMap<mlir::Value, Elements> tiles_;

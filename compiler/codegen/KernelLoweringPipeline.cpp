@@ -51,6 +51,14 @@ LogicalResult KernelLowering::verifyPipelineAttributes() {
     return std::nullopt;
   };
   WalkResult result = kernel_.walk([&](Operation *op) -> WalkResult {
+    if (auto mma = dyn_cast<mlir::tile::MmaOp>(op); mma && mma->hasAttr(kWgmmaPendingAttr)) {
+      auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+      if (!loop || !pipelineStages(loop) || pendingWgmma(loop) != mma)
+        return op->emitError("malformed pipelining: ")
+               << kWgmmaPendingAttr
+               << " on a product that is not the one wgmma of a pipelined loop accumulating into its carried value";
+      return WalkResult::advance();
+    }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       std::optional<int64_t> stages = intAttr(op, kPipelineStagesAttr), bytes = intAttr(op, kPipelineStageBytesAttr);
       if (!stages && !bytes)
@@ -249,11 +257,25 @@ std::pair<Value, Value> KernelLowering::pipelineStageAndPhase(scf::ForOp op, Val
   return {stage, arith::ExtUIOp::create(b_, loc_, b_.getI32Type(), second)};
 }
 
+// The product of `op`'s body that leaves its wgmma group pending (kWgmmaPendingAttr), if any.
+static mlir::tile::MmaOp pendingWgmmaOf(scf::ForOp op) {
+  for (Operation &inner : *op.getBody())
+    if (auto mma = dyn_cast<mlir::tile::MmaOp>(inner); mma && mma->hasAttr(kWgmmaPendingAttr))
+      return mma;
+  return nullptr;
+}
+
 void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
   int64_t stages = pipelineStages(op);
   auto [stage, phase] = pipelineStageAndPhase(op, counter);
   auto tmaBarriers = tmaLoopBarriers_.find(op);
   bool tma = tmaBarriers != tmaLoopBarriers_.end();
+  // With a pending wgmma group, iteration i - 1's product may still read its stage here: the
+  // copies into it wait until that product's group is complete (issued after its wait, with a
+  // barrier of their own). The barrier below then only makes cp.async copies visible, which
+  // the mbarrier wait does for bulk copies.
+  bool pending = pendingWgmmaOf(op) != nullptr;
+  bool allTma = tma && llvm::all_of(pipelinedLoads(op), [](mlir::tile::LoadOp load) { return usesTma(load); });
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
   if (tma)
     waitMbarrier(mbarrierAddress(arith::AddIOp::create(b_, loc_, stage, i32(tmaBarriers->second))), phase);
@@ -263,7 +285,8 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
         return !usesTma(load) && readByWgmmaInPlace(load);
       }))
     asyncProxyFence();
-  barrier();
+  if (!(pending && allTma))
+    barrier();
   auto [ahead, valid] = advance(*this, op, iv, stages - 1);
   // The stage of iteration i + S - 1 is the one iteration i - 1 read: (stage + S - 1) mod S.
   Value isFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, stage, i32(0));
@@ -276,12 +299,16 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
         .getResult();
   };
   Value aheadOffset = stageStart(aheadStage);
-  ifThen(valid, [&] {
-    issuePipelineCopies(op, ahead, aheadOffset,
-                        tma ? mbarrierAddress(arith::AddIOp::create(b_, loc_, aheadStage, i32(tmaBarriers->second)))
-                            : Value());
-  });
-  NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+  Value mbarrier =
+      tma ? mbarrierAddress(arith::AddIOp::create(b_, loc_, aheadStage, i32(tmaBarriers->second))) : Value();
+  auto issue = [this, op, ahead = ahead, valid = valid, aheadOffset, mbarrier] {
+    ifThen(valid, [&] { issuePipelineCopies(op, ahead, aheadOffset, mbarrier); });
+    NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
+  };
+  if (pending)
+    deferredCopies_[op] = issue;
+  else
+    issue();
   pipelineStageOffset_[op] = stageStart(stage);
 }
 
@@ -319,6 +346,12 @@ void KernelLowering::issueCopies(ArrayRef<mlir::tile::LoadOp> loads, Block *body
   }
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // Copies issued in the middle of the body (after a pending wgmma's wait) find the body's own
+  // values of these ops bound already: they are put back afterwards.
+  SmallVector<std::pair<Value, Value>> saved;
+  for (Operation *def : ordered)
+    for (Value r : def->getResults())
+      saved.push_back({r, scalars_.lookup(r)});
   Location savedLoc = loc_;
   for (Operation *def : ordered) {
     loc_ = def->getLoc();
@@ -336,9 +369,12 @@ void KernelLowering::issueCopies(ArrayRef<mlir::tile::LoadOp> loads, Block *body
   if (!bulk.empty())
     issueTmaCopies(bulk, byteOffset, mbarrier);
   loc_ = savedLoc;
-  for (Operation *def : ordered)
-    for (Value r : def->getResults())
+  for (auto [r, value] : saved) {
+    if (value)
+      scalars_[r] = value;
+    else
       scalars_.erase(r);
+  }
 }
 
 // The copies of iteration `iv` of a pipelined loop into the stage at `stageOffset`; its bulk

@@ -391,27 +391,38 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b_, loc_);
-  // Wait for the group, threading every accumulator through the wait (tied operands), so no
-  // use of a result can be scheduled before it.
+  // Wait for the group (a loop's pending product, kWgmmaPendingAttr: for the previous
+  // iteration's), threading every accumulator through the wait (tied operands), so no use of a
+  // result can be scheduled before it.
+  bool keepPending = op->hasAttr(kWgmmaPendingAttr);
   for (Pending &p : pending) {
-    std::string constraints;
-    for (int64_t i = 0; i < p.count; ++i)
-      constraints += (i ? ",=f" : "=f");
-    for (int64_t i = 0; i < p.count; ++i)
-      constraints += "," + std::to_string(i);
     SmallVector<Value> regs;
     for (int64_t i = 0; i < p.count; ++i)
       regs.push_back(LLVM::ExtractValueOp::create(b_, loc_, p.structValue, i));
-    auto structType = p.structValue.getType();
-    auto wait = LLVM::InlineAsmOp::create(b_, loc_, structType, regs,
-                                          &p == pending.begin() ? "wgmma.wait_group.sync.aligned 0;" : "", constraints,
-                                          /*has_side_effects=*/true, /*is_align_stack=*/false,
-                                          LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    StringRef wait = &p != pending.begin() ? ""
+                     : keepPending         ? "wgmma.wait_group.sync.aligned 1;"
+                                           : "wgmma.wait_group.sync.aligned 0;";
+    SmallVector<Value> waited = throughAsm(b_, loc_, regs, wait, "f");
     for (int64_t i = 0; i < p.count; ++i)
-      result[p.firstReg + i] = LLVM::ExtractValueOp::create(b_, loc_, wait.getResult(0), i);
+      result[p.firstReg + i] = waited[i];
   }
   tiles_[op] = result;
+  // The previous iteration's group is complete in this warpgroup: once every warpgroup is
+  // here, the copies into the stage it read may start.
+  if (keepPending)
+    if (auto deferred = deferredCopies_.find(op->getParentOp()); deferred != deferredCopies_.end()) {
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc()
+                              << ": wgmma group left pending; the next stage's copies issued after its wait\n");
+      barrier();
+      deferred->second();
+      deferredCopies_.erase(deferred);
+    }
   return success();
+}
+
+KernelLowering::Elements KernelLowering::waitForWgmma(const Elements &accumulators) {
+  SmallVector<Value> waited = throughAsm(b_, loc_, accumulators, "wgmma.wait_group.sync.aligned 0;", "f");
+  return Elements(waited.begin(), waited.end());
 }
 
 } // namespace tile::codegen

@@ -63,6 +63,34 @@ int64_t tileBytes(Type t) {
 
 // The iteration being consumed plus one copy in flight per three points of latency (1 low ...
 // 10 high), at least two in flight and at most four.
+// The product of `loop` that may leave its wgmma group pending across iterations
+// (kWgmmaPendingAttr): the only tile.mma of the body, run as wgmma, accumulating into an
+// iter_arg used by nothing else, its result used only by the yield at that position.
+mlir::tile::MmaOp pendingWgmma(scf::ForOp loop) {
+  mlir::tile::MmaOp found;
+  for (Operation &op : *loop.getBody()) {
+    if (op.getNumRegions() && op.walk([](mlir::tile::MmaOp) { return WalkResult::interrupt(); }).wasInterrupted())
+      return nullptr;
+    auto mma = dyn_cast<mlir::tile::MmaOp>(op);
+    if (!mma)
+      continue;
+    if (found)
+      return nullptr;
+    found = mma;
+  }
+  if (!found)
+    return nullptr;
+  auto instruction = found->getAttrOfType<StringAttr>("tile.mma_instruction");
+  auto acc = dyn_cast<BlockArgument>(found.getAcc());
+  if (!instruction || instruction.getValue() != "wgmma" || !acc || acc.getOwner() != loop.getBody() ||
+      acc.getArgNumber() == 0 || !acc.hasOneUse() || !found->hasOneUse())
+    return nullptr;
+  OpOperand &use = *found->getUses().begin();
+  if (!isa<scf::YieldOp>(use.getOwner()) || use.getOperandNumber() != acc.getArgNumber() - 1)
+    return nullptr;
+  return found;
+}
+
 int64_t pipelineStagesForLatency(int64_t latency) {
   if (latency <= 0)
     return 3;
@@ -349,6 +377,11 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
           TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] load at " << load.getLoc()
                                   << ": stages in the Tensor Core operand layout (its products read them in place)\n");
         }
+      }
+      if (mlir::tile::MmaOp pending = pendingWgmma(loop)) {
+        pending->setAttr(kWgmmaPendingAttr, b.getUnitAttr());
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << pending.getLoc()
+                                << ": its wgmma group stays pending across iterations\n");
       }
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] loop at " << loop.getLoc() << ": " << loads.size()
                               << " load(s) copied " << n - 1 << " iteration(s) ahead, " << n << " stages of "

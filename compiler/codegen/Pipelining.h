@@ -2,6 +2,9 @@
 // (KernelLoweringPipeline.cpp): attribute names and the stage model.
 #pragma once
 
+#include "dialect/TileDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -18,6 +21,12 @@ inline constexpr llvm::StringLiteral kPipelineOffsetAttr = "tile.pipeline_offset
 /// swizzled, on kSwizzleAlign boundaries), which the products read in place, K-major or, for
 /// an operand that is MN-major in memory, transposed.
 inline constexpr llvm::StringLiteral kPipelineCoreMatricesAttr = "tile.pipeline_core_matrices";
+/// On the one wgmma product of a pipelined loop that accumulates into the loop's carried value
+/// (acc = mma(a, b, acc), nothing else reading either): each iteration leaves its wgmma group
+/// pending (wgmma.wait_group 1) so that it runs while the next iteration waits for its copies
+/// and issues its own; the copies into the stage the previous group read are issued after that
+/// wait, and the loop's result waits for the last group.
+inline constexpr llvm::StringLiteral kWgmmaPendingAttr = "tile.wgmma_pending";
 /// On a tile.load of the body of a kernel with loops: copied at kernel start into the
 /// prefetch region (the first bytes of shared memory) at this offset; the first such load
 /// before the body's first loop waits for the copies of those, the first after it for all.
@@ -47,5 +56,11 @@ inline constexpr int64_t kTmaBarrierBytes = 8;
 /// Stages for a loop whose loads carry `latency` hints (the largest; 0 when none has one):
 /// 3 without hints or for latency 1-3, 4 for 4-6, 5 for 7-10.
 int64_t pipelineStagesForLatency(int64_t latency);
+
+/// The product of pipelined `loop` that may leave its wgmma group pending across iterations
+/// (kWgmmaPendingAttr): the only tile.mma of the body, run as wgmma, accumulating into an
+/// iter_arg that nothing else reads, its result used only by the yield at that position. Null
+/// when there is none.
+mlir::tile::MmaOp pendingWgmma(mlir::scf::ForOp loop);
 
 } // namespace tile::codegen

@@ -30,10 +30,12 @@ extern "C" void LLVMInitializeNVPTXAsmPrinter();
 namespace tile::target {
 
 std::string ptxFeatureFor(const std::string &chip, std::string &error) {
-  // The oldest PTX ISA version that knows each chip (LLVM aborts on a mismatch).
+  // The oldest PTX ISA version that knows each chip (LLVM aborts on a mismatch), except sm_90:
+  // its bulk tensor copies and proxy fences need PTX 8.0 (with 7.8 LLVM cannot select
+  // fence.proxy.async and aborts).
   static const std::pair<const char *, const char *> chips[] = {
       {"sm_70", "+ptx60"}, {"sm_75", "+ptx63"}, {"sm_80", "+ptx70"}, {"sm_86", "+ptx71"},
-      {"sm_89", "+ptx78"}, {"sm_90", "+ptx78"}, {"sm_90a", "+ptx80"}};
+      {"sm_89", "+ptx78"}, {"sm_90", "+ptx80"}, {"sm_90a", "+ptx80"}};
   for (auto &[name, feature] : chips)
     if (chip == name)
       return feature;

@@ -70,7 +70,7 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
                       dict(BP=32, BN=64, occupancy=4), dict(BP=64, BN=64, occupancy=3),
                       dict(BP=64, BN=64, occupancy=3, SWAP=True), dict(BP=32, BN=64, occupancy=4, SWAP=True),
                       dict(BP=64, BN=128, occupancy=2, SWAP=True), dict(BP=64, BN=64, occupancy=4, SWAP=True),
-                      dict(BP=32, BN=128, occupancy=3, SWAP=True)],
+                      dict(BP=32, BN=64, occupancy=3, SWAP=True)],
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states, states_t, final_states_t,

@@ -14,6 +14,21 @@ tile.kernel @outside(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>) attributes 
 
 // -----
 
+// A product marked to leave its wgmma group pending outside a pipelined loop: its result would
+// be read before the group completes.
+tile.kernel @pending_outside(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+  %tb = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+  // expected-error @below {{malformed pipelining: tile.wgmma_pending on a product that is not the one wgmma of a pipelined loop accumulating into its carried value}}
+  %d = tile.mma %ta, %tb, %zero {tile.mma_instruction = "wgmma", tile.wgmma_pending} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
 tile.kernel @no_bytes(%x: !tile.array<?xf32>, %y: !tile.array<?xf32>, %n: i32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

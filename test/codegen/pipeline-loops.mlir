@@ -32,6 +32,49 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 
 // -----
 
+// The one wgmma product of a K loop, accumulating into the carried value: its group stays
+// pending across iterations (tile.wgmma_pending). An accumulator scaled first (read by
+// something else) keeps the wait in the iteration.
+// CHECK-LABEL: tile.kernel @pending
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.wgmma_pending}
+// DEBUG: [tile-pipeline-loops] tile.mma at {{.*}}: its wgmma group stays pending across iterations
+tile.kernel @pending(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+    %d = tile.mma %ta, %tb, %acc {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// CHECK-LABEL: tile.kernel @scaled
+// CHECK-NOT: tile.wgmma_pending
+// CHECK: tile.return
+tile.kernel @scaled(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %half = arith.constant dense<0.5> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+    %s = arith.mulf %acc, %half : tensor<64x64xf32>
+    %d = tile.mma %ta, %tb, %s {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
 // Loads that feed 2-D wgmma or mma.sync operands (through a reshape and a transpose here) and
 // no other product get their stages in the Tensor Core operand layout (swizzled, on 1024-byte
 // boundaries): the products read them in place

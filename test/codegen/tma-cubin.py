@@ -5,6 +5,14 @@
 # RUN: FileCheck %s --check-prefix=META --input-file %t.json
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2 --emit=cubin -o %t.gemm.cubin --metadata %t.gemm.json --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
 # RUN: FileCheck %s --check-prefix=GEMM-META --input-file %t.gemm.json
+# sm_90 without the a: TMA copies and proxy fences (PTX 8.0; with 7.8 LLVM aborted selecting
+# the fence), mma.sync products.
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2 --arch sm_90 --emit=cubin -o %t.sm90.cubin --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2 --arch sm_90 --emit=ptx | FileCheck %s --check-prefix=SM90
+# SM90: .version 8.0
+# SM90: fence.proxy.async
+# SM90: cp.async.bulk.tensor.2d
+# SM90: mma.sync.aligned.m16n8k16
 # PTXAS: ptxas info{{.*}}Compiling entry function
 # PTXAS-NOT: wgmma serialized
 # PTXAS: 0 bytes spill stores, 0 bytes spill loads

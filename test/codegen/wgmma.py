@@ -7,6 +7,7 @@
 # (warps along N). ptxas accepts the result: wgmma-cubin.py.
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --pipeline-stages 1 | FileCheck %s --check-prefix=WGMMA
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=STAGES
+# RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned --emit=ptx | FileCheck %s --check-prefix=PENDING
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=64 --const BN=512 --arg a=f16:2 --arg b=f16:2 --arg c=f32:2 --emit=ptx | FileCheck %s --check-prefix=WIDE
 # RUN: tile-cc %S/../../kernels/examples/matmul.py --kernel matmul --const BK=32 --const BM=128 --const BN=64 --arg a=bf16:2 --arg b=bf16:2 --arg c=f32:2 --emit=ptx --num-threads 256 | FileCheck %s --check-prefix=TWO-GROUPS
 # RUN: tile-cc %s --kernel batched --arg a=bf16:3 --arg b=bf16:3 --arg c=f32:3 --emit=ptx | FileCheck %s --check-prefix=BATCHED
@@ -20,13 +21,30 @@ import cuda.tile as ct
 # With the K loop pipelined (the default), both operands are copied into the stages in
 # core-matrix order and read there in place: A K-major, B (64 x 128, N contiguous) N-major
 # with the transpose bit (the last immediate); no operand goes through registers.
+# The product's wgmma group stays pending across iterations (tile.wgmma_pending): each
+# iteration waits for the previous one's group (wait_group 1), then a barrier, then the copies
+# into the stage that group read; after the loop, wait_group 0.
 # STAGES: cp.async.cg.shared.global
 # STAGES-NOT: ld.shared
-# STAGES: wgmma.fence.sync.aligned
-# STAGES-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 # STAGES: cp.async.wait_group 1;
 # STAGES-NEXT: fence.proxy.async.shared::cta;
 # STAGES-NEXT: bar.sync 0;
+# STAGES: wgmma.fence.sync.aligned
+# STAGES-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+# STAGES: wgmma.commit_group.sync.aligned;
+# STAGES: wgmma.wait_group.sync.aligned 1;
+# STAGES: bar.sync 0;
+# STAGES: cp.async.cg.shared.global
+# STAGES: wgmma.wait_group.sync.aligned 0;
+# With TMA copies (aligned arrays) the mbarrier wait makes the copies visible: no barrier at
+# the top of the iteration, one after the wait for the previous group.
+# PENDING: mbarrier.try_wait.parity
+# PENDING-NOT: bar.sync
+# PENDING: wgmma.commit_group.sync.aligned;
+# PENDING: wgmma.wait_group.sync.aligned 1;
+# PENDING: bar.sync 0;
+# PENDING: cp.async.bulk.tensor.2d
+# PENDING: wgmma.wait_group.sync.aligned 0;
 # 128 rows at 128 threads: one warpgroup, two m64 blocks; K = 64: four k16 steps each; the
 # loads synchronous (--pipeline-stages 1), so the operands go through registers.
 # WGMMA: st.shared.v4.b32

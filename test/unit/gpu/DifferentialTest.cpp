@@ -1296,6 +1296,36 @@ def k(x, y, n, m):
     c.grid = rt::Grid(2);
     out.push_back(c);
   }
+  // A wgmma K loop whose product leaves its group pending across iterations
+  // (tile.wgmma_pending): the copies into the previous stage are issued after the wait, with
+  // the iteration's index arithmetic (shared with a store after the product) lowered again
+  // for the later iteration; trip counts 0, 1, S - 1, S, S + 1 and more; a ragged row block.
+  for (int64_t n : {0, 1, 2, 3, 4, 7}) {
+    Case c;
+    c.name = "pipeline_pending_wgmma_" + std::to_string(n);
+    c.source = std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, copy, n):
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    for i in range(n):
+        j = (i * 2) % 5
+        ta = ct.load(a, (ct.bid(0), j), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, (j, 0), (32, 64), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+        ct.store(copy, (ct.bid(0), j), ta)
+    ct.store(c, (ct.bid(0), 0), acc)
+)py";
+    c.kernel = "k";
+    c.arrays = {{"a", D::BFloat16, {100, 160}},
+                {"b", D::BFloat16, {160, 64}},
+                {"c", D::Float32, {100, 64}, false, true},
+                {"copy", D::BFloat16, {100, 160}, false, true}};
+    c.scalars = {{"n", D::Int32, double(n)}};
+    c.paramOrder = {"a", "b", "c", "copy", "n"};
+    c.grid = rt::Grid(2);
+    c.rtol = c.atol = 1e-3;
+    out.push_back(c);
+  }
   {
     // Tiles of a rank-4 array past its edge in every dimension (a negative index, ragged and
     // wholly outside), blocks over the first and third.
