@@ -130,9 +130,16 @@ struct SsdPlan {
 /// Per-kernel times of one call, in milliseconds (what the backend can measure: GPU events
 /// or host wall-clock time; compiling is never included).
 struct SsdTimings {
+  /// In: how many times the call runs the pass back to back (its launches are idempotent: the
+  /// same inputs give the same outputs), as a benchmark that enqueues many calls does; with
+  /// more than one, the host enqueues while the GPU runs, so launch gaps between the kernels
+  /// do not count.
+  int repeats = 1;
+  /// Out: the kernels' times, of the last pass.
   double chunkCumsumMs = 0, chunkBmmMs = 0, fwdPassStateMs = 0, computeOutMs = 0;
-  /// From the first launch's start to the last one's end: what a caller waits (GPU events
-  /// around all launches, no synchronisation between them; on the interpreter the same as the sum).
+  /// Out: from the first launch's start to the last one's end, divided by `repeats`: what a
+  /// caller waits per pass (GPU events around all launches, no synchronisation between them; on
+  /// the interpreter the same as the sum).
   double endToEndMs = 0;
   double totalMs() const { return chunkCumsumMs + chunkBmmMs + fwdPassStateMs + computeOutMs; }
   /// The time of SsdPlan::launches[k].

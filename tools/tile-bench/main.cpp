@@ -5,7 +5,7 @@
 // products (SsdWork.h), its achieved GB/s and TFLOP/s and the share of its own floor.
 //
 //   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
-//                  [--chunk-size N] [--precision native|tf32] [--export-tuning FILE]
+//                  [--chunk-size N] [--precision native|tf32] [--export-tuning FILE] [--repeats 10]
 //
 // Each kernel runs in the configuration the autotuner picks (TILE_AUTOTUNE=0: config 0); the
 // first call of a shape tunes what the tuning cache lacks, and a table at the end says per
@@ -20,8 +20,11 @@
 // Inputs as the peer measured them: bf16 x, B, C; fp32 dt, A (negative), D, dt_bias;
 // dt_softplus; each shape's chunk (the peer file's "chunk", default 256) unless --chunk-size
 // gives one (0: the library's choice). The headline is the
-// end-to-end time (CUDA events around all launches of a call, no host synchronisation between
-// kernels); per-kernel times (events around each launch) are beside it. Medians over --iters.
+// end-to-end time per pass: each timed call runs the pass --repeats times back to back (CUDA
+// events around all launches, no host synchronisation between kernels; the host enqueues
+// while the GPU runs, as when a benchmark or a model enqueues many calls, so launch gaps do not
+// count; --repeats 1 times one pass after a synchronisation); per-kernel times (events around
+// each launch of the last pass) are beside it. Medians over --iters.
 
 #include "kernels/mamba2/SsdForward.h"
 #include "kernels/mamba2/SsdWork.h"
@@ -92,12 +95,12 @@ int main(int argc, char **argv) {
     return bench::runGemm(argc, argv);
   if (argc < 2 || std::strcmp(argv[1], "ssd") != 0) {
     std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE] "
-                         "[--chunk-size N] [--precision native|tf32] [--export-tuning FILE]\n"
+                         "[--chunk-size N] [--precision native|tf32] [--export-tuning FILE] [--repeats N]\n"
                          "       tile-bench gemm [--sizes 4096,8192] [--iters N] [--warmup N] [--json FILE]\n");
     return 2;
   }
   std::string peerFile, onlyShape, jsonOut, tuningOut;
-  int iters = 20, warmup = 3;
+  int iters = 20, warmup = 3, repeats = 10;
   int chunkOverride = -1; // -1: each shape's own chunk
   mamba2::MatmulPrecision precision = mamba2::MatmulPrecision::Native;
   for (int i = 2; i < argc; ++i) {
@@ -124,6 +127,8 @@ int main(int argc, char **argv) {
       iters = count(1, 1000000);
     else if (a == "--warmup")
       warmup = count(0, 1000000);
+    else if (a == "--repeats")
+      repeats = count(1, 1000);
     else if (a == "--shape")
       onlyShape = next();
     else if (a == "--json")
@@ -192,8 +197,8 @@ int main(int argc, char **argv) {
   jit::BackendOptions backendOptions;
   backendOptions.choice = jit::BackendOptions::Choice::Gpu; // timing the interpreter means nothing here
   jit::Backend backend(backendOptions);
-  std::printf("tile-bench ssd on %s, median of %d after %d warm-up calls\n", backend.description().c_str(), iters,
-              warmup);
+  std::printf("tile-bench ssd on %s, median of %d after %d warm-up calls, each call %d pass(es) back to back\n",
+              backend.description().c_str(), iters, warmup, repeats);
   std::printf("%-24s %5s %8s %8s %8s %8s %9s %8s %8s %8s\n", "shape", "chunk", "cumsum", "bmm", "state", "out",
               "e2e ms", "GB/s", "%floor", "vs peer");
   json results = json::array();
@@ -258,6 +263,7 @@ int main(int argc, char **argv) {
       std::vector<double> cumsum, bmm, state, out, total;
       for (int i = 0; i < iters; ++i) {
         mamba2::SsdTimings t;
+        t.repeats = repeats;
         mamba2::ssdForward(backend, in, options, nullptr, &t);
         cumsum.push_back(t.chunkCumsumMs);
         bmm.push_back(t.chunkBmmMs);
@@ -297,6 +303,7 @@ int main(int argc, char **argv) {
                          {"fwd_pass_state_ms", median(state)},
                          {"compute_out_ms", median(out)},
                          {"total_ms", ms},
+                         {"repeats", repeats},
                          {"floor_ms", floorMs},
                          {"peer_total_ms", s.peerTotalMs},
                          {"first_call_ms", firstCallMs},

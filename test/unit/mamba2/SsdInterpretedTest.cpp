@@ -458,3 +458,32 @@ TEST_CASE("mamba2 interpreted: an empty sequence passes initial_states through",
   CHECK(timings.chunkBmmMs == 0);
   CHECK(timings.computeOutMs == 0);
 }
+
+TEST_CASE("mamba2 interpreted: a timed call repeats the pass with the same results", "[mamba2][interpreter]") {
+  // SsdTimings::repeats runs the launches back to back (as a benchmark enqueues calls): the
+  // kernels are idempotent, so the outputs are those of one pass, and the end-to-end time is
+  // per pass.
+  ProblemSpec spec;
+  spec.b = 1, spec.T = 40, spec.H = 2, spec.P = 8, spec.G = 1, spec.N = 16, spec.initialStates = true;
+  const Problem p(spec, 5);
+  const interp::DType f32 = interp::DType::Float32;
+  Stored x(p.x, f32, false), dt(p.dt, f32, false), A(p.A, f32, false), B(p.B, f32, false), C(p.C, f32, false),
+      init(p.initialStates, f32, false);
+  SsdArrayInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array};
+  ForwardOptions options;
+  options.chunkSize = 16;
+  const SsdOutputs once = ssdForward(interpreter(), in, options);
+  SsdTimings timings;
+  timings.repeats = 3;
+  const SsdOutputs thrice = ssdForward(interpreter(), in, options, nullptr, &timings);
+  CHECK(timings.repeats == 3);
+  CHECK(thrice.y.values().data == once.y.values().data);
+  CHECK(thrice.finalStates.values().data == once.finalStates.values().data);
+  CHECK(thrice.states.values().data == once.states.values().data);
+  CHECK(timings.endToEndMs > 0);
+  CHECK(timings.fwdPassStateMs > 0);
+  SsdTimings zero;
+  zero.repeats = 0; // taken as one pass
+  ssdForward(interpreter(), in, options, nullptr, &zero);
+  CHECK(zero.repeats == 1);
+}
