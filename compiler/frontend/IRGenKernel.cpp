@@ -319,9 +319,14 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
     } else if (name == "ct.function") {
       error(dec->range, "'" + fn.name + "' is a @ct.function helper, not a kernel; call it from a kernel");
       return false;
-    } else {
+    } else if (d.kind() == KValue::Kind::Builtin) {
       error(dec->range, "unsupported decorator on kernel '" + fn.name + "' (expected @ct.kernel or @ct.autotune)");
       ok = false;
+    } else {
+      // A decorator of the host program (TileGym's @experimental_kernel, a registry): it acts
+      // on the Python function, not on the kernel body this compiles.
+      diags_.warning(dec->range, "a decorator that is not cuTile's on kernel '" + fn.name +
+                                     "': ignored (the kernel compiles as written)");
     }
   }
   if (!isKernel) {

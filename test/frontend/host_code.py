@@ -4,6 +4,7 @@
 # RUN: tile-cc %s --kernel scaled --const TILE=16 --arg x=f32:1 --arg out=f32:1 --arg n=i32:0 | FileCheck %s
 # RUN: tile-cc %s --list-kernels | FileCheck %s --check-prefix=LIST
 # RUN: not tile-cc %s --kernel uses_host --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=HOST
+# RUN: tile-cc %s --kernel registered --arg x=f32:1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECORATED
 import argparse
 import math
 
@@ -59,6 +60,20 @@ def scaled(x: torch.Tensor, out: torch.Tensor, n: int, TILE: ConstInt):
 @ct.kernel
 def uses_host(x):
     check(x)
+
+
+def experimental(fn):
+    return fn
+
+
+# A decorator of the host program (TileGym's @experimental_kernel) acts on the Python
+# function, not on the kernel: a warning, and the kernel compiles as written.
+# DECORATED: host_code.py:[[@LINE+2]]:2: warning: a decorator that is not cuTile's on kernel 'registered': ignored (the kernel compiles as written)
+# DECORATED: 1 warning generated.
+@experimental
+@ct.kernel
+def registered(x):
+    ct.store(x, index=(0,), tile=ct.load(x, index=(0,), shape=(16,)) * 2.0)
 
 
 def launch(x: torch.Tensor):
