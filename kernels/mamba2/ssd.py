@@ -154,9 +154,12 @@ def chunk_bmm(B, C, cb, ngroups: int,
 # the pipeline stages (the plan fits HB to a divisor of the heads per group). On the H200 (2.7B
 # shape) 8 heads per block took 0.49 ms against 0.43 for one head at 4 blocks per SM (with 2
 # and 4 heads: 0.61 and 0.58): the head loop holds 231 registers and 2 stages at 2 blocks per SM.
+# With the masked product's A operand built in registers, 8 heads fit 3 blocks per SM at 32-wide
+# P blocks (165 registers; 64-wide ones spill there).
 @ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64),
                       dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128),
-                      dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2), dict(BQ=64, BP=64, BN=128, occupancy=4)],
+                      dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2), dict(BQ=64, BP=64, BN=128, occupancy=4),
+                      dict(BQ=64, BP=32, BN=128, HB=8, occupancy=3)],
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
 def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,

@@ -4,7 +4,7 @@
 # RUN: tile-cc %s --kernel scaled --const TILE=16 --arg x=f32:1 --arg out=f32:1 --arg n=i32:0 | FileCheck %s
 # RUN: tile-cc %s --list-kernels | FileCheck %s --check-prefix=LIST
 # RUN: not tile-cc %s --kernel uses_host --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=HOST
-# RUN: tile-cc %s --kernel registered --arg x=f32:1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECORATED
+# RUN: tile-cc %s --kernel registered --arg x=f32:1 --emit=tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECORATED
 import argparse
 import math
 
