@@ -206,6 +206,10 @@ private:
   /// (or its transpose) converted to the mma layout: ldmatrix per 16x16 block. False when it
   /// does not apply (nothing emitted).
   bool conversionByLdmatrix(mlir::tile::ConvertLayoutOp op);
+  /// The load whose stages hold `v` in core-matrix order (tile.pipeline_core_matrices), through
+  /// reshapes and at most one transpose of a 2-D tile, and whether `v` is that transpose; a null
+  /// load when there is none.
+  std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(mlir::Value v);
   mlir::Value mmaLinearIndex(const TileLayout &layout, int64_t r);
   /// Register r's element of a #tile.mma tile: its batch index (over the dims before M) and
   /// row, and its column.

@@ -144,9 +144,8 @@ Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
   return arith::AddIOp::create(b_, loc_, sharedWindowBase(), stageByteOffset(load));
 }
 
-std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value operand, bool isB) {
+std::pair<mlir::tile::LoadOp, bool> KernelLowering::coreMatrixLoad(Value v) {
   bool transposed = false;
-  Value v = operand;
   if (mlir::tile::PermuteOp p = lastTwoSwapped(v); p && p.getPermutation().size() == 2) {
     transposed = true;
     v = p.getInput();
@@ -155,6 +154,13 @@ std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value o
     v = reshape.getInput();
   auto load = v.getDefiningOp<mlir::tile::LoadOp>();
   if (!load || !load->hasAttr(kPipelineCoreMatricesAttr))
+    return {nullptr, false};
+  return {load, transposed};
+}
+
+std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value operand, bool isB) {
+  auto [load, transposed] = coreMatrixLoad(operand);
+  if (!load)
     return std::nullopt;
   // The core-matrix order is the loaded tile's rows: reshapes on the way must keep them.
   for (Value r = transposed ? lastTwoSwapped(operand).getInput() : operand; r != load.getResult();

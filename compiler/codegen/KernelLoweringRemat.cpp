@@ -165,16 +165,8 @@ bool KernelLowering::conversionByLdmatrix(mlir::tile::ConvertLayoutOp op) {
   Type elt = type.getElementType();
   if (!out.isMma() || type.getRank() != 2 || out.mmaWarps[0] != 1 || !(elt.isBF16() || elt.isF16()))
     return false;
-  Value v = op.getInput();
-  bool transposed = false;
-  if (mlir::tile::PermuteOp p = lastTwoSwapped(v); p && p.getPermutation().size() == 2) {
-    transposed = true;
-    v = p.getInput();
-  }
-  while (auto reshape = v.getDefiningOp<mlir::tile::ReshapeOp>())
-    v = reshape.getInput();
-  auto load = v.getDefiningOp<mlir::tile::LoadOp>();
-  if (!load || !load->hasAttr(kPipelineCoreMatricesAttr))
+  auto [load, transposed] = coreMatrixLoad(op.getInput());
+  if (!load)
     return false;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t cols = load.getType().getShape().back(), rows = load.getType().getNumElements() / cols;
