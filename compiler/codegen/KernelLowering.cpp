@@ -775,11 +775,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   }
   unflatten(*this, op.getResults(), newFor.getResults(), 0);
   // A product that left its last wgmma group pending (kWgmmaPendingAttr): its result waits.
-  for (Operation &inner : *op.getBody())
-    if (auto mma = dyn_cast<mlir::tile::MmaOp>(inner); mma && mma->hasAttr(kWgmmaPendingAttr)) {
-      Value result = op.getResult(cast<BlockArgument>(mma.getAcc()).getArgNumber() - 1);
-      tiles_[result] = waitForWgmma(tiles_[result]);
-    }
+  if (mlir::tile::MmaOp mma = markedPendingWgmma(op)) {
+    Value result = op.getResult(cast<BlockArgument>(mma.getAcc()).getArgNumber() - 1);
+    tiles_[result] = waitForWgmma(tiles_[result]);
+  }
   if (pipelined)
     pipelineEpilogue(op);
   return success();

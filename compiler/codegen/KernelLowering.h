@@ -202,6 +202,12 @@ private:
   /// ldmatrix .x1/.x2/.x4 of 8x8 16-bit matrices (.trans when `transpose`), lane l addressing
   /// a row of matrix l / 8: `count` i32 registers of two elements each.
   llvm::SmallVector<mlir::Value> ldmatrixRegs(mlir::Value ptr, int count, bool transpose);
+  /// Each lane's row and column in the four 8x8 matrices of an ldmatrix.x4 over a 16x16 block
+  /// (columns in elements of `elementBytes`), as stored, and for a transposed operand.
+  struct LdmatrixLanes {
+    mlir::Value row, col, rowT, colT;
+  };
+  LdmatrixLanes ldmatrixLanes(mlir::Value lane, int64_t elementBytes);
   /// lowerRematerializedConversion's fast path for a 16-bit tile in core-matrix stage order
   /// (or its transpose) converted to the mma layout: ldmatrix per 16x16 block. False when it
   /// does not apply (nothing emitted).

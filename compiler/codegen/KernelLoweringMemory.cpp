@@ -209,17 +209,21 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   Type elt = op.getValue().getType().getElementType();
   // Copy: lowering other ops may grow the map.
   Elements values = tiles_.lookup(op.getValue());
-  auto scalarStore = [&](int64_t r) {
+  // Register r's element; `checked`: only when this thread owns it and it is inside the array.
+  auto scalarStore = [&](int64_t r, bool checked) {
     Value inBounds;
     SmallVector<Value> idx =
         accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape, linearIndex(layout, r), inBounds);
     Value ptr = elementPointer(array, idx);
-    ifThen(boolAnd(owns(layout, r), inBounds), [&] { storeElement(values[r], ptr); });
+    if (checked)
+      ifThen(boolAnd(owns(layout, r), inBounds), [&] { storeElement(values[r], ptr); });
+    else
+      storeElement(values[r], ptr);
   };
   int64_t width = vectorWidth(layout, elt, op.getArray().getType(), op.getOrder());
   if (width == 1) {
     for (int64_t r = 0; r < layout.perThread; ++r)
-      scalarStore(r);
+      scalarStore(r, /*checked=*/true);
     return success();
   }
   // Vector layouts are never replicated: every thread owns its elements.
@@ -254,7 +258,7 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
       b_.setInsertionPoint(ifOp.elseBlock()->getTerminator());
       OpaqueScalars cold(*this, op.getIndices());
       for (int64_t i = 0; i < width; ++i)
-        scalarStore(r + i);
+        scalarStore(r + i, /*checked=*/true);
     }
   };
   // A tile wholly inside the array (one uniform check; the common case, every tile but the
@@ -274,12 +278,9 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   b_.setInsertionPoint(whole.elseBlock()->getTerminator());
   auto strided = scf::IfOp::create(b_, loc_, TypeRange{}, inside, /*withElseRegion=*/true);
   b_.setInsertionPoint(strided.thenBlock()->getTerminator());
-  for (int64_t r = 0; r < layout.perThread; ++r) {
-    Value unused;
-    SmallVector<Value> idx =
-        accessIndices(*this, array, op.getIndices(), op.getOrder(), layout.shape, linearIndex(layout, r), unused);
-    storeElement(values[r], elementPointer(array, idx));
-  }
+  // (Vector layouts are never replicated: every thread owns its elements.)
+  for (int64_t r = 0; r < layout.perThread; ++r)
+    scalarStore(r, /*checked=*/false);
   b_.setInsertionPoint(strided.elseBlock()->getTerminator());
   storeRuns(/*checked=*/true);
   return success();

@@ -68,6 +68,18 @@ Value KernelLowering::mmaLinearIndex(const TileLayout &layout, int64_t r) {
   return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, rowAll, i32(g.n)), col);
 }
 
+KernelLowering::LdmatrixLanes KernelLowering::ldmatrixLanes(Value lane, int64_t elementBytes) {
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
+  auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  auto and_ = [&](Value x, int64_t c) { return arith::AndIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  auto shr = [&](Value x, int64_t c) { return arith::ShRUIOp::create(b_, loc_, x, i32(c)).getResult(); };
+  // Lanes 8i..8i+7 address the rows of matrix i; matrices 1 and 3 are 8 rows down, 2 and 3
+  // are 8 columns (16 bytes) right. For a transposed operand the stored rows run along the
+  // other dimension: matrices 2 and 3 are 8 stored rows down, 1 and 3 are 8 columns right.
+  Value row8 = and_(lane, 7), bit3 = and_(shr(lane, 3), 1), bit4 = shr(lane, 4);
+  return {add(row8, mul(bit3, 8)), mul(bit4, 16 / elementBytes), add(row8, mul(bit4, 8)), mul(bit3, 8)};
+}
+
 SmallVector<Value> KernelLowering::ldmatrixRegs(Value ptr, int count, bool transpose) {
   MLIRContext *ctx = b_.getContext();
   auto regsType = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, b_.getI32Type()));
@@ -187,14 +199,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
   auto and_ = [&](Value x, int64_t c) { return arith::AndIOp::create(b_, loc_, x, i32(c)).getResult(); };
   auto shr = [&](Value x, int64_t c) { return arith::ShRUIOp::create(b_, loc_, x, i32(c)).getResult(); };
-  // ldmatrix: lanes 8i..8i+7 address the rows of matrix i; matrices 1 and 3 are 8 rows down,
-  // 2 and 3 are 8 columns right.
-  Value ldRow = add(and_(t.lane, 7), mul(and_(shr(t.lane, 3), 1), 8));
-  Value ldCol = mul(shr(t.lane, 4), 16 / esize);
-  // For a transposed operand the stored rows run along K (A) or N (B): matrices 2 and 3 are
-  // 8 stored rows down, 1 and 3 are 8 columns right.
-  Value ldRowT = add(and_(t.lane, 7), mul(shr(t.lane, 4), 8));
-  Value ldColT = mul(and_(shr(t.lane, 3), 1), 8);
+  auto [ldRow, ldCol, ldRowT, ldColT] = ldmatrixLanes(t.lane, esize);
   auto ldmatrix = [&](Value ptr, int count, bool transpose) {
     SmallVector<Value> regs = ldmatrixRegs(ptr, count, transpose);
     // f16 operands are <2 x half> registers; bf16 ones stay i32.

@@ -263,14 +263,6 @@ std::pair<Value, Value> KernelLowering::pipelineStageAndPhase(scf::ForOp op, Val
   return {stage, arith::ExtUIOp::create(b_, loc_, b_.getI32Type(), second)};
 }
 
-// The product of `op`'s body that leaves its wgmma group pending (kWgmmaPendingAttr), if any.
-static mlir::tile::MmaOp pendingWgmmaOf(scf::ForOp op) {
-  for (Operation &inner : *op.getBody())
-    if (auto mma = dyn_cast<mlir::tile::MmaOp>(inner); mma && mma->hasAttr(kWgmmaPendingAttr))
-      return mma;
-  return nullptr;
-}
-
 void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
   int64_t stages = pipelineStages(op);
   auto [stage, phase] = pipelineStageAndPhase(op, counter);
@@ -280,7 +272,7 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
   // copies into it wait until that product's group is complete (issued after its wait, with a
   // barrier of their own). The barrier below then only makes cp.async copies visible, which
   // the mbarrier wait does for bulk copies.
-  bool pending = pendingWgmmaOf(op) != nullptr;
+  bool pending = markedPendingWgmma(op) != nullptr;
   bool allTma = tma && llvm::all_of(pipelinedLoads(op), [](mlir::tile::LoadOp load) { return usesTma(load); });
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
   if (tma)

@@ -180,18 +180,15 @@ bool KernelLowering::conversionByLdmatrix(mlir::tile::ConvertLayoutOp op) {
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
-  auto and_ = [&](Value x, int64_t c) { return arith::AndIOp::create(b_, loc_, x, i32(c)).getResult(); };
-  auto shr = [&](Value x, int64_t c) { return arith::ShRUIOp::create(b_, loc_, x, i32(c)).getResult(); };
-  // Lanes 8i..8i+7 address the rows of matrix i: matrices 1 and 3 are 8 rows down, 2 and 3 8
-  // columns right; for the transpose the stored rows run along the tile's columns.
-  Value row8 = and_(t.lane, 7), second = mul(and_(shr(t.lane, 3), 1), 8), third = mul(shr(t.lane, 4), 8);
+  // For the transpose the stored rows run along the tile's columns.
+  LdmatrixLanes lanes = ldmatrixLanes(t.lane, byteSize(elt));
   Elements values(out.perThread);
   for (int64_t mLocal = 0; mLocal < mPerWarp; ++mLocal) {
     Value m0 = mul(add(t.warpM, i32(mLocal * wm)), 16);
     for (int64_t j = 0; j < nPerWarp; j += 2) {
       Value n0 = mul(add(mul(t.warpN, nPerWarp), i32(j)), 8);
-      Value storedRow = transposed ? add(add(n0, row8), third) : add(add(m0, row8), second);
-      Value storedCol = transposed ? add(m0, second) : add(n0, third);
+      Value storedRow = transposed ? add(n0, lanes.rowT) : add(m0, lanes.row);
+      Value storedCol = transposed ? add(m0, lanes.colT) : add(n0, lanes.col);
       Value linear = add(mul(storedRow, cols), storedCol);
       SmallVector<Value> regs = ldmatrixRegs(stagePointer(elt, base, stageIndex(load, linear)), 4, transposed);
       // Registers: (rows g, g + 8) of n-tile j, then of n-tile j + 1.

@@ -61,8 +61,6 @@ int64_t tileBytes(Type t) {
 
 } // namespace
 
-// The iteration being consumed plus one copy in flight per three points of latency (1 low ...
-// 10 high), at least two in flight and at most four.
 // The product of `loop` that may leave its wgmma group pending across iterations
 // (kWgmmaPendingAttr): the only tile.mma of the body, run as wgmma, accumulating into an
 // iter_arg used by nothing else, its result used only by the yield at that position.
@@ -91,6 +89,15 @@ mlir::tile::MmaOp pendingWgmma(scf::ForOp loop) {
   return found;
 }
 
+mlir::tile::MmaOp markedPendingWgmma(scf::ForOp loop) {
+  for (Operation &op : *loop.getBody())
+    if (auto mma = dyn_cast<mlir::tile::MmaOp>(op); mma && mma->hasAttr(kWgmmaPendingAttr))
+      return mma;
+  return nullptr;
+}
+
+// The iteration being consumed plus one copy in flight per three points of latency (1 low ...
+// 10 high), at least two in flight and at most four.
 int64_t pipelineStagesForLatency(int64_t latency) {
   if (latency <= 0)
     return 3;

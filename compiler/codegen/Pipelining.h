@@ -63,4 +63,7 @@ int64_t pipelineStagesForLatency(int64_t latency);
 /// when there is none.
 mlir::tile::MmaOp pendingWgmma(mlir::scf::ForOp loop);
 
+/// The product of `loop`'s body that tile-pipeline-loops marked kWgmmaPendingAttr, if any.
+mlir::tile::MmaOp markedPendingWgmma(mlir::scf::ForOp loop);
+
 } // namespace tile::codegen

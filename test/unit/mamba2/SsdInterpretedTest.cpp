@@ -63,6 +63,16 @@ struct Stored {
   }
 };
 
+// A problem's inputs and initial states stored contiguous in fp32, as ssdForward's arguments.
+struct StoredF32Inputs {
+  Stored x, dt, A, B, C, init;
+  explicit StoredF32Inputs(const Problem &p)
+      : x(p.x, kF32, false), dt(p.dt, kF32, false), A(p.A, kF32, false), B(p.B, kF32, false), C(p.C, kF32, false),
+        init(p.initialStates, kF32, false) {}
+  SsdArrayInputs arrays() const { return {x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array}; }
+  static constexpr interp::DType kF32 = interp::DType::Float32;
+};
+
 struct Case {
   const char *name;
   ProblemSpec spec;
@@ -443,17 +453,15 @@ TEST_CASE("mamba2 interpreted: an empty sequence passes initial_states through",
   ProblemSpec spec;
   spec.b = 2, spec.T = 0, spec.H = 2, spec.P = 8, spec.G = 1, spec.N = 16, spec.initialStates = true;
   const Problem p(spec, 3);
-  const interp::DType f32 = interp::DType::Float32;
-  Stored x(p.x, f32, false), dt(p.dt, f32, false), A(p.A, f32, false), B(p.B, f32, false), C(p.C, f32, false),
-      init(p.initialStates, f32, false);
-  SsdArrayInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array};
+  const StoredF32Inputs stored(p);
+  const SsdArrayInputs in = stored.arrays();
   ForwardOptions options;
   options.chunkSize = 16;
   SsdTimings timings;
   const SsdOutputs out = ssdForward(interpreter(), in, options, nullptr, &timings);
   CHECK(out.y.values().numElements() == 0);
   CHECK(out.states.view.shape == Shape{2, 0, 2, 8, 16});
-  CHECK(out.finalStates.values().data == init.rounded.data);
+  CHECK(out.finalStates.values().data == stored.init.rounded.data);
   CHECK(timings.chunkCumsumMs == 0);
   CHECK(timings.chunkBmmMs == 0);
   CHECK(timings.computeOutMs == 0);
@@ -466,10 +474,8 @@ TEST_CASE("mamba2 interpreted: a timed call repeats the pass with the same resul
   ProblemSpec spec;
   spec.b = 1, spec.T = 40, spec.H = 2, spec.P = 8, spec.G = 1, spec.N = 16, spec.initialStates = true;
   const Problem p(spec, 5);
-  const interp::DType f32 = interp::DType::Float32;
-  Stored x(p.x, f32, false), dt(p.dt, f32, false), A(p.A, f32, false), B(p.B, f32, false), C(p.C, f32, false),
-      init(p.initialStates, f32, false);
-  SsdArrayInputs in{x.array, dt.array, A.array, B.array, C.array, {}, {}, {}, init.array};
+  const StoredF32Inputs stored(p);
+  const SsdArrayInputs in = stored.arrays();
   ForwardOptions options;
   options.chunkSize = 16;
   const SsdOutputs once = ssdForward(interpreter(), in, options);
