@@ -15,6 +15,7 @@
 #include "compiler/codegen/KernelLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
@@ -203,6 +204,82 @@ Value KernelLowering::tileInside(const Array &array, ValueRange tileIndices, Arr
   return inside;
 }
 
+// Whether a store of `layout` can go out in 16-byte chunks after a transpose across each quad
+// of lanes (storeQuadTransposed): 16-bit Tensor Core accumulators whose warps each hold a
+// multiple of four n-tiles, columns along the array's last dim.
+static bool quadTransposable(const TileLayout &layout, Type elt, std::optional<ArrayRef<int32_t>> order) {
+  if (!layout.isMma() || order || KernelLowering::byteSize(elt) != 2)
+    return false;
+  auto [mDim, nDim] = layout.mmaMatrixDims();
+  if (mDim < 0 || nDim + 1 != static_cast<int64_t>(layout.shape.size()))
+    return false;
+  return (layout.shape[nDim] / 8 / layout.mmaWarps[2]) % 4 == 0;
+}
+
+// A 16-bit accumulator fragment gives each lane two neighbouring columns of a row per n-tile
+// (4 bytes): stored as they are, a warp writes half of each 32-byte sector and the other half
+// in the next store. Four n-tiles in a row are a 4x4 matrix of 32-bit words over the four
+// lanes of a quad (lane p holds columns 2p, 2p+1 of each); transposed with two shfl.bfly
+// rounds, lane q holds the 8 columns of n-tile q and writes them as one 16-byte store, whole
+// sectors. The caller has checked that the tile lies inside the array and is aligned for
+// 16-byte accesses; every lane of the warps runs this (the store is block-uniform).
+static void storeQuadTransposed(KernelLowering &l, mlir::tile::StoreOp op, KernelLowering::Array &array,
+                                const TileLayout &layout, ArrayRef<Value> values) {
+  OpBuilder &b = l.b_;
+  Location loc = l.loc_;
+  Type i32 = b.getI32Type();
+  auto pairType = VectorType::get({2}, KernelLowering::storageType(op.getValue().getType().getElementType()));
+  auto word = [&](int64_t r) -> Value {
+    Value v = LLVM::PoisonOp::create(b, loc, pairType);
+    v = LLVM::InsertElementOp::create(b, loc, v, values[r], l.i32(0));
+    v = LLVM::InsertElementOp::create(b, loc, v, values[r + 1], l.i32(1));
+    return LLVM::BitcastOp::create(b, loc, i32, v);
+  };
+  Value quad = arith::AndIOp::create(b, loc, l.tid_, l.i32(3));
+  auto bitSet = [&](int64_t bit) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, arith::AndIOp::create(b, loc, quad, l.i32(bit)),
+                                 l.i32(0));
+  };
+  // One round of the transpose: the lanes `mask` apart swap the 2x2 blocks of words `mask`
+  // apart; a lane with the bit clear keeps the lower word of each pair and receives the
+  // partner's lower one into the upper slot, a lane with it set the reverse.
+  auto exchange = [&](SmallVector<Value, 4> &w, int64_t mask) {
+    Value upper = bitSet(mask);
+    for (int64_t base : {int64_t(0), 3 - mask}) {
+      Value lo = w[base], hi = w[base + mask];
+      Value send = arith::SelectOp::create(b, loc, upper, lo, hi);
+      Value got = NVVM::ShflOp::create(b, loc, i32, l.i32(-1), send, l.i32(mask), l.i32(31), NVVM::ShflKind::bfly,
+                                       UnitAttr());
+      w[base] = arith::SelectOp::create(b, loc, upper, got, lo);
+      w[base + mask] = arith::SelectOp::create(b, loc, upper, hi, got);
+    }
+  };
+  auto [mDim, nDim] = layout.mmaMatrixDims();
+  int64_t nTiles = layout.shape[nDim] / 8 / layout.mmaWarps[2], regsPerPair = 4 * nTiles;
+  auto vecType = VectorType::get({4}, i32);
+  // A lane's first column is 2q in n-tile 4J; after the transpose it is column 0 of n-tile
+  // 4J + q, 6q further along the same row.
+  Value shift = arith::MulIOp::create(b, loc, quad, l.i32(6));
+  for (int64_t pair = 0; pair < layout.perThread / regsPerPair; ++pair)
+    for (int64_t block = 0; block < nTiles / 4; ++block)
+      for (int64_t half = 0; half < 2; ++half) {
+        int64_t first = pair * regsPerPair + block * 16 + 2 * half;
+        SmallVector<Value, 4> w;
+        for (int64_t j = 0; j < 4; ++j)
+          w.push_back(word(first + 4 * j));
+        exchange(w, 1);
+        exchange(w, 2);
+        Value linear = arith::AddIOp::create(b, loc, l.linearIndex(layout, first), shift);
+        Value inBounds;
+        SmallVector<Value> idx = accessIndices(l, array, op.getIndices(), std::nullopt, layout.shape, linear, inBounds,
+                                               /*width=*/8);
+        Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+        for (int64_t i = 0; i < 4; ++i)
+          vec = LLVM::InsertElementOp::create(b, loc, vec, w[i], l.i32(i));
+        LLVM::StoreOp::create(b, loc, vec, l.elementPointer(array, idx), /*alignment=*/16);
+      }
+}
+
 LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getValue().getType());
@@ -271,8 +348,15 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   // Inside but not aligned for vectors (a strided view, such as a transposed one): element
   // stores, still without bounds checks.
   Value inside = tileInside(array, op.getIndices(), layout.shape);
-  auto whole = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inside), /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b_);
+  if (quadTransposable(layout, elt, op.getOrder())) {
+    Value aligned16 = vectorAligned(*this, array, op.getArray().getType(), runDim(layout, op.getOrder()), 8);
+    auto wide = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned16, inside), /*withElseRegion=*/true);
+    b_.setInsertionPoint(wide.thenBlock()->getTerminator());
+    storeQuadTransposed(*this, op, array, layout, values);
+    b_.setInsertionPoint(wide.elseBlock()->getTerminator());
+  }
+  auto whole = scf::IfOp::create(b_, loc_, TypeRange{}, boolAnd(aligned, inside), /*withElseRegion=*/true);
   b_.setInsertionPoint(whole.thenBlock()->getTerminator());
   storeRuns(/*checked=*/false);
   b_.setInsertionPoint(whole.elseBlock()->getTerminator());

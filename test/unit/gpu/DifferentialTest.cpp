@@ -688,6 +688,35 @@ def k(a, b, s, x, y):
                  // of 32 exact products in another order and ex2.approx (2^-22 relative).
                  std::ldexp(1.0, -7),
                  1e-3});
+  // 16-bit accumulators stored as 16-byte vectors after a transpose across each quad of lanes
+  // (storeQuadTransposed): y has every tile inside and aligned; z's edge tiles are ragged (the
+  // checked path) and its first tile takes the vectors; w's rows are 8-byte but not 16-byte
+  // aligned (the 4-byte fragment stores).
+  out.push_back({"mma_store_16bit_quad_transposed",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, y, z, w):
+    ta = ct.load(a, (ct.bid(0), 0), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, (0, ct.bid(1)), (32, 128), padding_mode=ct.PaddingMode.ZERO)
+    acc = ct.mma(ta, tb, ct.zeros((64, 128), dtype=ct.float32))
+    ct.store(y, (ct.bid(0), ct.bid(1)), acc.astype(y.dtype))
+    ct.store(z, (ct.bid(0), ct.bid(1)), acc.astype(z.dtype))
+    ct.store(w, (ct.bid(0), ct.bid(1)), acc.astype(w.dtype))
+)py",
+                 "k",
+                 {},
+                 {{"a", D::BFloat16, {128, 32}},
+                  {"b", D::BFloat16, {32, 256}},
+                  {"y", D::BFloat16, {128, 256}, false, true},
+                  {"z", D::Float16, {100, 232}, false, true},
+                  {"w", D::BFloat16, {128, 256}, false, true, {260, 1}, 4}},
+                 {},
+                 {"a", "b", "y", "z", "w"},
+                 rt::Grid(2, 2),
+                 // one rounding of the result (bf16: 2^-7 relative) on top of f32 sums of 32
+                 // exact products in another order.
+                 std::ldexp(1.0, -7),
+                 1e-3});
   // tf32 from f32 data: rounding on conversion, arithmetic rounded to tf32, transcendentals,
   // and a tf32 product on Tensor Cores (m16n8k8).
   out.push_back({"tf32",
