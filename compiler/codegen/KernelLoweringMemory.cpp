@@ -248,8 +248,8 @@ static void storeQuadTransposed(KernelLowering &l, mlir::tile::StoreOp op, Kerne
     for (int64_t base : {int64_t(0), 3 - mask}) {
       Value lo = w[base], hi = w[base + mask];
       Value send = arith::SelectOp::create(b, loc, upper, lo, hi);
-      Value got = NVVM::ShflOp::create(b, loc, i32, l.i32(-1), send, l.i32(mask), l.i32(31), NVVM::ShflKind::bfly,
-                                       UnitAttr());
+      Value got =
+          NVVM::ShflOp::create(b, loc, i32, l.i32(-1), send, l.i32(mask), l.i32(31), NVVM::ShflKind::bfly, UnitAttr());
       w[base] = arith::SelectOp::create(b, loc, upper, got, lo);
       w[base + mask] = arith::SelectOp::create(b, loc, upper, hi, got);
     }
