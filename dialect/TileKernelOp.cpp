@@ -55,6 +55,9 @@ LogicalResult KernelOp::verify() {
   if (auto numCtas = getNumCtas())
     if (*numCtas < 1 || *numCtas > 16 || !llvm::isPowerOf2_32(*numCtas))
       return emitOpError("num_ctas ") << *numCtas << " must be a power of two in [1, 16]";
+  if (auto threads = getNumThreads())
+    if (*threads < 32 || *threads > 1024 || !llvm::isPowerOf2_32(*threads))
+      return emitOpError("num_threads ") << *threads << " must be a power of two from 32 to 1024";
   return success();
 }
 

@@ -26,7 +26,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     (`!tile.array`) or scalars (integers, floats); a kernel returns nothing.
     Kernel options recorded as attributes: `occupancy` (blocks per SM the
     compiler should aim for, 1-32), `num_ctas` (cluster size, a power of two
-    up to 16) and `constants` (the specialization constants, for the record).
+    up to 16), `num_threads` (threads per block, a power of two from 32 to
+    1024: given by the kernel option, or chosen by `tile-choose-threads`) and
+    `constants` (the specialization constants, for the record).
 
     ```mlir
     tile.kernel @scale(%x: !tile.array<?xf32>, %s: f32) attributes {occupancy = 2 : i32} {
@@ -40,6 +42,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<DictArrayAttr>:$res_attrs,
                        OptionalAttr<I32Attr>:$occupancy,
                        OptionalAttr<I32Attr>:$num_ctas,
+                       OptionalAttr<I32Attr>:$num_threads,
                        OptionalAttr<DictionaryAttr>:$constants);
   let regions = (region AnyRegion:$body);
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type)>];

@@ -115,41 +115,47 @@ struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass
   using Base::Base;
 
   void runOnOperation() override {
-    std::string error;
-    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
-    if (!target || !GpuTarget::checkNumThreads(numThreads, error)) {
-      getOperation().emitError(error);
+    std::optional<GpuTarget> target = passTarget(getOperation(), arch);
+    if (!target)
       return signalPassFailure();
+    for (auto kernel : getOperation().getOps<mlir::tile::KernelOp>()) {
+      int64_t threads = kernelThreads(kernel, numThreads);
+      if (!threads)
+        return signalPassFailure();
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': target sm_" << target->sm
+                              << ", " << threads << " threads (" << threads / 32 << " warps)\n");
+      assignKernel(kernel, *target, threads);
     }
-    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] target sm_" << target->sm << ", " << numThreads << " threads ("
-                            << numThreads / 32 << " warps)\n");
+  }
+
+  void assignKernel(mlir::tile::KernelOp kernel, const GpuTarget &target, int64_t threads) {
     OpBuilder b(&getContext());
-    getOperation().walk([&](mlir::tile::MmaOp op) {
+    kernel.walk([&](mlir::tile::MmaOp op) {
       RankedTensorType accType = op.getAcc().getType();
       if (accType.getEncoding()) {
         TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] "; describeMma(llvm::dbgs(), op);
                    llvm::dbgs() << ": keeps its layout " << accType.getEncoding() << "\n");
-        recordInstruction(op, *target, numThreads, dyn_cast<mlir::tile::MmaLayoutAttr>(accType.getEncoding()));
+        recordInstruction(op, target, threads, dyn_cast<mlir::tile::MmaLayoutAttr>(accType.getEncoding()));
         return;
       }
-      std::optional<mlir::tile::MmaLayoutAttr> layout = accumulatorLayoutFor(op, *target, numThreads);
-      recordInstruction(op, *target, numThreads, layout.value_or(nullptr));
+      std::optional<mlir::tile::MmaLayoutAttr> layout = accumulatorLayoutFor(op, target, threads);
+      recordInstruction(op, target, threads, layout.value_or(nullptr));
       TILE_DEBUG({
         llvm::raw_ostream &os = llvm::dbgs();
         os << "[" DEBUG_TYPE "] ";
         describeMma(os, op);
-        std::string why = tensorCoreRefusal(op, *target);
+        std::string why = tensorCoreRefusal(op, target);
         if (!why.empty()) {
           os << ": no Tensor Cores (" << why << "); FMA path, canonical layout\n";
         } else {
-          MmaWarpGrid g = MmaWarpGrid::of(op, numThreads); // M, N are multiples of 16, 8 here
+          MmaWarpGrid g = MmaWarpGrid::of(op, threads); // M, N are multiples of 16, 8 here
           os << (layout ? ": Tensor Cores (mma.sync.m16n8k" : ": Tensor Cores possible (mma.sync.m16n8k")
              << mmaInstructionK(op.getA().getType().getElementType()) << "), warp grid " << g.warpsB << "x" << g.warpsM
              << "x" << g.warpsN << " (batch x M x N)";
           if (layout)
             os << " -> " << *layout << "\n";
           else
-            os << " gives work to " << g.numWarps() << " of " << numThreads / 32 << " warps; canonical layout\n";
+            os << " gives work to " << g.numWarps() << " of " << threads / 32 << " warps; canonical layout\n";
         }
       });
       if (!layout)

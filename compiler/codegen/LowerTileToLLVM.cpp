@@ -45,7 +45,10 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
   // tile-pipeline-loops sized the stages from an estimate of the lowering's scratch; when the
   // real scratch does not fit beside them, the kernel is lowered again with synchronous loads.
   FailureOr<KernelLaunchInfo> lowerKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
-    KernelLowering lowering(kernel, numThreads, target);
+    int64_t threads = kernelThreads(kernel, numThreads);
+    if (!threads)
+      return failure();
+    KernelLowering lowering(kernel, threads, target);
     FailureOr<KernelLaunchInfo> info = lowering.run();
     if (succeeded(info) || !lowering.pipelineOverflowed())
       return info;
@@ -66,22 +69,15 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       op->removeAttr(kPipelineStageBytesAttr);
       op->removeAttr(kPipelineOffsetAttr);
     });
-    KernelLowering again(kernel, numThreads, target);
+    KernelLowering again(kernel, threads, target);
     return again.run();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::string error;
-    if (!GpuTarget::checkNumThreads(numThreads, error)) {
-      module.emitError(error);
+    std::optional<GpuTarget> target = passTarget(module, arch);
+    if (!target)
       return signalPassFailure();
-    }
-    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
-    if (!target) {
-      module.emitError(error);
-      return signalPassFailure();
-    }
     SmallVector<mlir::tile::KernelOp> kernels(module.getOps<mlir::tile::KernelOp>());
     for (mlir::tile::KernelOp kernel : kernels) {
       FailureOr<KernelLaunchInfo> info = lowerKernel(kernel, *target);

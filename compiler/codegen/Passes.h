@@ -9,16 +9,34 @@
 #include "mlir/Pass/Pass.h"
 
 #include "compiler/codegen/GpuTarget.h"
+#include "dialect/TileDialect.h"
 
 namespace tile::codegen {
 
-/// The target a pass's `arch` option names; on a bad value the error is reported on `op`.
+/// The module attribute naming the target (tile-choose-threads records it).
+inline constexpr llvm::StringLiteral kTargetAttr = "tile.target";
+
+/// The target of a pass: the module's tile.target, else what the pass's `arch` option names;
+/// on a bad value the error is reported on `op`.
 inline std::optional<GpuTarget> passTarget(mlir::Operation *op, llvm::StringRef arch) {
   std::string error;
+  if (auto recorded = op->getAttrOfType<mlir::StringAttr>(kTargetAttr))
+    arch = recorded.getValue();
   std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
   if (!target)
     op->emitError(error);
   return target;
+}
+
+/// A kernel's threads per block: its num_threads attribute, else a pass's `num-threads`
+/// option; 0 after reporting a bad value on the kernel.
+inline int64_t kernelThreads(mlir::tile::KernelOp kernel, int64_t option) {
+  int64_t threads = kernel.getNumThreads() ? int64_t(*kernel.getNumThreads()) : option;
+  std::string error;
+  if (GpuTarget::checkNumThreads(threads, error))
+    return threads;
+  kernel.emitError(error);
+  return 0;
 }
 
 #define GEN_PASS_DECL

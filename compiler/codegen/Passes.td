@@ -6,13 +6,36 @@
 include "mlir/Pass/PassBase.td"
 
 // The target options of every pass that depends on the target, declared once; the passes
-// check them with GpuTarget::parse and GpuTarget::checkNumThreads (GpuTarget.h).
+// check them with GpuTarget::parse and GpuTarget::checkNumThreads (GpuTarget.h). They are
+// fallbacks: a module's tile.target and a kernel's num_threads (tile-choose-threads) win.
 defvar TileTargetOptions = [
   Option<"numThreads", "num-threads", "int64_t", /*default=*/"128",
          "Threads per block (a power of two from 32 to 1024)">,
   Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
          "Target GPU (sm_70 ... sm_90a): picks Tensor Core instructions and bounds shared memory">
 ];
+
+def TileChooseThreads : Pass<"tile-choose-threads", "::mlir::ModuleOp"> {
+  let summary = "Record the target on the module and each kernel's threads per block";
+  let description = [{
+    The first code generation pass. Records the target (`tile.target`, the `arch` option;
+    sm_90a stays distinct from sm_90) on the module, where the later passes read it, and gives
+    every `tile.kernel` without one a `num_threads` attribute: the `num-threads` option when
+    it is not 0, else a choice from the kernel's products. A block starts at 128 threads (one
+    warpgroup) and doubles, up to 512, while the largest accumulator would take more than 128
+    f32 registers per thread (beside its operands, the 255-register limit then spills) and
+    doubling keeps the product on the instruction it had (wgmma needs its warpgroups stacked
+    along M, 64 rows each; mma.sync needs work for every warp). A kernel option
+    (`@ct.kernel(num_threads=N)`) is kept as it is. Every choice above 128 gets a remark
+    naming the product that asked for it.
+  }];
+  let options = [
+    Option<"numThreads", "num-threads", "int64_t", /*default=*/"0",
+           "Threads per block for kernels without the num_threads option (0: chosen from the tiles)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target GPU (sm_70 ... sm_90a), recorded as the module's tile.target">
+  ];
+}
 
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give Tensor Core products the mma accumulator layout";

@@ -11,7 +11,7 @@ namespace tile::driver {
 
 struct CompileOptions {
   std::string arch = "sm_90a";
-  int64_t numThreads = 128;
+  int64_t numThreads = 0; // 0: chosen per kernel (tile-choose-threads)
   unsigned optLevel = 2;
   /// Stages of pipelined loops (tile-pipeline-loops): 0 from latency hints, 1 off, 2-8 forced.
   int64_t pipelineStages = 0;

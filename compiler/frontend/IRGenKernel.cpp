@@ -204,7 +204,9 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
 // Decorators and parameters
 //===----------------------------------------------------------------------===//
 
-static const char *kKernelOptions[] = {"occupancy", "num_ctas"};
+// num_threads is ours, not cuTile's: cuTile programs leave the block size to the compiler, as
+// tile-cc does without it (tile-choose-threads).
+static const char *kKernelOptions[] = {"occupancy", "num_ctas", "num_threads"};
 
 bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
                                   std::map<std::string, ConstantValue> &configConstants, const Specialization &spec) {
@@ -226,7 +228,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         if (v.isNone()) // ct.ByTarget without a value for this target: the default
           continue;
         if (std::find(std::begin(kKernelOptions), std::end(kKernelOptions), kw.name) == std::end(kKernelOptions)) {
-          error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy or num_ctas)");
+          error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy, num_ctas or num_threads)");
           ok = false;
         } else if (!v.isInt()) {
           error(kw.value->range, "kernel option '" + kw.name + "' must be an integer constant");
@@ -346,6 +348,9 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       ok = false;
     } else if (name == "num_ctas" && (value < 1 || value > 16 || (value & (value - 1)))) {
       error(where, "num_ctas " + std::to_string(value) + " must be a power of two in [1, 16]");
+      ok = false;
+    } else if (name == "num_threads" && (value < 32 || value > 1024 || (value & (value - 1)))) {
+      error(where, "num_threads " + std::to_string(value) + " must be a power of two from 32 to 1024");
       ok = false;
     } else {
       kernel->setAttr(name, builder_.getI32IntegerAttr(static_cast<int32_t>(value)));

@@ -11,6 +11,10 @@
 
 namespace tile::pipeline {
 
+// The passes after tile-choose-threads read each kernel's num_threads; their option only
+// serves IR without it.
+static int64_t fallbackThreads(const PipelineOptions &options) { return options.numThreads ? options.numThreads : 128; }
+
 void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   if (options.optLevel == 0)
     return;
@@ -21,16 +25,18 @@ void buildTileOptPipeline(mlir::OpPassManager &pm, const PipelineOptions &option
 
 void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileOptPipeline(pm, options);
-  pm.addPass(codegen::createTileAssignLayouts({options.numThreads, options.arch}));
+  // The target and each kernel's threads go on the IR once; the later passes read them there.
+  pm.addPass(codegen::createTileChooseThreads({options.numThreads, options.arch}));
+  pm.addPass(codegen::createTileAssignLayouts({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
 }
 
 void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileLayoutPipeline(pm, options);
-  pm.addPass(codegen::createTilePipelineLoops({options.numThreads, options.arch, options.pipelineStages}));
-  pm.addPass(codegen::createTilePlaceTma({options.numThreads, options.arch}));
-  pm.addPass(codegen::createTileLowerToLLVM({options.numThreads, options.arch}));
+  pm.addPass(codegen::createTilePipelineLoops({fallbackThreads(options), options.arch, options.pipelineStages}));
+  pm.addPass(codegen::createTilePlaceTma({fallbackThreads(options), options.arch}));
+  pm.addPass(codegen::createTileLowerToLLVM({fallbackThreads(options), options.arch}));
   {
     // Without region simplification (block merging, dead block arguments) this canonicalizer
     // of the lowered per-thread code costs a tenth (compute_out: 0.52 s -> 0.05 s) and the four

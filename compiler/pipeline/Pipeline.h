@@ -16,8 +16,9 @@ namespace tile::pipeline {
 struct PipelineOptions {
   /// 0 runs no optimizations; 1-3 run the tile passes.
   unsigned optLevel = 2;
-  /// Threads per block for code generation.
-  int64_t numThreads = 128;
+  /// Threads per block for kernels without the num_threads option; 0 lets tile-choose-threads
+  /// choose from the kernel's tiles.
+  int64_t numThreads = 0;
   /// Target GPU for code generation (sm_70 ... sm_90a).
   std::string arch = "sm_90a";
   /// Stages of loops whose loads are copied ahead (tile-pipeline-loops): 0 derives them from

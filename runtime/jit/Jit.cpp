@@ -22,7 +22,7 @@ namespace tile::jit {
 // stages, 7: swizzled scratch operands in their own orientation, bound-free copies of tiles
 // inside the array, room kept for loop-invariant operands, 8: aligned arguments, TMA copies,
 // 9: stores of tiles inside the array without per-run bounds checks.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/10";
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/11";
 
 const char *compilerVersion() { return kCompilerVersion; }
 

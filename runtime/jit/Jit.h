@@ -39,7 +39,7 @@ struct KernelRequest {
 struct JitOptions {
   /// Target; empty picks the device's (sm_90a on Hopper, sm_80 on Ampere, ...).
   std::string arch;
-  int64_t numThreads = 128;
+  int64_t numThreads = 0; // threads per block; 0: the compiler chooses from the kernel's tiles
   unsigned optLevel = 2;
   /// Load PTX through the driver's JIT instead of a ptxas cubin (also the fallback when
   /// ptxas is not installed).

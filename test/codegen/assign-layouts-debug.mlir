@@ -5,9 +5,9 @@
 // RUN: tile-opt %s -split-input-file -tile-assign-layouts -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER --allow-empty
 // OTHER-NOT: [tile-assign-layouts]
 
-// CHECK: [tile-assign-layouts] target sm_90, 128 threads (4 warps)
+// CHECK: [tile-assign-layouts] kernel 'product': target sm_90, 128 threads (4 warps)
 // CHECK-NEXT: [tile-assign-layouts] tile.mma 64x32xbf16 * 32x64xbf16 -> 64x64xf32 at {{.*}}: Tensor Cores (mma.sync.m16n8k16), warp grid 1x4x1 (batch x M x N) -> #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>
-// SM75: [tile-assign-layouts] target sm_75, 256 threads (8 warps)
+// SM75: [tile-assign-layouts] kernel 'product': target sm_75, 256 threads (8 warps)
 // SM75: [tile-assign-layouts] tile.mma 64x32xbf16 * 32x64xbf16 -> 64x64xf32 at {{.*}}: no Tensor Cores (sm_75 has no mma.sync.m16n8k16 (needs sm_80+)); FMA path, canonical layout
 tile.kernel @product(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) {
   %c0 = arith.constant 0 : i32

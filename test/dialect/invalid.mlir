@@ -105,6 +105,13 @@ tile.kernel @k() attributes {num_ctas = 3 : i32} {
 
 // -----
 
+// expected-error @+1 {{'tile.kernel' op num_threads 96 must be a power of two from 32 to 1024}}
+tile.kernel @k() attributes {num_threads = 96 : i32} {
+  tile.return
+}
+
+// -----
+
 func.func @f() {
   // expected-error @+1 {{'tile.return' op expects parent op 'tile.kernel'}}
   tile.return

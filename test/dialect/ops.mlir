@@ -4,9 +4,9 @@
 
 // CHECK-LABEL: tile.kernel @grid
 // CHECK-SAME: (%{{.*}}: !tile.array<?x?xf32>, %{{.*}}: !tile.array<?x64xbf16>, %{{.*}}: !tile.array<f32>, %{{.*}}: f32, %{{.*}}: i64)
-// CHECK-SAME: attributes {constants = {BLOCK = 64 : i64}, num_ctas = 2 : i32, occupancy = 2 : i32}
+// CHECK-SAME: attributes {constants = {BLOCK = 64 : i64}, num_ctas = 2 : i32, num_threads = 256 : i32, occupancy = 2 : i32}
 tile.kernel @grid(%x: !tile.array<?x?xf32>, %y: !tile.array<?x64xbf16>, %z: !tile.array<f32>,
-                  %s: f32, %n: i64) attributes {occupancy = 2 : i32, num_ctas = 2 : i32, constants = {BLOCK = 64}} {
+                  %s: f32, %n: i64) attributes {occupancy = 2 : i32, num_ctas = 2 : i32, num_threads = 256 : i32, constants = {BLOCK = 64}} {
   // CHECK: tile.bid 0
   // CHECK: tile.bid 2
   // CHECK: tile.num_blocks 1

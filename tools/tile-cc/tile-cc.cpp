@@ -123,8 +123,11 @@ cl::opt<std::string>
                 cl::value_desc("FILE"), cl::cat(category));
 cl::opt<bool> ptxOnly("ptx-only", cl::desc("--emit=launcher: embed PTX for every --arch instead of cubins (no ptxas)"),
                       cl::cat(category));
-cl::opt<std::string> numThreadsText("num-threads", cl::desc("Threads per block (power of two, 32-1024; default 128)"),
-                                    cl::value_desc("N"), cl::init("128"), cl::cat(category));
+cl::opt<std::string> numThreadsText(
+    "num-threads",
+    cl::desc("Threads per block (power of two, 32-1024) for kernels without the num_threads option; default: chosen "
+             "from the kernel's tiles"),
+    cl::value_desc("N"), cl::init(""), cl::cat(category));
 cl::opt<std::string> pipelineStagesText(
     "pipeline-stages",
     cl::desc("Stages of loops whose loads are copied ahead: 0 from the latency= hints (default), 1 off, 2-8 forced"),
@@ -487,7 +490,9 @@ int main(int argc, char **argv) {
 
   // Numbers are parsed strictly (llvm::cl would take "-1" as the int -1 and 0x10 as 16).
   std::string optionError;
-  auto numThreadsValue = tile::tools::parseInt(numThreadsText, 32, 1024, "--num-threads", optionError);
+  std::optional<int64_t> numThreadsValue = 0; // 0: tile-choose-threads chooses
+  if (numThreadsText.getNumOccurrences())
+    numThreadsValue = tile::tools::parseInt(numThreadsText, 32, 1024, "--num-threads", optionError);
   if (!numThreadsValue)
     return usage(optionError);
   const int64_t numThreads = *numThreadsValue;

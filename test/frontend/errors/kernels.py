@@ -17,6 +17,7 @@
 # RUN: not tile-cc %s --kernel undecorated --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=UNDECORATED
 # RUN: not tile-cc %s --kernel occupancy --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=OCCUPANCY --strict-whitespace
 # RUN: not tile-cc %s --kernel num_ctas --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=NUMCTAS
+# RUN: not tile-cc %s --kernel num_threads --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=NUMTHREADS
 # RUN: not tile-cc %s --kernel option --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=OPTION
 # RUN: not tile-cc %s --kernel positional_option --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=POSOPTION
 # RUN: not tile-cc %s --kernel tuned --arg x=f32:1 --config 2 2>&1 | FileCheck %s --check-prefix=CONFIG
@@ -94,7 +95,7 @@ def runtime_default(x, n=3):
     pass
 
 
-# NOKERNEL: error: no kernel named 'nope' in {{.*}}kernels.py (functions: scaled, default_float, flag, str_const, annotated, runtime_default, helper, undecorated, occupancy, num_ctas, option, positional_option, tuned, tuned_occupancy, no_configs, returns)
+# NOKERNEL: error: no kernel named 'nope' in {{.*}}kernels.py (functions: scaled, default_float, flag, str_const, annotated, runtime_default, helper, undecorated, occupancy, num_ctas, num_threads, option, positional_option, tuned, tuned_occupancy, no_configs, returns)
 # NOKERNEL: 1 error generated.
 # HELPER: {{.*}}kernels.py:[[@LINE+2]]:2: error: 'helper' is a @ct.function helper, not a kernel; call it from a kernel
 # HELPER: 1 error generated.
@@ -125,7 +126,14 @@ def num_ctas(x):
     pass
 
 
-# OPTION: {{.*}}kernels.py:[[@LINE+2]]:12: error: unknown kernel option 'num_warps' (expected occupancy or num_ctas)
+# NUMTHREADS: {{.*}}kernels.py:[[@LINE+2]]:12: error: num_threads 96 must be a power of two from 32 to 1024
+# NUMTHREADS: 1 error generated.
+@ct.kernel(num_threads=96)
+def num_threads(x):
+    pass
+
+
+# OPTION: {{.*}}kernels.py:[[@LINE+2]]:12: error: unknown kernel option 'num_warps' (expected occupancy, num_ctas or num_threads)
 # OPTION: 1 error generated.
 @ct.kernel(num_warps=4)
 def option(x):

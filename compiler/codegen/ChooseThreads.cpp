@@ -1,0 +1,104 @@
+// The tile-choose-threads pass: records the target on the module and gives each kernel its
+// threads per block, from its products' accumulators unless the kernel or the caller chose.
+
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/Passes.h"
+
+#define DEBUG_TYPE "tile-choose-threads"
+
+namespace tile::codegen {
+
+#define GEN_PASS_DEF_TILECHOOSETHREADS
+#include "compiler/codegen/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kDefaultThreads = 128; // one warpgroup
+constexpr int64_t kMaxChosenThreads = 512;
+// f32 accumulator registers per thread that still leave room for operands and addresses
+// under the 255-register limit (a 128x256 accumulator at 128 threads, 256 per thread, spills).
+constexpr int64_t kMaxAccumulatorRegisters = 128;
+
+// The instruction `op` runs on at `threads`: 2 wgmma, 1 mma.sync, 0 FMA.
+int instructionAt(mlir::tile::MmaOp op, const GpuTarget &target, int64_t threads) {
+  std::optional<mlir::tile::MmaLayoutAttr> layout = accumulatorLayoutFor(op, target, threads);
+  if (!layout)
+    return 0;
+  return usesWgmma(op, target, *layout) ? 2 : 1;
+}
+
+const char *instructionName(int instruction) { return instruction == 2 ? "wgmma" : instruction ? "mma.sync" : "FMA"; }
+
+// The threads `op` asks for: doubled from 128 while its accumulator takes more than
+// kMaxAccumulatorRegisters per thread and the product keeps its instruction; a remark when
+// the accumulator stays above the limit.
+int64_t threadsFor(mlir::tile::MmaOp op, const GpuTarget &target) {
+  int64_t elements = op.getAcc().getType().getNumElements();
+  int64_t threads = kDefaultThreads;
+  int instruction = instructionAt(op, target, threads);
+  while (elements / threads > kMaxAccumulatorRegisters && threads < kMaxChosenThreads) {
+    int next = instructionAt(op, target, 2 * threads);
+    if (next < instruction) {
+      op.emitRemark() << "this " << elements << "-element accumulator takes " << elements / threads
+                      << " registers per thread at " << threads << " threads, but at " << 2 * threads
+                      << " the product would run on " << instructionName(next) << " instead of "
+                      << instructionName(instruction) << "; keeping " << threads;
+      break;
+    }
+    threads *= 2;
+  }
+  return threads;
+}
+
+struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
+    if (!target || (numThreads != 0 && !GpuTarget::checkNumThreads(numThreads, error))) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    module->setAttr(kTargetAttr, StringAttr::get(&getContext(), arch));
+    Builder b(&getContext());
+    for (auto kernel : module.getOps<mlir::tile::KernelOp>()) {
+      if (kernel.getNumThreads()) {
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName()
+                                << "': " << *kernel.getNumThreads() << " threads (kernel option)\n");
+        continue;
+      }
+      int64_t threads = numThreads;
+      mlir::tile::MmaOp widest;
+      if (threads == 0) {
+        threads = kDefaultThreads;
+        kernel.walk([&](mlir::tile::MmaOp op) {
+          int64_t wanted = threadsFor(op, *target);
+          if (wanted > threads)
+            threads = wanted, widest = op;
+        });
+      }
+      kernel.setNumThreadsAttr(b.getI32IntegerAttr(int32_t(threads)));
+      if (widest) {
+        RankedTensorType acc = widest.getAcc().getType();
+        widest.emitRemark() << threads << " threads per block for kernel '" << kernel.getSymName() << "': at "
+                            << threads / 2 << " this " << acc.getNumElements() << "-element accumulator would take "
+                            << acc.getNumElements() / (threads / 2) << " registers per thread (more than "
+                            << kMaxAccumulatorRegisters << ")";
+      }
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << threads << " threads ("
+                              << (numThreads ? "option"
+                                  : widest   ? "its widest product"
+                                             : "default")
+                              << ") on sm_" << target->sm << (target->archSpecific ? "a" : "") << "\n");
+    }
+  }
+};
+
+} // namespace
+
+} // namespace tile::codegen

@@ -1,0 +1,60 @@
+// tile-choose-threads records the target on the module and each kernel's threads per block:
+// the kernel's own num_threads, else the pass option, else a choice from its accumulators
+// (128 threads, doubled while an accumulator takes more than 128 registers per thread and the
+// product keeps its instruction). Every choice above 128 and every refusal has a remark.
+// RUN: tile-opt %s -split-input-file -tile-choose-threads -verify-diagnostics | FileCheck %s
+// RUN: tile-opt %s -split-input-file -tile-choose-threads -debug-only=tile-choose-threads -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEBUG
+// RUN: tile-opt %s -split-input-file -tile-choose-threads="arch=sm_80" -o - 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: tile-opt %s -split-input-file -tile-choose-threads="num-threads=64" -o - 2>&1 | FileCheck %s --check-prefix=FIXED
+// RUN: not tile-opt %s -split-input-file -tile-choose-threads="num-threads=96" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+
+// DEBUG: [tile-choose-threads] kernel 'wide': 256 threads (its widest product) on sm_90a
+// CHECK: module attributes {tile.target = "sm_90a"}
+// CHECK: tile.kernel @wide({{.*}}) attributes {num_threads = 256 : i32}
+// SM80: module attributes {tile.target = "sm_80"}
+// SM80: tile.kernel @wide({{.*}}) attributes {num_threads = 256 : i32}
+// FIXED: tile.kernel @wide({{.*}}) attributes {num_threads = 64 : i32}
+// BAD: error: num-threads 96 must be a power of two from 32 to 1024
+tile.kernel @wide(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %acc = arith.constant dense<0.0> : tensor<128x256xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x256xbf16>
+  // expected-remark @+1 {{256 threads per block for kernel 'wide': at 128 this 32768-element accumulator would take 256 registers per thread (more than 128)}}
+  %d = tile.mma %ta, %tb, %acc : tensor<128x64xbf16>, tensor<64x256xbf16>, tensor<128x256xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<128x256xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// A 64-row wgmma product keeps one warpgroup: at 256 threads the warps would split N, which
+// wgmma cannot do.
+// DEBUG: [tile-choose-threads] kernel 'flat': 128 threads (default) on sm_90a
+// CHECK: tile.kernel @flat({{.*}}) attributes {num_threads = 128 : i32}
+tile.kernel @flat(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %acc = arith.constant dense<0.0> : tensor<64x512xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x512xbf16>
+  // expected-remark @+1 {{this 32768-element accumulator takes 256 registers per thread at 128 threads, but at 256 the product would run on mma.sync instead of wgmma; keeping 128}}
+  %d = tile.mma %ta, %tb, %acc : tensor<64x32xbf16>, tensor<32x512xbf16>, tensor<64x512xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x512xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// The kernel option wins over the pass option and the choice; kernels without products get 128.
+// DEBUG: [tile-choose-threads] kernel 'given': 64 threads (kernel option)
+// CHECK: tile.kernel @given({{.*}}) attributes {num_threads = 64 : i32}
+// DEBUG: [tile-choose-threads] kernel 'plain': 128 threads (default) on sm_90a
+// CHECK: tile.kernel @plain({{.*}}) attributes {num_threads = 128 : i32}
+// FIXED: tile.kernel @given({{.*}}) attributes {num_threads = 64 : i32}
+// FIXED: tile.kernel @plain({{.*}}) attributes {num_threads = 64 : i32}
+tile.kernel @given(%x: !tile.array<?xf32>) attributes {num_threads = 64 : i32} {
+  tile.return
+}
+tile.kernel @plain(%x: !tile.array<?xf32>) {
+  tile.return
+}
