@@ -35,7 +35,7 @@ for side in before after; do
   fi
   export TILE_CACHE_DIR="$work/cache-$side"
   "$bench" ssd --chunk-size 64 --iters 20 --warmup 2 --json "$out/ssd-$side.json" 2>&1 | grep -v "^tile-bench:" | head -120
-  "$bench" gemm --sizes 4096,8192 --iters 10 2>&1 | tail -13
+  "$bench" gemm --sizes 4096,8192 --iters 10 2>&1 | tail -26
 done
 [ $twoBuilds = 1 ] || unset "$var"
 if [ -d "$root/bundle/cubins" ] && command -v cuobjdump >/dev/null; then

@@ -37,6 +37,20 @@ have tile-jit-example && step "tile-jit-example with TILE_INTERPRET=1 (interpret
 have tile-aot-example && step "examples/aot: launch_matmul from the generated launcher" env TILE_TEST_REQUIRE_GPU=1 tile-aot-example
 have tile-embed-example && step "examples/embed on the GPU (JIT kernel + ssdForward)" env TILE_TEST_REQUIRE_GPU=1 tile-embed-example
 have tile-embed-example && step "examples/embed with TILE_INTERPRET=1" env TILE_INTERPRET=1 tile-embed-example
+# tile-run --backend gpu (in the bundle with BUNDLE_BINARIES="... tile-run"): a kernel on the
+# GPU against the interpreter, every array compared: a ragged bf16 GEMM (wgmma, the 16-byte
+# epilogue on inside tiles, checked stores on the edges) and a strided, misaligned view.
+mm="$root/kernels/examples/matmul.py"
+have tile-run && step "tile-run --backend gpu: ragged bf16 GEMM against the interpreter" \
+  tile-run "$mm" --kernel matmul --const BM=128 --const BN=256 --const BK=64 --grid 3,2 \
+  --array a=bf16:300x200:random:1 --array b=bf16:200x500:random:2 --array c=bf16:300x500 --print none --backend gpu
+have tile-run && step "tile-run --backend gpu: column-major operands" \
+  tile-run "$mm" --kernel matmul --const BM=64 --const BN=64 --const BK=32 --grid 2,2 \
+  --array a=f16:100x70:random:3:colmajor --array b=f16:70x90:random:4 --array c=f32:100x90 --print none --backend gpu
+have tile-run && step "tile-run --backend gpu --bench: bf16 GEMM 4096^3" \
+  tile-run "$mm" --kernel matmul --const BM=128 --const BN=256 --const BK=64 --grid 32,16 \
+  --array a=bf16:4096x4096:random:1 --array b=bf16:4096x4096:random:2 --array c=bf16:4096x4096 \
+  --print none --backend gpu --no-compare --bench 20 --flops 137438953472
 # Cold start with tuning off (a fresh cache: compiling configuration 0 of the four kernels),
 # then with tuning (every configuration compiled at once and timed), then a second process
 # (kernels and decisions from the caches).

@@ -1,8 +1,15 @@
-//===- tile-run.cpp - run a kernel on the CPU with the interpreter ---------===//
+//===- tile-run.cpp - run a kernel with the interpreter, or on the GPU -----===//
 //
 //   tile-run kernel.py --kernel scale_rows --const TM=64 --const TN=32 --grid 2,3 \
 //       --array x=f32:100x70:iota --array s=f32:100:ones --array out=bf16:100x70 --print out
 //   tile-run kernel.mlir --grid 4 --array arg0=f32:256:random:7 --scalar arg1=f32:2.5
+//   tile-run matmul.py --kernel matmul --const BM=128 --const BN=128 --const BK=64 --grid 32,32 \
+//       --array a=bf16:4096x4096:random --array b=bf16:4096x4096:random:2 --array c=f32:4096x4096 \
+//       --print none --backend gpu --bench 20 --flops 1.374e11
+//
+// --backend gpu (.py kernels) runs the interpreter first, then the kernel compiled by the JIT
+// on the GPU with the same inputs, and compares every array (GpuRun.h); --bench N then times
+// N launches. --print shows the GPU's results.
 //
 // Arrays: NAME=DTYPE:SHAPE[:FILL[:LAYOUT]], SHAPE like 100x70; FILL zeros (default), ones,
 // iota (element k holds k), random[:SEED] (uniform in [-1, 1), integers in [-100, 100)),
@@ -19,6 +26,7 @@
 #include "tools/common/Files.h"
 #include "tools/common/Numbers.h"
 #include "tools/tile-run/ArraySpec.h"
+#include "tools/tile-run/GpuRun.h"
 
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
@@ -69,6 +77,21 @@ cl::opt<unsigned> optLevel("O", cl::desc("Run the tile-opt pipeline first (0: th
                            cl::Prefix, cl::cat(category));
 cl::opt<bool> zeroUndetermined("undetermined-zero", cl::desc("Pad `undetermined` loads with zero instead of NaN"),
                                cl::cat(category));
+cl::opt<std::string> backendName("backend",
+                                 cl::desc("interpreter (default), or gpu: run on the GPU too and compare every array"),
+                                 cl::value_desc("interpreter|gpu"), cl::init("interpreter"), cl::cat(category));
+cl::opt<std::string> benchText("bench", cl::desc("--backend gpu: time N launches and print the median"),
+                               cl::value_desc("N"), cl::cat(category));
+cl::opt<std::string> flopsText("flops", cl::desc("--bench: the work of one launch in FLOP, for TFLOP/s"),
+                               cl::value_desc("F"), cl::cat(category));
+cl::opt<bool> noCompare("no-compare",
+                        cl::desc("--backend gpu: run on the GPU only, without the interpreter and the comparison "
+                                 "(benchmarks too large to interpret)"),
+                        cl::cat(category));
+cl::opt<std::string> rtolText("rtol", cl::desc("--backend gpu: relative tolerance (default: two ulps of the dtype)"),
+                              cl::value_desc("R"), cl::cat(category));
+cl::opt<std::string> atolText("atol", cl::desc("--backend gpu: absolute tolerance (default: two ulps of the dtype)"),
+                              cl::value_desc("A"), cl::cat(category));
 cl::opt<std::string> precision("precision", cl::desc("Significant digits of printed floats (1-17, default 6)"),
                                cl::value_desc("N"), cl::init("6"), cl::cat(category));
 
@@ -135,6 +158,37 @@ int main(int argc, char **argv) {
     return usage(error);
   if (optLevel > 3)
     return usage("-O" + std::to_string(optLevel) + ": the levels are -O0 to -O3");
+  if (backendName != "interpreter" && backendName != "gpu")
+    return usage("--backend " + backendName + ": expected interpreter or gpu");
+  const bool onGpu = backendName == "gpu";
+  GpuRunOptions gpuOptions;
+  for (const auto *option : {&benchText, &flopsText, &rtolText, &atolText})
+    if (option->getNumOccurrences() && !onGpu)
+      return usage("--" + option->ArgStr.str() + " needs --backend gpu");
+  if (noCompare && !onGpu)
+    return usage("--no-compare needs --backend gpu");
+  gpuOptions.compare = !noCompare;
+  if (onGpu && !blockSpec.empty())
+    return usage(
+        "--block runs one block on the interpreter; the GPU runs the whole grid (drop --block or --backend gpu)");
+  if (onGpu && StringRef(inputFile).ends_with(".mlir"))
+    return usage("--backend gpu compiles kernel sources (.py) with the JIT; run .mlir files on the interpreter");
+  if (benchText.getNumOccurrences()) {
+    auto n = tools::parseInt(benchText, 1, 100000, "--bench", error);
+    if (!n)
+      return usage(error);
+    gpuOptions.benchLaunches = static_cast<int>(*n);
+  }
+  if (flopsText.getNumOccurrences() && !benchText.getNumOccurrences())
+    return usage("--flops needs --bench N");
+  for (auto [text, target] : {std::pair{&flopsText, &gpuOptions.flops}, std::pair{&rtolText, &gpuOptions.rtol},
+                              std::pair{&atolText, &gpuOptions.atol}})
+    if (text->getNumOccurrences()) {
+      auto v = tools::parseDouble(*text, "--" + text->ArgStr.str(), error, tools::DoubleRange{0});
+      if (!v)
+        return usage(error);
+      *target = *v;
+    }
 
   std::map<std::string, ArrayArg> arrayArgs;
   std::map<std::string, LaunchArg> scalarArgs;
@@ -163,8 +217,10 @@ int main(int argc, char **argv) {
       return usage(error);
     scalarArgs[name] = arg;
   }
+  // --print none: print nothing (a benchmark's large arrays).
+  const bool printNothing = printNames.size() == 1 && printNames[0] == "none" && !arrayArgs.count("none");
   for (const std::string &name : printNames)
-    if (!arrayArgs.count(name))
+    if (!arrayArgs.count(name) && !printNothing)
       return usage("--print " + name + ": no such --array");
 
   if (std::string why = tools::checkInputFile(inputFile, "kernel file", kMaxInputBytes); !why.empty()) {
@@ -172,6 +228,7 @@ int main(int argc, char **argv) {
     return 3;
   }
 
+  jit::KernelRequest request; // --backend gpu: what the JIT compiles
   mlir::MLIRContext context;
   frontend::loadFrontendDialects(context);
   mlir::OwningOpRef<mlir::ModuleOp> module;
@@ -211,6 +268,11 @@ int main(int argc, char **argv) {
     for (auto &[name, s] : scalarArgs)
       spec.args[name] = {dtypeName(s.dtype), 0};
     spec.config = config;
+    request.source = std::string(file->text());
+    request.fileName = inputFile;
+    request.kernel = kernelName;
+    request.constants = spec.constants;
+    request.config = config;
     auto parsed = frontend::parseModule(*file, diags, frontend::hostFileOptions());
     if (parsed && !diags.hasErrors()) {
       // Name missing arguments in tile-run's terms before the front end asks for --arg.
@@ -272,6 +334,12 @@ int main(int argc, char **argv) {
         return usage("kernel '" + kernel.getSymName().str() + "' has no parameter '" + name + "'");
     }
 
+  // The GPU gets the inputs the interpreter had.
+  std::map<std::string, std::vector<char>> initial;
+  if (onGpu)
+    for (auto &[name, a] : arrayArgs)
+      initial[name] = a.bytes;
+
   InterpreterOptions options;
   options.argNames = paramNames;
   options.undeterminedPadding = zeroUndetermined ? UndeterminedPadding::Zero : UndeterminedPadding::Poison;
@@ -291,12 +359,24 @@ int main(int argc, char **argv) {
     std::cout.flush();
     errs() << "tile-run: " << done << " of " << total << " blocks done\n";
   };
-  if (failed(interpret(kernel, grid, launchArgs, options, error))) {
+  // --no-compare: the GPU alone.
+  if (!(onGpu && noCompare) && failed(interpret(kernel, grid, launchArgs, options, error))) {
     std::cout.flush();
     errs() << error << "\n";
     return 1;
   }
   std::cout.flush();
+  if (onGpu) {
+    gpuOptions.grid = grid;
+    gpuOptions.paramNames = paramNames;
+    gpuOptions.scalars = scalarArgs;
+    int rc = runOnGpu(request, gpuOptions, arrayArgs, initial, outs(), errs());
+    outs().flush();
+    if (rc)
+      return rc;
+  }
+  if (printNothing)
+    return 0;
   for (const std::string &name : printNames.empty() ? order : std::vector<std::string>(printNames)) {
     auto it = arrayArgs.find(name);
     if (it == arrayArgs.end())
