@@ -30,4 +30,10 @@ def Tile_ScanKindAttr : I32EnumAttr<"ScanKind", "prefix scan", [
   I32EnumAttrCase<"cumprod", 1>
 ]> { let cppNamespace = "::mlir::tile"; }
 
+def Tile_GridDependencyActionAttr : I32EnumAttr<"GridDependencyAction",
+    "programmatic dependent launch control", [
+  I32EnumAttrCase<"wait", 0>,
+  I32EnumAttrCase<"launch_dependents", 1>
+]> { let cppNamespace = "::mlir::tile"; }
+
 #endif // TILE_ENUMS_TD

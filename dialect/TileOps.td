@@ -413,4 +413,23 @@ def Tile_AssertOp : Tile_Op<"assert", [Tile_PowerOfTwoShapes]> {
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
 }
 
+def Tile_GridDependencyControlOp : Tile_Op<"grid_dependency_control"> {
+  let summary = "programmatic dependent launch: wait for the preceding kernel, or let the next start";
+  let description = [{
+    cuTile's `grid_dependency_control_wait()` and `..._launch_dependents()`. `wait` blocks
+    until the kernels this one was launched after (with programmatic dependent launch) have
+    finished and their memory is visible; `launch_dependents` lets the kernel launched after
+    this one start once every block of this kernel has issued it or finished. Both are no-ops
+    when the kernel was launched without programmatic dependent launch, and on targets before
+    sm_90, which have none. A kernel that waits is launched with it (the metadata's
+    `programmatic_dependent_launch`); the op has effects, so nothing moves across it.
+
+    ```mlir
+    tile.grid_dependency_control wait
+    ```
+  }];
+  let arguments = (ins Tile_GridDependencyActionAttr:$action);
+  let assemblyFormat = "$action attr-dict";
+}
+
 #endif // TILE_OPS_TD

@@ -59,14 +59,18 @@ constexpr unsigned CU_STREAM_DEFAULT = 0x0;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
 constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 
-// cuLaunchKernelEx, for thread-block clusters.
-enum CUlaunchAttributeID : int { CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 };
+// cuLaunchKernelEx, for thread-block clusters and programmatic dependent launch.
+enum CUlaunchAttributeID : int {
+  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+};
 union CUlaunchAttributeValue {
   char pad[64];
   void *pointerAlignment; // the real union holds pointers (events): 8-byte aligned
   struct {
     unsigned x, y, z;
   } clusterDim;
+  int programmaticStreamSerializationAllowed;
 };
 struct CUlaunchAttribute {
   CUlaunchAttributeID id;

@@ -228,7 +228,7 @@ public:
       fail("format", fmt::format("unsupported format '{}' (this runtime reads {})", format, kMetadataFormat));
     checkKeys(doc, "",
               {"format", "kernel", "name", "arch", "threads_per_block", "dynamic_shared_memory", "cluster", "constants",
-               "params", "tma", "occupancy"});
+               "params", "tma", "occupancy", "programmatic_dependent_launch"});
     KernelMetadata md;
     md.kernel = string(*find(doc, "", "kernel", true), "kernel");
     if (md.kernel.empty())
@@ -250,6 +250,8 @@ public:
     }
     if (const json *v = find(doc, "", "occupancy", false))
       md.occupancy = int(integer(*v, "occupancy", 1, 32));
+    if (const json *v = find(doc, "", "programmatic_dependent_launch", false))
+      md.programmaticLaunch = boolean(*v, "programmatic_dependent_launch");
     if (const json *v = find(doc, "", "constants", false)) {
       if (!v->is_object())
         fail("constants", fmt::format("expected an object, got {}", typeName(*v)));
@@ -363,6 +365,8 @@ std::string toJson(const KernelMetadata &md) {
   doc["dynamic_shared_memory"] = md.dynamicSharedMemory;
   doc["cluster"] = md.cluster;
   doc["occupancy"] = md.occupancy;
+  if (md.programmaticLaunch)
+    doc["programmatic_dependent_launch"] = true;
   doc["constants"] = ojson::object();
   for (auto &[k, v] : md.constants)
     std::visit([&, &k = k](auto &x) { doc["constants"][k] = x; }, v);

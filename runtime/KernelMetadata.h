@@ -64,6 +64,9 @@ struct KernelMetadata {
   std::array<int, 3> cluster{1, 1, 1};
   /// Resident blocks per SM the kernel was compiled for (`.minnctapersm`, `occupancy=`).
   int occupancy = 1;
+  /// The kernel waits for its predecessors (grid_dependency_control_wait, sm_90+): it is
+  /// launched with programmatic dependent launch, so it may start before they finish.
+  bool programmaticLaunch = false;
   std::map<std::string, ConstantValue> constants; // the specialization (informational)
   std::vector<ParamInfo> params;
   std::vector<TmaInfo> tma;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -15,6 +16,16 @@ namespace tile::rt {
 using namespace cuda;
 
 namespace {
+
+// TILE_PDL=0 launches every kernel the plain way (each waits for the one before it to finish;
+// griddepcontrol.wait then returns at once): a switch for comparisons and for ruling PDL out.
+bool programmaticLaunchAllowed() {
+  static const bool allowed = [] {
+    const char *v = std::getenv("TILE_PDL");
+    return !(v && std::strcmp(v, "0") == 0);
+  }();
+  return allowed;
+}
 
 CUtensorMapDataType tensorMapType(DType dtype) {
   switch (dtype) {
@@ -97,7 +108,11 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
   std::vector<void *> params = plan.params.pointers();
   CUstream s = detail::Native::stream(stream);
   auto tpb = unsigned(md.threadsPerBlock), smem = unsigned(md.dynamicSharedMemory);
-  if (md.cluster == std::array<int, 3>{1, 1, 1}) {
+  bool clustered = md.cluster != std::array<int, 3>{1, 1, 1};
+  // Programmatic dependent launch where the kernel waits for its predecessors itself; a driver
+  // without cuLaunchKernelEx launches it the plain way (its wait is then a no-op).
+  bool programmatic = md.programmaticLaunch && d.cuLaunchKernelEx && programmaticLaunchAllowed();
+  if (!clustered && !programmatic) {
     d.check(d.cuLaunchKernel(k.function, plan.grid[0], plan.grid[1], plan.grid[2], tpb, 1, 1, smem, s, params.data(),
                              nullptr),
             "cuLaunchKernel", context);
@@ -106,9 +121,16 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
   if (!d.cuLaunchKernelEx)
     throw Error(Error::Kind::NoDriver,
                 fmt::format("{}: thread-block clusters need cuLaunchKernelEx (CUDA 12.0+)", context));
-  CUlaunchAttribute cluster{};
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim = {unsigned(md.cluster[0]), unsigned(md.cluster[1]), unsigned(md.cluster[2])};
+  CUlaunchAttribute attrs[2]{};
+  unsigned numAttrs = 0;
+  if (clustered) {
+    attrs[numAttrs].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[numAttrs++].value.clusterDim = {unsigned(md.cluster[0]), unsigned(md.cluster[1]), unsigned(md.cluster[2])};
+  }
+  if (programmatic) {
+    attrs[numAttrs].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[numAttrs++].value.programmaticStreamSerializationAllowed = 1;
+  }
   CUlaunchConfig config{};
   config.gridDimX = plan.grid[0];
   config.gridDimY = plan.grid[1];
@@ -117,8 +139,8 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
   config.blockDimY = config.blockDimZ = 1;
   config.sharedMemBytes = smem;
   config.hStream = s;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  config.attrs = attrs;
+  config.numAttrs = numAttrs;
   d.check(d.cuLaunchKernelEx(&config, k.function, params.data(), nullptr), "cuLaunchKernelEx", context);
 }
 

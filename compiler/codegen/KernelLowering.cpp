@@ -457,6 +457,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   bool tmaPrefetches = false;
   kernel_.getBody().front().walk(
       [&](mlir::tile::LoadOp l) { tmaPrefetches |= l->hasAttr(kPrefetchOffsetAttr) && usesTma(l); });
+  waitBeforeCopiesAhead();
   declareTmaBarriers(tmaPrefetches ? 2 : 0);
   if (tmaPrefetches) {
     initMbarriers(tmaPrefetchBarrier_, 2);
@@ -594,6 +595,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerPrint(print);
   if (auto assertOp = dyn_cast<mlir::tile::AssertOp>(op))
     return lowerAssert(assertOp);
+  if (auto control = dyn_cast<mlir::tile::GridDependencyControlOp>(op))
+    return lowerGridDependencyControl(control);
   if (auto forOp = dyn_cast<scf::ForOp>(op))
     return lowerFor(forOp);
   if (auto ifOp = dyn_cast<scf::IfOp>(op))

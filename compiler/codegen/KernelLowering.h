@@ -224,6 +224,10 @@ private:
   // Debugging (KernelLoweringDebug.cpp).
   mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);
   mlir::LogicalResult lowerAssert(mlir::tile::AssertOp op);
+  mlir::LogicalResult lowerGridDependencyControl(mlir::tile::GridDependencyControlOp op);
+  /// In a kernel that waits for its predecessors and copies loads ahead (kernel-start copies,
+  /// pipeline prologues), the wait at kernel start, before any copy.
+  void waitBeforeCopiesAhead();
   mlir::LogicalResult checkSharedMemoryLimit();
   mlir::LogicalResult checkRegisterLimit();
 

@@ -124,6 +124,14 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       fn->setAttr("tile.shared_bytes", b.getI64IntegerAttr(info->sharedMemoryBytes));
       if (auto constants = kernel.getConstantsAttr())
         fn->setAttr("tile.constants", constants);
+      // A kernel that waits for its predecessors is launched with programmatic dependent
+      // launch (sm_90+): it may start before they finish, and waits where the source says.
+      bool waits = false;
+      kernel.walk([&](mlir::tile::GridDependencyControlOp op) {
+        waits |= op.getAction() == mlir::tile::GridDependencyAction::wait;
+      });
+      if (waits && target->sm >= 90)
+        fn->setAttr("tile.programmatic_launch", b.getUnitAttr());
       kernel.erase();
     }
   }

@@ -1,5 +1,6 @@
 // cuTile's named operator functions (ct.add, ct.truediv, ct.less, ct.bitwise_and, ...), their
-// rounding_mode / flush_to_zero options, ct.isnan, ct.assert_ and ct.ByTarget.
+// rounding_mode / flush_to_zero options, ct.isnan, ct.assert_, ct.ByTarget and the grid
+// dependency controls (programmatic dependent launch).
 
 #include "compiler/frontend/IRGen.h"
 
@@ -33,11 +34,32 @@ const std::pair<const char *, CmpOpKind> kCompare[] = {
 
 } // namespace
 
-const char *const kCtNamedOps[] = {
-    "add",           "sub",        "mul",         "truediv",        "floordiv",       "mod",
-    "bitwise_and",   "bitwise_or", "bitwise_xor", "bitwise_lshift", "bitwise_rshift", "bitwise_not",
-    "negative",      "equal",      "not_equal",   "less",           "less_equal",     "greater",
-    "greater_equal", "isnan",      "assert_",     "ByTarget",       "divmod",         nullptr};
+const char *const kCtNamedOps[] = {"add",
+                                   "sub",
+                                   "mul",
+                                   "truediv",
+                                   "floordiv",
+                                   "mod",
+                                   "bitwise_and",
+                                   "bitwise_or",
+                                   "bitwise_xor",
+                                   "bitwise_lshift",
+                                   "bitwise_rshift",
+                                   "bitwise_not",
+                                   "negative",
+                                   "equal",
+                                   "not_equal",
+                                   "less",
+                                   "less_equal",
+                                   "greater",
+                                   "greater_equal",
+                                   "isnan",
+                                   "assert_",
+                                   "ByTarget",
+                                   "divmod",
+                                   "grid_dependency_control_wait",
+                                   "grid_dependency_control_launch_dependents",
+                                   nullptr};
 
 bool KernelIRGen::stripNumericOptions(CallArgs &args) {
   std::vector<std::pair<std::string, Arg>> kept;
@@ -129,6 +151,15 @@ KValue KernelIRGen::builtinNamed(const std::string &name, const CallArgs &args, 
       return KValue::runtime(x.value.isTile() ? broadcastValue(f, x.value.shape(), l) : f);
     }
     return KValue::runtime(arith::CmpFOp::create(builder_, l, arith::CmpFPredicate::UNO, v, v));
+  }
+  if (name == "ct.grid_dependency_control_wait" || name == "ct.grid_dependency_control_launch_dependents") {
+    if (!bind(args, {}, b))
+      return KValue::error();
+    bool wait = name == "ct.grid_dependency_control_wait";
+    mlir::tile::GridDependencyControlOp::create(builder_, loc(args.callRange),
+                                                wait ? mlir::tile::GridDependencyAction::wait
+                                                     : mlir::tile::GridDependencyAction::launch_dependents);
+    return KValue::none();
   }
   if (name == "ct.assert_") {
     if (!bind(args, {"cond", "message?"}, b))

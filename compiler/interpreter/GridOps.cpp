@@ -1,4 +1,4 @@
-// tile.bid, tile.num_blocks, tile.dim.
+// tile.bid, tile.num_blocks, tile.dim, tile.stride, tile.grid_dependency_control.
 
 #include "compiler/interpreter/OpTable.h"
 
@@ -34,6 +34,9 @@ void registerGridOps(OpTable &t) {
     ctx.bind(stride, Tensor::scalarInt(DType::Int64, ctx.array(stride.getArray()).host.strides[stride.getAxis()]));
     return success();
   });
+  // The interpreter runs one launch at a time: the preceding one has finished, and the next
+  // starts after this one.
+  t.add<mlir::tile::GridDependencyControlOp>([](ExecContext &, Operation *) { return success(); });
 }
 
 } // namespace tile::interp

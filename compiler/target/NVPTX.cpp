@@ -204,6 +204,8 @@ bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string 
     root["cluster"] = llvm::json::Array{1, 1, 1};
     if (auto minCtas = fn->getAttrOfType<mlir::IntegerAttr>(mlir::NVVM::NVVMDialect::getMinctasmAttrName()))
       root["occupancy"] = minCtas.getInt();
+    if (fn->hasAttr("tile.programmatic_launch"))
+      root["programmatic_dependent_launch"] = true;
     llvm::json::Object constants;
     if (auto dict = fn->getAttrOfType<mlir::DictionaryAttr>("tile.constants"))
       for (mlir::NamedAttribute c : dict) {

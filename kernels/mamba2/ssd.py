@@ -41,6 +41,10 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
                  Q: ct.Constant[int], BH: ct.Constant[int],
                  HAS_BIAS: ct.Constant[bool] = False, SOFTPLUS: ct.Constant[bool] = False,
                  DT_MIN: ct.Constant[float] = 0.0, DT_MAX: ct.Constant[float] = 3.0e38):
+    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
+    # then let the next kernel start launching while this one runs.
+    ct.grid_dependency_control_wait()
+    ct.grid_dependency_control_launch_dependents()
     c = ct.bid(0)
     hb = ct.bid(1)
     bi = ct.bid(2)
@@ -78,6 +82,10 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
                    HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False,
                    SWAP: ct.Constant[bool] = False):
+    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
+    # then let the next kernel start launching while this one runs.
+    ct.grid_dependency_control_wait()
+    ct.grid_dependency_control_launch_dependents()
     """states_t and final_states_t are states and final_states viewed with their last two
     dimensions swapped (the same memory): SWAP configurations carry the transposed state
     S^T = sum_t (decay-weighted B_t)^T x_t, whose computed factor is the product's A operand,
@@ -128,6 +136,10 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
 def chunk_bmm(B, C, cb, ngroups: int,
               Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int], BN: ct.Constant[int],
               TF32: ct.Constant[bool] = False):
+    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
+    # then let the next kernel start launching while this one runs.
+    ct.grid_dependency_control_wait()
+    ct.grid_dependency_control_launch_dependents()
     """cb[b, c, g, i, j] = sum_n C[b, c*Q + i, g, n] * B[b, c*Q + j, g, n], in (BQ, BQ) blocks;
     blocks above the causal diagonal (j-block > i-block) are never read and not written."""
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
@@ -167,6 +179,10 @@ def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngrou
                 BP: ct.Constant[int], BN: ct.Constant[int], HB: ct.Constant[int] = 1,
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
                 HAS_Z: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
+    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
+    # then let the next kernel start launching while this one runs.
+    ct.grid_dependency_control_wait()
+    ct.grid_dependency_control_launch_dependents()
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
     MT = product_type(x.dtype, TF32)
     row_tiles = Q // BQ

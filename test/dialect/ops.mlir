@@ -15,6 +15,10 @@ tile.kernel @grid(%x: !tile.array<?x?xf32>, %y: !tile.array<?x64xbf16>, %z: !til
   %1 = tile.bid 2
   %2 = tile.num_blocks 1
   %3 = tile.dim %x, 1 : !tile.array<?x?xf32>
+  // CHECK: tile.grid_dependency_control wait
+  // CHECK: tile.grid_dependency_control launch_dependents
+  tile.grid_dependency_control wait
+  tile.grid_dependency_control launch_dependents
   // CHECK: tile.return
   tile.return
 }

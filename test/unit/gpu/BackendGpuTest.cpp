@@ -63,3 +63,42 @@ TEST_CASE("gpu: both backends refuse the same bad arguments with the same messag
   CHECK_THROWS_WITH(cpu.launch(onGpu, rt::Grid(1), {}),
                     Catch::Contains("compiled by the GPU backend, this is the interpreter backend"));
 }
+
+// Programmatic dependent launch: a chain of kernels that each wait for the one before
+// (ct.grid_dependency_control_wait) and let the next start early; each reads what the previous
+// one wrote, so an early start that did not wait would read stale values. Many rounds back to
+// back on one stream, then the result against the count of rounds.
+TEST_CASE("gpu: kernels launched with programmatic dependent launch see their predecessors' writes",
+          "[gpu][jit][backend][pdl]") {
+  TILE_REQUIRE_GPU(device);
+  Backend gpu = make(BackendOptions::Choice::Gpu);
+  KernelRequest r;
+  r.fileName = "pdl.py";
+  r.source = R"py(import cuda.tile as ct
+
+
+@ct.kernel
+def step(src, dst, n: int):
+    ct.grid_dependency_control_wait()
+    ct.grid_dependency_control_launch_dependents()
+    acc = ct.load(src, (ct.bid(0),), (256,))
+    for i in range(n):
+        acc = acc * 1.0 + 0.0
+    ct.store(dst, (ct.bid(0),), acc + 1.0)
+)py";
+  r.kernel = "step";
+  r.args = {{"src", {"float32", 1, true}}, {"dst", {"float32", 1, true}}, {"n", {"int32", 0}}};
+  KernelHandle k = gpu.compile(r);
+  const int64_t n = 256 * 528;
+  std::vector<float> zeros(n, 0.0f);
+  Buffer a = gpu.upload(zeros), b = gpu.upload(zeros);
+  rt::ArrayArg aa = a.array(rt::DType::Float32, {n}), bb = b.array(rt::DType::Float32, {n});
+  const int rounds = 200;
+  for (int i = 0; i < rounds; ++i)
+    gpu.launch(k, rt::Grid(n / 256), {i % 2 ? bb : aa, i % 2 ? aa : bb, int32_t(1 + i % 7)});
+  std::vector<float> out = (rounds % 2 ? b : a).toHost<float>();
+  for (int64_t i = 0; i < n; ++i) {
+    INFO("element " << i);
+    REQUIRE(out[i] == float(rounds));
+  }
+}

@@ -71,7 +71,8 @@ TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   KernelMetadata md = parseKernelMetadata(R"({
     "format": "tile-kernel/1", "kernel": "scale_rows_TM64", "name": "scale_rows",
     "arch": "sm_90a", "threads_per_block": 128, "dynamic_shared_memory": 65536,
-    "cluster": [2, 1, 1], "occupancy": 3, "constants": {"TM": 64, "EPS": 0.5, "FAST": true, "MODE": "a"},
+    "cluster": [2, 1, 1], "occupancy": 3, "programmatic_dependent_launch": true,
+    "constants": {"TM": 64, "EPS": 0.5, "FAST": true, "MODE": "a"},
     "params": [
       {"name": "x", "kind": "array", "dtype": "bfloat16", "rank": 2, "alignment": 16,
        "unit_stride_last": true},
@@ -85,6 +86,7 @@ TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   CHECK(md.dynamicSharedMemory == 65536);
   CHECK(md.cluster == std::array<int, 3>{2, 1, 1});
   CHECK(md.occupancy == 3);
+  CHECK(md.programmaticLaunch);
   CHECK(std::get<std::int64_t>(md.constants.at("TM")) == 64);
   CHECK(std::get<double>(md.constants.at("EPS")) == 0.5);
   CHECK(std::get<bool>(md.constants.at("FAST")));
@@ -114,6 +116,7 @@ TEST_CASE("metadata: defaults of optional fields", "[runtime][metadata]") {
                                               .text());
   CHECK(md.dynamicSharedMemory == 0);
   CHECK(md.cluster == std::array<int, 3>{1, 1, 1});
+  CHECK(!md.programmaticLaunch);
   CHECK(md.constants.empty());
   CHECK(md.tma.empty());
   CHECK(md.params[0].alignment == 8); // the element size
@@ -135,6 +138,8 @@ TEST_CASE("metadata: toJson parses back to the same metadata", "[runtime][metada
     KernelMetadata back = parseKernelMetadata(json);
     CHECK(toJson(back) == json);
     CHECK(back.constants == md.constants);
+    md.programmaticLaunch = true;
+    CHECK(parseKernelMetadata(toJson(md)).programmaticLaunch);
   }
 }
 
@@ -173,6 +178,7 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
       {d.with("cluster", "[4, 4, 2]").text(), "cluster: 32 blocks per cluster; at most 16"},
       {d.with("occupancy", "0").text(), "occupancy: 0 is out of range [1, 32]"},
       {d.with("occupancy", "\"2\"").text(), "occupancy: expected an integer, got string"},
+      {d.with("programmatic_dependent_launch", "1").text(), "programmatic_dependent_launch: expected"},
       {d.with("constants", "[]").text(), "constants: expected an object, got array"},
       {d.with("constants", R"({"A": null})").text(), "constants.A: expected a number, bool or string, got null"},
       {d.without("params").text(), "missing required field 'params'"},
