@@ -74,22 +74,27 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
                       dict(BP=32, BN=64, occupancy=4), dict(BP=64, BN=64, occupancy=3),
                       dict(BP=64, BN=64, occupancy=3, SWAP=True), dict(BP=32, BN=64, occupancy=4, SWAP=True),
                       dict(BP=64, BN=128, occupancy=2, SWAP=True), dict(BP=64, BN=64, occupancy=4, SWAP=True),
-                      dict(BP=32, BN=64, occupancy=3, SWAP=True)],
+                      dict(BP=32, BN=64, occupancy=3, SWAP=True),
+                      dict(BP=64, BN=64, occupancy=3, XW=True), dict(BP=64, BN=32, occupancy=2, XW=True),
+                      dict(BP=64, BN=32, occupancy=3, XW=True), dict(BP=64, BN=128, occupancy=2, XW=True)],
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states, states_t, final_states_t,
                    nheads: int, ngroups: int, nchunks: int,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
                    HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False,
-                   SWAP: ct.Constant[bool] = False):
+                   SWAP: ct.Constant[bool] = False, XW: ct.Constant[bool] = False):
+    """states_t and final_states_t are states and final_states viewed with their last two
+    dimensions swapped (the same memory): SWAP configurations carry the transposed state
+    S^T = sum_t (decay-weighted B_t)^T x_t, whose computed factor is the product's A operand,
+    which the Tensor Cores take from registers, and store it through them. XW configurations
+    weight x instead of B: S += (w x)^T B, whose computed factor (w x)^T is the A operand of the
+    state as it is stored, built in registers from x's pipeline stage, while B is read in place:
+    no operand goes through shared memory and no barrier guards one."""
     # Launched right after the kernel before it (programmatic dependent launch): wait for it,
     # then let the next kernel start launching while this one runs.
     ct.grid_dependency_control_wait()
     ct.grid_dependency_control_launch_dependents()
-    """states_t and final_states_t are states and final_states viewed with their last two
-    dimensions swapped (the same memory): SWAP configurations carry the transposed state
-    S^T = sum_t (decay-weighted B_t)^T x_t, whose computed factor is the product's A operand,
-    which the Tensor Cores take from registers, and store it through them."""
     MT = product_type(x.dtype, TF32)
     pb = ct.bid(0)
     nb = ct.bid(1)
@@ -122,6 +127,9 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
         if SWAP:
             wbt = (ct.transpose(bc).astype(ct.float32) * w[None, :]).astype(MT)
             S = ct.mma(wbt, xc.astype(MT), S * ct.exp(s_last))
+        elif XW:
+            xw = (xc.astype(ct.float32) * w[:, None]).astype(MT)
+            S = ct.mma(ct.transpose(xw), bc.astype(MT), S * ct.exp(s_last))
         else:
             wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
             S = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
@@ -136,12 +144,12 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
 def chunk_bmm(B, C, cb, ngroups: int,
               Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int], BN: ct.Constant[int],
               TF32: ct.Constant[bool] = False):
+    """cb[b, c, g, i, j] = sum_n C[b, c*Q + i, g, n] * B[b, c*Q + j, g, n], in (BQ, BQ) blocks;
+    blocks above the causal diagonal (j-block > i-block) are never read and not written."""
     # Launched right after the kernel before it (programmatic dependent launch): wait for it,
     # then let the next kernel start launching while this one runs.
     ct.grid_dependency_control_wait()
     ct.grid_dependency_control_launch_dependents()
-    """cb[b, c, g, i, j] = sum_n C[b, c*Q + i, g, n] * B[b, c*Q + j, g, n], in (BQ, BQ) blocks;
-    blocks above the causal diagonal (j-block > i-block) are never read and not written."""
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
     MT = product_type(B.dtype, TF32)
     row_tiles = Q // BQ
