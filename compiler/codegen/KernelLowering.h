@@ -212,6 +212,10 @@ private:
   /// (or its transpose) converted to the mma layout: ldmatrix per 16x16 block. False when it
   /// does not apply (nothing emitted).
   bool conversionByLdmatrix(mlir::tile::ConvertLayoutOp op);
+  bool conversionWithLdmatrixLeaves(mlir::tile::ConvertLayoutOp op);
+  /// The registers of `input` (a core-matrix stage's tile or its transpose, coreMatrixLoad)
+  /// in `type`'s mma layout, read with ldmatrix; none when it is not such a tile.
+  std::optional<Elements> ldmatrixFragments(mlir::Value input, mlir::RankedTensorType type);
   /// The load whose stages hold `v` in core-matrix order (tile.pipeline_core_matrices), through
   /// reshapes and at most one transpose of a 2-D tile, and whether `v` is that transpose; a null
   /// load when there is none.
@@ -328,6 +332,9 @@ public:
   mlir::Value tid_;
   mlir::LLVM::GlobalOp smem_;
   GpuTarget target_;
+  /// While conversionWithLdmatrixLeaves computes one register: the staged tiles' elements for
+  /// it, which rematerializedElement takes instead of reading them again.
+  llvm::DenseMap<mlir::Value, mlir::Value> rematerializedLeaves_;
   int64_t sharedBytes_ = 0;
   /// Bytes of the loads copied at kernel start (tile.prefetch_bytes), at the start of shared
   /// memory; and whether a prefetched load has waited for those copies yet.

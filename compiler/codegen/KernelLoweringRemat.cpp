@@ -9,7 +9,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
+#include <functional>
 #include <map>
 
 #define DEBUG_TYPE "tile-lower-to-llvm"
@@ -22,6 +24,8 @@ FailureOr<Value> KernelLowering::rematerializedElement(Value tile, Value linear)
   auto type = dyn_cast<RankedTensorType>(tile.getType());
   if (!type)
     return scalars_.lookup(tile);
+  if (Value given = rematerializedLeaves_.lookup(tile)) // this register's element, read with ldmatrix
+    return given;
   Operation *def = tile.getDefiningOp();
   // Splat constants and broadcast scalars hold one value in every register.
   if (isa<arith::ConstantOp>(def))
@@ -160,23 +164,31 @@ LogicalResult KernelLowering::lowerRematerializedBroadcast(mlir::tile::Broadcast
 // registers are the fragments of two neighbouring n-tiles (rows g and g + 8), as mma.sync and
 // wgmma read A; instead of an ld.shared and its address per element.
 bool KernelLowering::conversionByLdmatrix(mlir::tile::ConvertLayoutOp op) {
-  TileLayout out = layoutOf(op.getType());
-  auto type = op.getType();
+  std::optional<Elements> values = ldmatrixFragments(op.getInput(), op.getType());
+  if (!values)
+    return false;
+  tiles_[op.getResult()] = std::move(*values);
+  return true;
+}
+
+std::optional<KernelLowering::Elements> KernelLowering::ldmatrixFragments(Value input, RankedTensorType type) {
+  TileLayout out = layoutOf(type);
   Type elt = type.getElementType();
-  if (!out.isMma() || type.getRank() != 2 || out.mmaWarps[0] != 1 || !(elt.isBF16() || elt.isF16()))
-    return false;
-  auto [load, transposed] = coreMatrixLoad(op.getInput());
+  if (!out.isMma() || type.getRank() != 2 || out.mmaWarps[0] != 1 || !(elt.isBF16() || elt.isF16()) ||
+      cast<RankedTensorType>(input.getType()).getShape() != type.getShape())
+    return std::nullopt;
+  auto [load, transposed] = coreMatrixLoad(input);
   if (!load)
-    return false;
+    return std::nullopt;
   int64_t m = type.getDimSize(0), n = type.getDimSize(1);
   int64_t cols = load.getType().getShape().back(), rows = load.getType().getNumElements() / cols;
   if (transposed ? (rows != n || cols != m) : (rows != m || cols != n))
-    return false;
+    return std::nullopt;
   int64_t wm = out.mmaWarps[1], wn = out.mmaWarps[2];
   int64_t nPerWarp = n / 8 / wn, mPerWarp = m / 16 / wm;
   Value base = stageByteOffset(load);
   if (!base || nPerWarp % 2)
-    return false;
+    return std::nullopt;
   MmaThread t = mmaThread(wm, wn);
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
@@ -200,15 +212,67 @@ bool KernelLowering::conversionByLdmatrix(mlir::tile::ConvertLayoutOp op) {
       }
     }
   }
-  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout at " << op.getLoc() << ": "
-                          << mPerWarp * nPerWarp / 2 << " ldmatrix.x4" << (transposed ? ".trans" : "")
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << type << " in the mma layout: " << mPerWarp * nPerWarp / 2
+                          << " ldmatrix.x4" << (transposed ? ".trans" : "")
                           << " per thread from the stage of the load at " << load.getLoc() << "\n");
+  return values;
+}
+
+// A conversion to the mma layout of tiles computed element-wise from core-matrix stages (an A
+// operand such as (w x)^T, x staged): the staged tiles' fragments are read with ldmatrix (.trans
+// for a transpose) and the element-wise ops applied to each register, the other operands (row
+// or column vectors) recomputed per element; instead of an ld.shared per element of the staged
+// tile.
+bool KernelLowering::conversionWithLdmatrixLeaves(mlir::tile::ConvertLayoutOp op) {
+  // The tiles of the conversion's shape that its input is computed from element-wise (through
+  // arith and math ops) and that stages hold in core-matrix order.
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> leaves;
+  std::function<void(Value)> collect = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || llvm::is_contained(leaves, v))
+      return;
+    if (coreMatrixLoad(v).first) {
+      leaves.push_back(v);
+      return;
+    }
+    if (!isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
+      return;
+    for (Value operand : def->getOperands())
+      if (auto t = dyn_cast<RankedTensorType>(operand.getType()); t && t.getShape() == shape)
+        collect(operand);
+  };
+  collect(op.getInput());
+  if (leaves.empty())
+    return false;
+  std::vector<Elements> leafValues;
+  for (Value leaf : leaves) {
+    std::optional<Elements> fragments = ldmatrixFragments(
+        leaf, RankedTensorType::get(op.getType().getShape(), cast<RankedTensorType>(leaf.getType()).getElementType(),
+                                    op.getType().getEncoding()));
+    if (!fragments)
+      return false;
+    leafValues.push_back(std::move(*fragments));
+  }
+  TileLayout out = layoutOf(op.getType());
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r) {
+    for (auto [leaf, regs] : llvm::zip(leaves, leafValues))
+      rematerializedLeaves_[leaf] = regs[r];
+    FailureOr<Value> element = rematerializedElement(op.getInput(), linearIndex(out, r));
+    rematerializedLeaves_.clear();
+    if (failed(element))
+      return false;
+    values.push_back(*element);
+  }
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.convert_layout at " << op.getLoc() << ": " << leaves.size()
+                          << " staged tile(s) read with ldmatrix, the element-wise ops applied per register\n");
   tiles_[op.getResult()] = values;
   return true;
 }
 
 LogicalResult KernelLowering::lowerRematerializedConversion(mlir::tile::ConvertLayoutOp op) {
-  if (conversionByLdmatrix(op))
+  if (conversionByLdmatrix(op) || conversionWithLdmatrixLeaves(op))
     return success();
   std::string why;
   if (!isRematerializable(op.getInput(), op, &why, kMaxRematerializedConversionOps))

@@ -177,31 +177,40 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
 /// reshapes that keep the last dimension and at most one transpose of a 2-D tile, and every
 /// product it feeds is a 2-D wgmma or mma.sync one: its buffer can then hold core matrices,
 /// which the products read in place (wgmma through descriptors, mma.sync with ldmatrix; its
-/// other uses read registers from that order).
+/// other uses read registers from that order). Element-wise ops on the way count when they
+/// lead to an A operand built in registers: its fragments of the load are read with ldmatrix
+/// and the ops applied to them (KernelLoweringRemat.cpp).
 bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
   auto type = load.getType();
   Type elt = type.getElementType();
   if (!(elt.isBF16() || elt.isF16()) || type.getShape().back() % 8 ||
       (type.getNumElements() / type.getShape().back()) % 8)
     return false;
-  SmallVector<std::pair<Value, bool>> worklist{{load.getResult(), false}};
+  // (value, transposed, computed: reached through element-wise ops)
+  SmallVector<std::tuple<Value, bool, bool>> worklist{{load.getResult(), false, false}};
   bool any = false;
   while (!worklist.empty()) {
-    auto [v, transposed] = worklist.pop_back_val();
+    auto [v, transposed, computed] = worklist.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       if (!scope->isAncestor(user))
         return false;
+      if (isa<arith::ArithDialect, math::MathDialect>(user->getDialect()) && user->getNumResults() == 1 &&
+          user->getResult(0).getType() == RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(),
+                                                                getElementTypeOrSelf(user->getResult(0)))) {
+        worklist.push_back({user->getResult(0), transposed, true});
+        continue;
+      }
       if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(user)) {
         auto out = cast<RankedTensorType>(reshape.getType());
-        if (!transposed && out.getRank() == 2 && out.getShape().back() == type.getShape().back())
-          worklist.push_back({reshape.getResult(), false});
+        if (!transposed && !computed && out.getRank() == 2 && out.getShape().back() == type.getShape().back())
+          worklist.push_back({reshape.getResult(), false, false});
         continue;
       }
       if (auto permute = dyn_cast<mlir::tile::PermuteOp>(user)) {
         ArrayRef<int32_t> perm = permute.getPermutation();
-        if (!transposed && perm.size() == 2 && perm[0] == 1 && perm[1] == 0)
-          worklist.push_back({permute.getResult(), true});
+        if (!transposed && !computed && perm.size() == 2 && perm[0] == 1 && perm[1] == 0)
+          worklist.push_back({permute.getResult(), true, false});
         continue;
       }
       // A conversion to the mma layout that each thread recomputes (an A operand built in
@@ -214,8 +223,8 @@ bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
         continue;
       }
       auto mma = dyn_cast<mlir::tile::MmaOp>(user);
-      if (!mma || use.getOperandNumber() > 1)
-        continue; // read from registers
+      if (!mma || use.getOperandNumber() > 1 || computed)
+        continue; // read from registers (a computed operand goes through the scratch)
       auto instruction = mma->getAttrOfType<StringAttr>("tile.mma_instruction");
       if (!instruction || (instruction.getValue() != "wgmma" && instruction.getValue() != "mma.sync") ||
           mma.getA().getType().getRank() != 2)

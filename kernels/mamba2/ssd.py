@@ -41,10 +41,6 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
                  Q: ct.Constant[int], BH: ct.Constant[int],
                  HAS_BIAS: ct.Constant[bool] = False, SOFTPLUS: ct.Constant[bool] = False,
                  DT_MIN: ct.Constant[float] = 0.0, DT_MAX: ct.Constant[float] = 3.0e38):
-    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
-    # then let the next kernel start launching while this one runs.
-    ct.grid_dependency_control_wait()
-    ct.grid_dependency_control_launch_dependents()
     c = ct.bid(0)
     hb = ct.bid(1)
     bi = ct.bid(2)
@@ -91,10 +87,6 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
     weight x instead of B: S += (w x)^T B, whose computed factor (w x)^T is the A operand of the
     state as it is stored, built in registers from x's pipeline stage, while B is read in place:
     no operand goes through shared memory and no barrier guards one."""
-    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
-    # then let the next kernel start launching while this one runs.
-    ct.grid_dependency_control_wait()
-    ct.grid_dependency_control_launch_dependents()
     MT = product_type(x.dtype, TF32)
     pb = ct.bid(0)
     nb = ct.bid(1)
@@ -128,8 +120,8 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
             wbt = (ct.transpose(bc).astype(ct.float32) * w[None, :]).astype(MT)
             S = ct.mma(wbt, xc.astype(MT), S * ct.exp(s_last))
         elif XW:
-            xw = (xc.astype(ct.float32) * w[:, None]).astype(MT)
-            S = ct.mma(ct.transpose(xw), bc.astype(MT), S * ct.exp(s_last))
+            xw = (ct.transpose(xc).astype(ct.float32) * w[None, :]).astype(MT)
+            S = ct.mma(xw, bc.astype(MT), S * ct.exp(s_last))
         else:
             wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
             S = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
@@ -146,10 +138,6 @@ def chunk_bmm(B, C, cb, ngroups: int,
               TF32: ct.Constant[bool] = False):
     """cb[b, c, g, i, j] = sum_n C[b, c*Q + i, g, n] * B[b, c*Q + j, g, n], in (BQ, BQ) blocks;
     blocks above the causal diagonal (j-block > i-block) are never read and not written."""
-    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
-    # then let the next kernel start launching while this one runs.
-    ct.grid_dependency_control_wait()
-    ct.grid_dependency_control_launch_dependents()
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
     MT = product_type(B.dtype, TF32)
     row_tiles = Q // BQ
@@ -187,10 +175,6 @@ def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngrou
                 BP: ct.Constant[int], BN: ct.Constant[int], HB: ct.Constant[int] = 1,
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
                 HAS_Z: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
-    # Launched right after the kernel before it (programmatic dependent launch): wait for it,
-    # then let the next kernel start launching while this one runs.
-    ct.grid_dependency_control_wait()
-    ct.grid_dependency_control_launch_dependents()
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
     MT = product_type(x.dtype, TF32)
     row_tiles = Q // BQ

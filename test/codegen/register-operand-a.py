@@ -66,3 +66,22 @@ def swapped(a, b, v, c):
 # ptxas keeps the fence where it is (no warpgroup.arrive injected) and spills nothing.
 # PTXAS-NOT: C7519
 # PTXAS: 0 bytes spill stores, 0 bytes spill loads
+
+
+# An A operand computed element-wise from a pipelined load's transpose, (w x)^T: the stage of
+# x holds core matrices, its fragments are read with ldmatrix.trans and the scale applied to
+# each register; B is read in place; nothing computed goes through shared memory.
+# RUN: tile-cc %s --kernel weighted_transpose --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg c=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=LEAVES
+# LEAVES: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+# LEAVES-NOT: st.shared
+# LEAVES: wgmma.mma_async
+@ct.kernel
+def weighted_transpose(x, b, w, c, n: int):
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    for k in range(n):
+        xs = ct.load(x, (k, 0), (64, 64))
+        bs = ct.load(b, (k, 0), (64, 64))
+        ws = ct.load(w, (k,), (64,))
+        a = (ct.transpose(xs).astype(ct.float32) * ws[None, :]).astype(ct.bfloat16)
+        acc = ct.mma(a, bs, acc)
+    ct.store(c, (0, 0), acc)

@@ -688,6 +688,37 @@ def k(a, b, s, x, y):
                  // of 32 exact products in another order and ex2.approx (2^-22 relative).
                  std::ldexp(1.0, -7),
                  1e-3});
+  // An A operand computed element-wise from a pipelined load's transpose, (w x)^T: ldmatrix.trans
+  // from x's core-matrix stage, the scale applied per register (conversionWithLdmatrixLeaves);
+  // a ragged last K block (200 rows) and trip counts 1 and 4.
+  for (int trips : {1, 4}) {
+    out.push_back({"ldmatrix_leaves_weighted_transpose_" + std::to_string(trips),
+                   std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, b, w, c, n: int):
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    for k in range(n):
+        xs = ct.load(x, (k, ct.bid(0)), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        bs = ct.load(b, (k, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        ws = ct.load(w, (k,), (64,), padding_mode=ct.PaddingMode.ZERO)
+        a = (ct.transpose(xs).astype(ct.float32) * ws[None, :]).astype(ct.bfloat16)
+        acc = ct.mma(a, bs, acc)
+    ct.store(c, (ct.bid(0), 0), acc)
+)py",
+                   "k",
+                   {},
+                   {{"x", D::BFloat16, {200, 128}},
+                    {"b", D::BFloat16, {200, 64}},
+                    {"w", D::Float32, {200}},
+                    {"c", D::Float32, {128, 64}, false, true}},
+                   {{"n", D::Int32, trips}},
+                   {"x", "b", "w", "c", "n"},
+                   rt::Grid(2),
+                   // the same roundings on both sides (x w in f32, then bf16); sums of up to
+                   // 256 products in another order.
+                   1e-4,
+                   1e-4});
+  }
   // 16-bit accumulators stored as 16-byte vectors after a transpose across each quad of lanes
   // (storeQuadTransposed): y has every tile inside and aligned; z's edge tiles are ragged (the
   // checked path) and its first tile takes the vectors; w's rows are 8-byte but not 16-byte
