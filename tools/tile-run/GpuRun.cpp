@@ -16,7 +16,9 @@ std::pair<double, double> defaultTolerance(DType dtype) {
   case DType::Float64:
     return {1e-12, 1e-12};
   case DType::Float32:
-    return {2.5e-7, 1e-6}; // two f32 ulps (2^-22), and sums that cancel to near zero
+    // f32 results are mostly sums, which the GPU adds in another order: measured 9e-7 of the
+    // value on a K = 70 product, 2.9e-6 absolute where terms cancel.
+    return {1e-5, 1e-5};
   case DType::TFloat32:
     return {2e-3, 2e-3}; // two tf32 ulps (2^-9)
   case DType::Float16:

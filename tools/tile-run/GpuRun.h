@@ -29,8 +29,8 @@ struct GpuRunOptions {
   std::optional<double> flops; // --flops: work of one launch, for TFLOP/s
 };
 
-/// The default (rtol, atol) of a dtype: two units in the last place for floats (the GPU sums
-/// in another order and uses approximate transcendentals), exact for integers.
+/// The default (rtol, atol) of a dtype: two units in the last place for 16-bit floats and tf32,
+/// 1e-5 for f32 (sums in another order, approximate transcendentals), exact for integers.
 std::pair<double, double> defaultTolerance(interp::DType dtype);
 
 /// Runs `request` on the GPU over copies of `initial` (each array's bytes before the

@@ -88,9 +88,9 @@ cl::opt<bool> noCompare("no-compare",
                         cl::desc("--backend gpu: run on the GPU only, without the interpreter and the comparison "
                                  "(benchmarks too large to interpret)"),
                         cl::cat(category));
-cl::opt<std::string> rtolText("rtol", cl::desc("--backend gpu: relative tolerance (default: two ulps of the dtype)"),
+cl::opt<std::string> rtolText("rtol", cl::desc("--backend gpu: relative tolerance (default: by dtype, docs/tools.md)"),
                               cl::value_desc("R"), cl::cat(category));
-cl::opt<std::string> atolText("atol", cl::desc("--backend gpu: absolute tolerance (default: two ulps of the dtype)"),
+cl::opt<std::string> atolText("atol", cl::desc("--backend gpu: absolute tolerance (default: by dtype, docs/tools.md)"),
                               cl::value_desc("A"), cl::cat(category));
 cl::opt<std::string> precision("precision", cl::desc("Significant digits of printed floats (1-17, default 6)"),
                                cl::value_desc("N"), cl::init("6"), cl::cat(category));
