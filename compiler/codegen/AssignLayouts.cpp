@@ -35,30 +35,6 @@ void describeMma(llvm::raw_ostream &os, mlir::tile::MmaOp op) {
   os << " at " << op.getLoc();
 }
 
-/// Records which instruction runs `op` (`tile.mma_instruction`: wgmma, mma.sync or fma) given
-/// its accumulator layout, with a remark whenever the target has a faster one it cannot use.
-void recordInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads,
-                       mlir::tile::MmaLayoutAttr layout) {
-  StringRef instruction;
-  std::string why = tensorCoreRefusal(op, target);
-  if (!why.empty()) {
-    instruction = "fma";
-    op.emitRemark() << "no Tensor Cores for this product: " << why << "; using FMA";
-  } else if (!layout) {
-    instruction = "fma";
-    MmaWarpGrid g = MmaWarpGrid::of(op, numThreads);
-    op.emitRemark() << "Tensor Cores need work for every warp: this product has work for " << g.numWarps() << " of "
-                    << numThreads / 32 << " warps; using FMA";
-  } else if (usesWgmma(op, target, layout, &why)) {
-    instruction = "wgmma";
-  } else {
-    instruction = "mma.sync";
-    if (target.hasWgmma())
-      op.emitRemark() << why << "; using mma.sync";
-  }
-  op->setAttr("tile.mma_instruction", StringAttr::get(op.getContext(), instruction));
-}
-
 // The A operand is a load (through reshapes and permutes) that the lowering reads in place
 // from shared memory: nothing is computed in registers.
 bool isLoadedOperand(Value v) {
@@ -135,11 +111,14 @@ struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass
       if (accType.getEncoding()) {
         TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] "; describeMma(llvm::dbgs(), op);
                    llvm::dbgs() << ": keeps its layout " << accType.getEncoding() << "\n");
-        recordInstruction(op, target, threads, dyn_cast<mlir::tile::MmaLayoutAttr>(accType.getEncoding()));
+        if (!op->hasAttr(kMmaInstructionAttr))
+          recordMmaInstruction(op, target, threads);
         return;
       }
+      // tile-select-mma records the instruction first in the pipeline; IR without it gets it here.
+      if (!op->hasAttr(kMmaInstructionAttr))
+        recordMmaInstruction(op, target, threads);
       std::optional<mlir::tile::MmaLayoutAttr> layout = accumulatorLayoutFor(op, target, threads);
-      recordInstruction(op, target, threads, layout.value_or(nullptr));
       TILE_DEBUG({
         llvm::raw_ostream &os = llvm::dbgs();
         os << "[" DEBUG_TYPE "] ";

@@ -9,6 +9,37 @@ using namespace mlir;
 
 namespace tile::codegen {
 
+StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads, std::string &why) {
+  why = tensorCoreRefusal(op, target);
+  if (!why.empty()) {
+    why = "no Tensor Cores for this product: " + why + "; using FMA";
+    return "fma";
+  }
+  auto layout = dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(op.getAcc().getType().getEncoding());
+  if (!layout)
+    layout = accumulatorLayoutFor(op, target, numThreads).value_or(nullptr);
+  if (!layout) {
+    MmaWarpGrid g = MmaWarpGrid::of(op, numThreads);
+    why = "Tensor Cores need work for every warp: this product has work for " + std::to_string(g.numWarps()) + " of " +
+          std::to_string(numThreads / 32) + " warps; using FMA";
+    return "fma";
+  }
+  if (usesWgmma(op, target, layout, &why)) {
+    why.clear();
+    return "wgmma";
+  }
+  why = target.hasWgmma() ? why + "; using mma.sync" : "";
+  return "mma.sync";
+}
+
+void recordMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads) {
+  std::string why;
+  StringRef instruction = chooseMmaInstruction(op, target, numThreads, why);
+  if (!why.empty())
+    op.emitRemark() << why;
+  op->setAttr(kMmaInstructionAttr, StringAttr::get(op.getContext(), instruction));
+}
+
 int64_t mmaInstructionK(Type operand) {
   if (operand.isBF16() || operand.isF16())
     return 16;

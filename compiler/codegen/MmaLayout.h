@@ -16,6 +16,9 @@ namespace tile::codegen {
 /// it goes through shared memory.
 inline constexpr llvm::StringLiteral kOperandAAttr = "tile.operand_a";
 
+/// On a tile.mma: the instruction that runs it, "wgmma", "mma.sync" or "fma" (tile-select-mma).
+inline constexpr llvm::StringLiteral kMmaInstructionAttr = "tile.mma_instruction";
+
 /// The K of the mma.sync shape for an operand type: 16 (bf16, f16), 8 (tf32), 0 for none.
 int64_t mmaInstructionK(mlir::Type operand);
 
@@ -53,6 +56,16 @@ struct MmaWarpGrid {
 /// has work (otherwise the product keeps the canonical layout and goes through shared memory).
 std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
                                                               int64_t numThreads);
+
+/// The instruction that runs `op` at `numThreads` on `target`: "wgmma", "mma.sync" or "fma",
+/// from the accumulator layout it has (an encoding) or would get (accumulatorLayoutFor); `why`
+/// says, when it is not the fastest the target has, why not (empty otherwise).
+llvm::StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads,
+                                     std::string &why);
+
+/// chooseMmaInstruction recorded as tile.mma_instruction, with a remark saying why whenever
+/// the target has a faster instruction the product cannot use.
+void recordMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads);
 
 /// The TileLayout of a tile type: canonical without an encoding, mma fragments with #tile.mma.
 TileLayout layoutOfType(mlir::Type tensorType, int64_t numThreads);

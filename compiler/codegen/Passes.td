@@ -37,6 +37,22 @@ def TileChooseThreads : Pass<"tile-choose-threads", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileSelectMma : Pass<"tile-select-mma", "::mlir::ModuleOp"> {
+  let summary = "Choose the instruction of every matrix product";
+  let description = [{
+    Records on every `tile.mma` the instruction that runs it (`tile.mma_instruction`):
+    `wgmma` on sm_90a for bf16/f16 products whose accumulator spans whole warpgroups stacked
+    along M; `mma.sync` on sm_80+ for bf16/f16/tf32 products with f32 accumulators, M a
+    multiple of 16, N of 8, K of the instruction's K and work for every warp; `fma` otherwise.
+    The choice follows from the target (`tile.target`), the dtypes, the shapes and the kernel's
+    `num_threads`. Every product that does not get the fastest instruction of its target gets
+    a remark saying why (`wgmma here takes bf16/f16 operands; using mma.sync`). An instruction
+    written by hand is kept when the product can run it (a slower one included) and is an
+    error otherwise.
+  }];
+  let options = TileTargetOptions;
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give Tensor Core products the mma accumulator layout";
   let description = [{
