@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace tile::codegen {
@@ -17,9 +19,47 @@ static Value f32(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(static_cast<float>(v)));
 }
 
+// atan2(y, x) in f32. The ratio t = min(|y|, |x|) / max(|y|, |x|) lies in [0, 1]; above
+// tan(pi/8) it is reduced to (t - 1) / (t + 1) around pi/4, and atan of the reduced value is
+// Cephes' atanf polynomial (relative error about 2e-7). The quadrant comes from which of |y|,
+// |x| is larger, x's sign bit (atan2(+-0, -0) = +-pi) and y's sign. Both zero give t = 0, both
+// infinite t = 1 (the diagonals); a NaN propagates.
+static Value atan2F32(OpBuilder &b, Location loc, Value y, Value x) {
+  auto c = [&](double v) { return f32(b, loc, v); };
+  auto fma = [&](Value p, Value q, Value r) { return math::FmaOp::create(b, loc, p, q, r).getResult(); };
+  auto sel = [&](Value cond, Value p, Value q) { return arith::SelectOp::create(b, loc, cond, p, q).getResult(); };
+  auto cmp = [&](arith::CmpFPredicate pred, Value p, Value q) {
+    return arith::CmpFOp::create(b, loc, pred, p, q).getResult();
+  };
+  constexpr double kPi = 3.14159265358979323846;
+  Value ay = math::AbsFOp::create(b, loc, y), ax = math::AbsFOp::create(b, loc, x);
+  Value hi = arith::MaximumFOp::create(b, loc, ay, ax), lo = arith::MinimumFOp::create(b, loc, ay, ax);
+  Value t = arith::DivFOp::create(b, loc, lo, hi);
+  t = sel(cmp(arith::CmpFPredicate::OEQ, hi, c(0.0)), c(0.0), t);
+  Value inf = c(std::numeric_limits<double>::infinity());
+  Value bothInf =
+      arith::AndIOp::create(b, loc, cmp(arith::CmpFPredicate::OEQ, ay, inf), cmp(arith::CmpFPredicate::OEQ, ax, inf));
+  t = sel(bothInf, c(1.0), t);
+  Value reduce = cmp(arith::CmpFPredicate::OGT, t, c(0.41421356237309503));
+  Value reduced =
+      arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, t, c(1.0)), arith::AddFOp::create(b, loc, t, c(1.0)));
+  Value u = sel(reduce, reduced, t);
+  Value z = arith::MulFOp::create(b, loc, u, u);
+  Value poly =
+      fma(fma(fma(c(8.05374449538e-2), z, c(-1.38776856032e-1)), z, c(1.99777106478e-1)), z, c(-3.33329491539e-1));
+  Value r = fma(arith::MulFOp::create(b, loc, poly, z), u, u);
+  r = arith::AddFOp::create(b, loc, r, sel(reduce, c(kPi / 4), c(0.0)));
+  r = sel(cmp(arith::CmpFPredicate::OGT, ay, ax), arith::SubFOp::create(b, loc, c(kPi / 2), r), r);
+  Value xNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, arith::BitcastOp::create(b, loc, b.getI32Type(), x),
+                            arith::ConstantIntOp::create(b, loc, 0, 32));
+  r = sel(xNegative, arith::SubFOp::create(b, loc, c(kPi), r), r);
+  return math::CopySignOp::create(b, loc, r, y);
+}
+
 FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operands) {
   if (!isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op, math::SinOp, math::CosOp, math::TanOp, math::SinhOp,
-           math::CoshOp, math::TanhOp, math::RsqrtOp, math::PowFOp>(op))
+           math::CoshOp, math::TanhOp, math::RsqrtOp, math::PowFOp, math::Atan2Op>(op))
     return Value();
   Location loc = op->getLoc();
   Type type = getElementTypeOrSelf(op->getResult(0).getType());
@@ -50,6 +90,8 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
     r = intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", x);
   else if (isa<math::PowFOp>(op))
     r = ex2(arith::MulFOp::create(b, loc, xs[1], lg2(x)));
+  else if (isa<math::Atan2Op>(op))
+    r = atan2F32(b, loc, xs[0], xs[1]);
   else if (isa<math::TanOp>(op)) {
     Value sin = intrinsic(b, loc, "llvm.nvvm.sin.approx.f", x);
     Value cos = intrinsic(b, loc, "llvm.nvvm.cos.approx.f", x);

@@ -84,12 +84,15 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
       result = RankedTensorType::get(t.getShape(), *dtype);
     return KValue::runtime(arith::BitcastOp::create(builder_, l, result, v));
   }
-  if (name == "ct.minimum" || name == "ct.maximum" || name == "ct.pow") {
+  if (name == "ct.minimum" || name == "ct.maximum" || name == "ct.pow" || name == "ct.atan2") {
     if (!bind(args, {"x", "y"}, b))
       return KValue::error();
     const Arg &x = *b.get("x"), &y = *b.get("y");
     if (name == "ct.pow")
       return binary(BinOpKind::Pow, x, y, args.callRange);
+    bool isAtan2 = name == "ct.atan2";
+    if (isAtan2 && x.value.isConstNumber() && y.value.isConstNumber())
+      return KValue::floating(std::atan2(x.value.numberAsDouble(), y.value.numberAsDouble()));
     bool isMin = name == "ct.minimum";
     if (x.value.isConstNumber() && y.value.isConstNumber()) {
       bool takeX = isMin ? x.value.numberAsDouble() <= y.value.numberAsDouble()
@@ -109,6 +112,15 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     Value a = coerce(x, elt, *shape, args.callRange, anyTile), c = coerce(y, elt, *shape, args.callRange, anyTile);
     if (!a || !c)
       return KValue::error();
+    if (isAtan2) {
+      // atan2(x, y): the angle of the point (y, x), as numpy's arctan2(x1, x2) and cuTile's.
+      if (!isa<FloatType>(elt)) {
+        error(args.callRange, "atan2() needs floating-point operands, got " + describe(x.value) + " and " +
+                                  describe(y.value) + " (convert with .astype(ct.float32))");
+        return KValue::error();
+      }
+      return KValue::runtime(math::Atan2Op::create(builder_, l, a, c));
+    }
     if (isa<FloatType>(elt))
       return KValue::runtime(isMin ? Value(arith::MinimumFOp::create(builder_, l, a, c))
                                    : Value(arith::MaximumFOp::create(builder_, l, a, c)));

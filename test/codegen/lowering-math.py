@@ -93,3 +93,30 @@ def hyperbolic(x, y):
     ct.store(y, (0,), ct.tan(t))
     ct.store(y, (1,), ct.cosh(t))
     ct.store(y, (2,), ct.sinh(t))
+
+
+# atan2(x, y) = angle of the point (y, x): the ratio of the smaller to the larger magnitude,
+# reduced around pi/4 above tan(pi/8), Cephes' atanf polynomial, then the quadrant (pi/2 - r;
+# pi - r for a negative y's sign bit) and x's sign. Integer operands are refused. The
+# interpreter gives atan2(t - 3, 4 - t) for t = 0, 1, ...: -0.6435, -0.588, -0.4636, 0, 1.571, 2.034, ...
+# RUN: tile-cc %s --kernel angles --arg x=f32:1 --arg y=f32:1 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=ATAN2
+# RUN: not tile-cc %s --kernel int_angles --arg x=i32:1 --arg y=f32:1 2>&1 | FileCheck %s --check-prefix=ATAN2-INT
+# RUN: tile-run %s --kernel angles --array x=f32:32:iota --array y=f32:32 --print y --precision 4 | FileCheck %s --check-prefix=ATAN2-VALUES
+# ATAN2-DAG: arith.constant 0.414213568 : f32
+# ATAN2-DAG: arith.constant 0.0805374458 : f32
+# ATAN2-DAG: arith.constant 1.57079637 : f32
+# ATAN2-DAG: arith.constant 3.14159274 : f32
+# ATAN2: math.fma
+# ATAN2: math.copysign
+# ATAN2-INT: error: atan2() needs floating-point operands
+# ATAN2-VALUES: y: float32 (32,)
+# ATAN2-VALUES-NEXT: [-0.6435, -0.588, -0.4636, 0, 1.571, 2.034, {{.*}}]
+@ct.kernel
+def angles(x, y):
+    t = ct.load(x, (0,), (32,))
+    ct.store(y, (0,), ct.atan2(t - 3.0, 4.0 - t))
+
+
+@ct.kernel
+def int_angles(x, y):
+    ct.store(y, (0,), ct.atan2(ct.load(x, (0,), (32,)), 2))

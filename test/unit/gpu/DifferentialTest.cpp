@@ -308,6 +308,38 @@ def k(x, y):
                  rt::Grid(4),
                  0,
                  1e-4});
+  // atan2 in every quadrant, on random data and on signed zeros, infinities and tiny values
+  // (cycles of 8 and 7, so every pair meets): Cephes' atanf polynomial after reduction to
+  // [0, tan(pi/8)] is within about 2e-7 of the value; the reductions and pi/2 - r, pi - r add
+  // a few f32 ulps of pi: atol 2e-6. bf16 rounds once (2^-8 relative).
+  out.push_back(
+      {"atan2",
+       std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, s, t, y, z, w):
+    ta = ct.load(a, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
+    tb = ct.load(b, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, (ct.bid(0),), ct.atan2(ta, tb))
+    ts = ct.load(s, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
+    tt = ct.load(t, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(z, (ct.bid(0),), ct.atan2(ts, tt))
+    ct.store(w, (ct.bid(0),), ct.atan2(ta.astype(ct.bfloat16), 0.5))
+)py",
+       "k",
+       {},
+       {{"a", D::Float32, {1000}},
+        {"b", D::Float32, {1000}},
+        {"s", D::Float32, {56}, false, false, {}, 0, 0, {0.0, -0.0, INFINITY, -INFINITY, 1.0, -1.0, 1e-30, 3.0}},
+        {"t", D::Float32, {56}, false, false, {}, 0, 0, {0.0, -0.0, INFINITY, -INFINITY, -2.0, 1e-30, 0.5}},
+        {"y", D::Float32, {1000}, false, true},
+        {"z", D::Float32, {56}, false, true},
+        {"w", D::BFloat16, {1000}, false, true}},
+       {},
+       {"a", "b", "s", "t", "y", "z", "w"},
+       rt::Grid(4),
+       0,
+       2e-6,
+       {{"w", {std::ldexp(1.0, -7), 1e-2}}}});
   // Reductions and scans along each axis.
   out.push_back({"reduce_scan",
                  std::string(kHeader) + R"py(
