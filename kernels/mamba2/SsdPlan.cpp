@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <map>
+#include <sstream>
 
 extern const unsigned char tile_mamba2_ssd_py[];
 extern const std::size_t tile_mamba2_ssd_py_size;
@@ -15,6 +18,16 @@ extern const std::size_t tile_mamba2_ssd_py_size;
 namespace tile::mamba2 {
 
 std::string ssdSource() {
+  // Kernel authors try a changed ssd.py without rebuilding the library (or its GPU bundle).
+  if (const char *path = std::getenv("TILE_SSD_SOURCE"); path && *path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in || text.str().empty())
+      throw rt::Error(rt::Error::Kind::InvalidArgument,
+                      fmt::format("TILE_SSD_SOURCE={}: cannot read the file (or it is empty)", path));
+    return text.str();
+  }
   return std::string(reinterpret_cast<const char *>(tile_mamba2_ssd_py), tile_mamba2_ssd_py_size);
 }
 
@@ -308,9 +321,10 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
         fitMin(c, "BQ", Q);
         fitPow2(c, "BP", P);
         fitMin(c, "BN", N);
-        std::int64_t hb = std::max<std::int64_t>(1, c.count("HB") ? intOf(c, "HB") : 1);
+        // The most heads of one group up to HB that divide the group's heads (80 and HB 32: 20).
+        std::int64_t hb = std::clamp<std::int64_t>(c.count("HB") ? intOf(c, "HB") : 1, 1, H / G);
         while ((H / G) % hb)
-          hb /= 2;
+          --hb;
         c["HB"] = hb;
       },
       [&](const Constants &c) {

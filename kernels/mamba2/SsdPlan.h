@@ -154,7 +154,8 @@ struct SsdTimings {
 /// Only the input entries of `inputs` are read.
 SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &options);
 
-/// The kernel source (ssd.py), compiled into the library.
+/// The kernel source: ssd.py as compiled into the library, or the file named by the
+/// TILE_SSD_SOURCE environment variable (throws rt::Error when it cannot be read).
 std::string ssdSource();
 
 } // namespace tile::mamba2

@@ -167,7 +167,9 @@ def chunk_bmm(B, C, cb, ngroups: int,
 # on every benchmark shape (2.7B: 0.283 against 0.242 ms), so that configuration is not listed.
 @ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64),
                       dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128),
-                      dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2), dict(BQ=64, BP=64, BN=128, occupancy=4)],
+                      dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2), dict(BQ=64, BP=64, BN=128, occupancy=4),
+                      dict(BQ=64, BP=64, BN=128, HB=16, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=32, occupancy=2),
+                      dict(BQ=64, BP=64, BN=128, HB=40, occupancy=2)],
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
 def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,

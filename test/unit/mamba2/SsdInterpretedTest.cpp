@@ -300,7 +300,9 @@ TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel matc
   ForwardOptions options;
   options.chunkSize = 64;
   const SsdPlan plan = planSsdForward(types, options);
-  const std::array<size_t, 4> expectedConfigs = {3, 3, 19, 7}; // ssd.py's lists
+  // ssd.py's lists; compute_out's 16, 32 and 40 heads per block fit to this problem's 8 heads
+  // per group: configuration 5's sizes (merged).
+  const std::array<size_t, 4> expectedConfigs = {3, 3, 19, 7};
   for (size_t k = 0; k < plan.launches.size(); ++k) {
     const SsdLaunch &l = plan.launches[k];
     CHECK(l.variants.size() == expectedConfigs[k]);
@@ -410,6 +412,8 @@ TEST_CASE("mamba2 interpreted: block sizes fit small shapes, merging configurati
   CHECK(fourHeads.candidate.label() == "BN=16 BP=8 BQ=16 HB=4 occupancy=2");
   CHECK(fourHeads.grid == std::array<int64_t, 3>{3, 1, 1});
   CHECK(fourHeads.candidate.config == 5);
+  // 16, 32 and 40 heads per block fit to the group's 4 as well.
+  CHECK(fourHeads.candidate.merged == std::vector<unsigned>{7, 8, 9});
   // Configuration 6 (N blocks of 128 at 4 per SM) became configuration 3 (N blocks of 32 at 4
   // per SM): forcing index 6 runs it.
   CHECK(plan.launches[3].variants[1].candidate.config == 3);

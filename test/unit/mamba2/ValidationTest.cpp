@@ -1,9 +1,14 @@
 // Shape and option validation: every message names the tensor and the expected shape.
 #include "kernels/mamba2/Reference.h"
+#include "kernels/mamba2/SsdPlan.h"
 #include "runtime/Error.h"
 #include "test/unit/mamba2/Mamba2TestUtil.h"
 
 #include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 
 using namespace tile::mamba2;
 using tile::mamba2::test::Problem;
@@ -135,4 +140,28 @@ TEST_CASE("mamba2 validation: strides, data, options and chunk size", "[mamba2][
   bad.dtMax = 0.1;
   CHECK_THROWS_WITH(reference(p.inputs(), bad), Catch::StartsWith("dt_limit (0.500000, 0.100000) is not an interval"));
   CHECK_THROWS_WITH(referenceChunked(p.inputs(), 0), "chunk_size 0 must be at least 1");
+}
+
+TEST_CASE("mamba2 validation: TILE_SSD_SOURCE replaces the kernels' source, or names the file it cannot read",
+          "[mamba2][reference]") {
+  struct Env {
+    explicit Env(const char *value) { setenv("TILE_SSD_SOURCE", value, 1); }
+    ~Env() { unsetenv("TILE_SSD_SOURCE"); }
+  };
+  const std::string builtIn = ssdSource();
+  CHECK(builtIn.find("def compute_out(") != std::string::npos);
+  const std::string path = "/tmp/tile-ssd-source-test.py";
+  {
+    std::ofstream(path) << "# a changed ssd.py\n" << builtIn;
+    Env env(path.c_str());
+    CHECK(ssdSource() == "# a changed ssd.py\n" + builtIn);
+  }
+  std::remove(path.c_str());
+  Env env(path.c_str());
+  try {
+    (void)ssdSource();
+    FAIL("an unreadable TILE_SSD_SOURCE was accepted");
+  } catch (const tile::rt::Error &e) {
+    CHECK(std::string(e.what()).find("TILE_SSD_SOURCE=" + path) != std::string::npos);
+  }
 }
