@@ -367,7 +367,42 @@ Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
 // Kernel
 //===----------------------------------------------------------------------===//
 
+static bool isSupportedElementType(mlir::Type t);
+
+// The first op whose operands or results (tiles, arrays, scalars) have an element type the
+// NVPTX path cannot handle (f8, f4: the interpreter runs them), or null.
+static Operation *firstUnsupportedElementType(mlir::tile::KernelOp kernel, Type &bad, std::string &where) {
+  Operation *found = nullptr;
+  auto elementOf = [](Type t) -> Type {
+    if (auto array = dyn_cast<mlir::tile::ArrayType>(t))
+      return array.getElementType();
+    return getElementTypeOrSelf(t);
+  };
+  auto check = [&](Type t) {
+    Type e = elementOf(t);
+    if (!found && isa<FloatType, IntegerType>(e) && !isSupportedElementType(e))
+      bad = e;
+    return !bad;
+  };
+  for (BlockArgument arg : kernel.getBody().getArguments())
+    if (!check(arg.getType())) {
+      where = " (argument '" + kernel.getParamName(arg.getArgNumber()) + "')";
+      return kernel;
+    }
+  kernel.walk([&](Operation *op) {
+    for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (!found && !check(t))
+        found = op;
+  });
+  return found;
+}
+
 FailureOr<KernelLaunchInfo> KernelLowering::run() {
+  Type bad;
+  std::string where;
+  if (Operation *op = firstUnsupportedElementType(kernel_, bad, where))
+    return op->emitError("code generation does not support element type ")
+           << bad << " yet" << where << "; the interpreter runs it (TILE_INTERPRET=1)";
   MLIRContext *ctx = kernel_.getContext();
   auto module = kernel_->getParentOfType<ModuleOp>();
   b_.setInsertionPoint(kernel_);
@@ -614,7 +649,7 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 }
 
 // Element types the NVPTX path handles.
-static bool isSupportedElementType(Type t) {
+static bool isSupportedElementType(mlir::Type t) {
   return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) || t.isF16() ||
          t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
 }

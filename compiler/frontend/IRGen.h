@@ -157,6 +157,9 @@ public:
   KValue compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, SourceRange opRange);
   /// The element type two operands promote to; null (and a diagnostic) if they cannot.
   mlir::Type promote(const Arg &lhs, const Arg &rhs, SourceRange where);
+  /// The element type two runtime dtypes promote to (f16 and bf16 meet in f32, an integer and
+  /// a float in the float, integers in the wider one); null when they cannot combine.
+  mlir::Type promoteRuntimeTypes(mlir::Type a, mlir::Type b);
   /// A runtime value of `elementType` and `shape` (broadcast and converted); null on error.
   /// With `asTile`, an empty shape means a 0-d tile rather than a scalar (a scalar operand of a
   /// 0-d tile's arithmetic).
@@ -211,6 +214,15 @@ private:
   std::optional<mlir::Type> dtypeArg(const Arg &a, const std::string &what);
   bool expectTile(const Arg &a, const std::string &what);
   bool expectArray(const Arg &a, const std::string &what);
+  /// A 0-d tile as the scalar it holds (cuTile treats them alike where a number is expected:
+  /// range() bounds, ct.cdiv); any other value as it is.
+  Arg scalarOf(const Arg &a);
+  /// A `latency=` hint: absent, or a compile-time integer in [1, 10] (else a diagnostic, false).
+  bool latencyHint(const Arg *a, mlir::IntegerAttr &out);
+  /// A tile stored into an array of `arrayType` elements: as it is when the dtypes match,
+  /// converted when its dtype promotes to the array's (cuTile's implicit cast: bf16 into f32,
+  /// i32 into i64), else null and an error saying what to write (`what` names the value).
+  mlir::Value storedAs(const Arg &tile, mlir::Type arrayType, const std::string &what);
   mlir::Value indexScalar(const Arg &a, const std::string &what);
   mlir::Value toTile(const Arg &a, const std::string &what);
 

@@ -265,24 +265,29 @@ std::optional<SmallVector<int64_t>> KernelIRGen::broadcastShapes(const Arg &a, c
 
 static bool isFloatLike(Type t) { return isa<FloatType>(t); }
 
+Type KernelIRGen::promoteRuntimeTypes(Type ta, Type tb) {
+  if (ta == tb)
+    return ta;
+  bool fa = isFloatLike(ta), fb = isFloatLike(tb);
+  if (fa && fb) {
+    unsigned wa = cast<FloatType>(ta).getWidth(), wb = cast<FloatType>(tb).getWidth();
+    if (wa == wb || std::max(wa, wb) < 32)
+      return builder_.getF32Type(); // f16 + bf16, tf32 + f16, ... meet in f32
+    return wa > wb ? ta : tb;
+  }
+  if (fa != fb)
+    return fa ? ta : tb;
+  if (isa<IntegerType>(ta) && isa<IntegerType>(tb))
+    return cast<IntegerType>(ta).getWidth() >= cast<IntegerType>(tb).getWidth() ? ta : tb;
+  return {};
+}
+
 Type KernelIRGen::promote(const Arg &lhs, const Arg &rhs, SourceRange where) {
   const KValue &a = lhs.value, &b = rhs.value;
   auto typeOf = [](const KValue &v) { return v.elementType(); };
   if (a.isRuntime() && b.isRuntime()) {
-    Type ta = typeOf(a), tb = typeOf(b);
-    if (ta == tb)
-      return ta;
-    bool fa = isFloatLike(ta), fb = isFloatLike(tb);
-    if (fa && fb) {
-      unsigned wa = cast<FloatType>(ta).getWidth(), wb = cast<FloatType>(tb).getWidth();
-      if (wa == wb || std::max(wa, wb) < 32)
-        return builder_.getF32Type(); // f16 + bf16, tf32 + f16, ... meet in f32
-      return wa > wb ? ta : tb;
-    }
-    if (fa != fb)
-      return fa ? ta : tb;
-    if (isa<IntegerType>(ta) && isa<IntegerType>(tb))
-      return cast<IntegerType>(ta).getWidth() >= cast<IntegerType>(tb).getWidth() ? ta : tb;
+    if (Type t = promoteRuntimeTypes(typeOf(a), typeOf(b)))
+      return t;
     error(where, "cannot combine " + describe(a) + " and " + describe(b));
     return {};
   }

@@ -449,7 +449,7 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     auto shape = constShape(*b.get("shape"), "the shape");
     if (!shape)
       return KValue::error();
-    KValue value = isFull ? b.get("fill_value")->value : KValue::floating(name == "ct.ones" ? 1.0 : 0.0);
+    KValue value = isFull ? scalarOf(*b.get("fill_value")).value : KValue::floating(name == "ct.ones" ? 1.0 : 0.0);
     Type elt = isFull ? Type() : Type(builder_.getF32Type());
     if (const Arg *d = b.get("dtype")) {
       auto t = dtypeArg(*d, "dtype");

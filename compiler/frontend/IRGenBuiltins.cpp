@@ -174,6 +174,40 @@ bool KernelIRGen::expectArray(const Arg &a, const std::string &what) {
   return false;
 }
 
+KernelIRGen::Arg KernelIRGen::scalarOf(const Arg &a) {
+  if (!a.value.isTile() || !a.value.shape().empty())
+    return a;
+  return {KValue::runtime(tensor::ExtractOp::create(builder_, loc(a.range), a.value.value(), ValueRange{})), a.range};
+}
+
+bool KernelIRGen::latencyHint(const Arg *a, IntegerAttr &out) {
+  if (!a)
+    return true;
+  auto v = constInt(*a, "latency");
+  if (!v)
+    return false;
+  if (*v < 1 || *v > 10) {
+    error(a->range, "latency " + std::to_string(*v) + " is out of range [1, 10]");
+    return false;
+  }
+  out = builder_.getI32IntegerAttr(static_cast<int32_t>(*v));
+  return true;
+}
+
+Value KernelIRGen::storedAs(const Arg &tile, Type arrayType, const std::string &what) {
+  Type from = tile.value.elementType();
+  if (from == arrayType)
+    return tile.value.value();
+  if (promoteRuntimeTypes(from, arrayType) == arrayType)
+    return castElements(tile.value.value(), arrayType, loc(tile.range));
+  std::string want, got;
+  llvm::raw_string_ostream(want) << arrayType;
+  llvm::raw_string_ostream(got) << from;
+  error(tile.range, what + " has dtype " + got + " but the array has dtype " + want +
+                        ", which it does not widen to; convert it with .astype(array.dtype)");
+  return {};
+}
+
 Value KernelIRGen::indexScalar(const Arg &a, const std::string &what) {
   const KValue &v = a.value;
   Location l = loc(a.range);
@@ -314,7 +348,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
   if (name == "ct.cdiv") {
     if (!bind(args, {"a", "b"}, b))
       return KValue::error();
-    const Arg &x = *b.get("a"), &y = *b.get("b");
+    const Arg x = scalarOf(*b.get("a")), y = scalarOf(*b.get("b"));
     if (x.value.isInt() && y.value.isInt()) {
       if (y.value.intValue() == 0) {
         error(y.range, "ct.cdiv by zero");
@@ -389,16 +423,8 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
       order = builder_.getDenseI32ArrayAttr(perm);
     }
     IntegerAttr latency;
-    if (const Arg *lat = b.get("latency")) {
-      auto v = constInt(*lat, "latency");
-      if (!v)
-        return KValue::error();
-      if (*v < 1 || *v > 10) {
-        error(lat->range, "latency " + std::to_string(*v) + " is out of range [1, 10]");
-        return KValue::error();
-      }
-      latency = builder_.getI32IntegerAttr(static_cast<int32_t>(*v));
-    }
+    if (!latencyHint(b.get("latency"), latency))
+      return KValue::error();
     BoolAttr allowTma;
     if (const Arg *t = b.get("allow_tma")) {
       if (!t->value.isBool()) {
@@ -440,15 +466,10 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     const Arg &t = *b.get("tile");
     if (!expectTile(t, "the stored value"))
       return KValue::error();
-    if (t.value.elementType() != array.getElementType()) {
-      std::string want, got;
-      llvm::raw_string_ostream(want) << array.getElementType();
-      llvm::raw_string_ostream(got) << t.value.elementType();
-      error(t.range, "ct.store: the tile has dtype " + got + " but the array has dtype " + want +
-                         "; convert it with .astype(array.dtype)");
+    Value stored = storedAs(t, array.getElementType(), "ct.store: the tile");
+    if (!stored)
       return KValue::error();
-    }
-    auto op = mlir::tile::StoreOp::create(builder_, l, t.value.value(), arrayValue, indices, order, latency, allowTma);
+    auto op = mlir::tile::StoreOp::create(builder_, l, stored, arrayValue, indices, order, latency, allowTma);
     if (!verifyBuilt(op, args.callRange, "ct.store"))
       return KValue::error();
     return KValue::none();
@@ -459,14 +480,18 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
   bool isCas = name == "ct.atomic_cas";
   bool isAtomic = name.rfind("ct.atomic_", 0) == 0;
   bool ok =
-      isGather ? bind(args, {"array", "indices", "mask?", "padding_value?", "check_bounds?"}, b)
+      isGather ? bind(args, {"array", "indices", "mask?", "padding_value?", "check_bounds?", "latency?"}, b)
       : isCas  ? bind(args,
                       {"array", "indices", "expected", "desired", "mask?", "check_bounds?", "memory_order?",
                        "memory_scope?"},
                       b)
       : isAtomic
           ? bind(args, {"array", "indices", "update", "mask?", "check_bounds?", "memory_order?", "memory_scope?"}, b)
-          : bind(args, {"array", "indices", "value", "mask?", "check_bounds?"}, b);
+          : bind(args, {"array", "indices", "value", "mask?", "check_bounds?", "latency?"}, b);
+  // latency= is a hint (checked, then unused: element accesses are not pipelined).
+  IntegerAttr unusedLatency;
+  if (ok && !latencyHint(b.get("latency"), unusedLatency))
+    ok = false;
   // check_bounds=False promises in-bounds indices; checking them anyway is always allowed.
   if (ok)
     if (const Arg *cb = b.get("check_bounds"); cb && !cb->value.isBool()) {
@@ -496,9 +521,6 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     parts.push_back(value);
   if (expected)
     parts.push_back(expected);
-  bool allScalar = true; // then the new atomics return a 0-d tile, as cuTile does
-  for (const Arg *p : parts)
-    allScalar &= !p->value.isTile();
   SmallVector<int64_t> shape;
   for (const Arg *p : parts) {
     if (!(p->value.isTile() || p->value.isScalar() || p->value.isConstNumber())) {
@@ -512,8 +534,13 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     }
     shape = *s;
   }
-  if (shape.empty())
+  // Scalar (or 0-d) indices, mask and value: one element, and a 0-d result as in cuTile.
+  bool zeroD = shape.empty();
+  if (zeroD)
     shape.push_back(1);
+  auto asResult = [&](Value r) -> Value {
+    return zeroD ? mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get({}, array.getElementType()), r) : r;
+  };
   SmallVector<Value> indexTiles;
   for (const Arg &i : idx) {
     Type elt = i.value.isRuntime() ? i.value.elementType() : builder_.getI32Type();
@@ -543,14 +570,16 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     auto op = mlir::tile::GatherOp::create(builder_, l, type, arrayValue, indexTiles, maskTile, pad);
     if (!verifyBuilt(op, args.callRange, name))
       return KValue::error();
-    return KValue::runtime(op);
+    return KValue::runtime(asResult(op));
   }
-  if (value->value.isTile() && value->value.elementType() != array.getElementType()) {
-    error(value->range,
-          name + ": the value has dtype different from the array's; convert it with .astype(array.dtype)");
-    return KValue::error();
+  Arg converted = *value;
+  if (value->value.isTile()) {
+    Value widened = storedAs(*value, array.getElementType(), name + ": the value");
+    if (!widened)
+      return KValue::error();
+    converted.value = KValue::runtime(widened);
   }
-  Value v = coerce(*value, array.getElementType(), shape, value->range);
+  Value v = coerce(converted, array.getElementType(), shape, value->range);
   if (!v)
     return KValue::error();
   if (name == "ct.scatter") {
@@ -564,7 +593,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     auto op = mlir::tile::AtomicAddOp::create(builder_, l, v.getType(), v, arrayValue, indexTiles, maskTile);
     if (!verifyBuilt(op, args.callRange, name))
       return KValue::error();
-    return KValue::runtime(op);
+    return KValue::runtime(asResult(op));
   }
   // cuTile's defaults: acq_rel at device scope.
   std::string order = "acq_rel", scope = "device";
@@ -613,10 +642,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
   }
   if (!verifyBuilt(op, args.callRange, name))
     return KValue::error();
-  Value result = op->getResult(0);
-  if (allScalar)
-    result = mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get({}, array.getElementType()), result);
-  return KValue::runtime(result);
+  return KValue::runtime(asResult(op->getResult(0)));
 }
 
 //===----------------------------------------------------------------------===//

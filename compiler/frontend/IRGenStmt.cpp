@@ -250,7 +250,7 @@ void KernelIRGen::emitFor(const ForStmt &s) {
   }
   std::vector<Arg> bounds;
   for (const ExprPtr &a : call->args)
-    bounds.push_back({eval(*a), a->range});
+    bounds.push_back(scalarOf({eval(*a), a->range}));
   for (const Arg &b : bounds) {
     if (b.value.isError())
       return;

@@ -24,7 +24,7 @@
 import cuda.tile as ct
 
 
-# STORE: {{.*}}types.py:[[@LINE+7]]:29: error: ct.store: the tile has dtype f32 but the array has dtype f16; convert it with .astype(array.dtype)
+# STORE: {{.*}}types.py:[[@LINE+7]]:29: error: ct.store: the tile has dtype f32 but the array has dtype f16, which it does not widen to; convert it with .astype(array.dtype)
 # STORE-NEXT: {{^}}    ct.store(y, index=(0,), tile=t)
 # STORE-NEXT: {{^}}                            ^~~~~~
 # STORE: 1 error generated.
