@@ -197,6 +197,8 @@ private:
   KValue builtinMath(const std::string &name, const CallArgs &args);
   KValue builtinShape(const std::string &name, const CallArgs &args);
   KValue builtinReduce(const std::string &name, const CallArgs &args);
+  /// ct.extract's sub-tile along dimension `d` at a run-time tile index `i` (a scalar).
+  mlir::Value extractAtRuntimeIndex(mlir::Value v, int64_t d, int64_t size, mlir::Value i, mlir::Location loc);
   /// ct.reduce / ct.scan with a combining function: the built-in ones (ct.add, ct.mul,
   /// ct.maximum, ct.minimum) with their neutral element become the named reductions and scans.
   KValue builtinReduceWith(const std::string &name, const CallArgs &args);

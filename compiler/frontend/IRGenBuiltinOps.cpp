@@ -697,21 +697,83 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     auto shape = constShape(*b.get("shape"), "the sub-tile shape");
     if (!shape)
       return KValue::error();
-    SmallVector<int64_t> index;
     const Arg &ia = *b.get("index");
-    for (const KValue &d : ia.value.isTuple() ? ia.value.elements() : std::vector<KValue>{ia.value}) {
-      if (!d.isInt()) {
-        error(ia.range, "ct.extract needs compile-time indices, got " + describe(d));
-        return KValue::error();
-      }
-      index.push_back(d.intValue());
+    std::vector<KValue> entries = ia.value.isTuple() ? ia.value.elements() : std::vector<KValue>{ia.value};
+    if (static_cast<int64_t>(entries.size()) != rank || static_cast<int64_t>(shape->size()) != rank) {
+      SmallVector<int64_t> index(entries.size(), 0); // the op's verifier says what is wrong
+      op = mlir::tile::ExtractOp::create(builder_, l, RankedTensorType::get(*shape, type.getElementType()), x,
+                                         builder_.getDenseI64ArrayAttr(index));
+      if (verifyBuilt(op, args.callRange, args.callee))
+        error(args.callRange, "ct.extract needs one index and one sub-tile size per dimension of the tile");
+      return KValue::error();
     }
-    op = mlir::tile::ExtractOp::create(builder_, l, RankedTensorType::get(*shape, type.getElementType()), x,
-                                       builder_.getDenseI64ArrayAttr(index));
+    // Compile-time indices select statically (tile.extract); a run-time index keeps its
+    // dimension whole there, and the sub-tile is then picked out along it below.
+    SmallVector<int64_t> index, staticShape(*shape);
+    SmallVector<std::pair<int64_t, Value>> runtimeIndices;
+    for (int64_t d = 0; d < rank; ++d) {
+      Arg entry = scalarOf({entries[d], ia.range});
+      if (entry.value.isInt()) {
+        index.push_back(entry.value.intValue());
+        continue;
+      }
+      Value i = indexScalar(entry, "a ct.extract index");
+      if (!i)
+        return KValue::error();
+      index.push_back(0);
+      staticShape[d] = type.getDimSize(d);
+      runtimeIndices.push_back({d, i});
+    }
+    Value v = x;
+    if (ArrayRef<int64_t>(staticShape) != type.getShape()) {
+      auto ex = mlir::tile::ExtractOp::create(builder_, l, RankedTensorType::get(staticShape, type.getElementType()), x,
+                                              builder_.getDenseI64ArrayAttr(index));
+      if (!verifyBuilt(ex, args.callRange, args.callee))
+        return KValue::error();
+      v = ex;
+    }
+    for (auto [d, i] : runtimeIndices)
+      if (!(v = extractAtRuntimeIndex(v, d, (*shape)[d], i, l)))
+        return KValue::error();
+    return KValue::runtime(v);
   }
   if (!op || !verifyBuilt(op, args.callRange, args.callee))
     return KValue::error();
   return KValue::runtime(op->getResult(0));
+}
+
+// Sub-tile `i` (a run-time index) of size `size` along dimension `d` of `v`: the dimension is
+// split into (tiles, size), every tile but the i-th is replaced by zeros and the tiles are
+// summed (exact: one non-zero term; a selected -0.0 reads as +0.0). An index outside the tile
+// gives zeros.
+Value KernelIRGen::extractAtRuntimeIndex(Value v, int64_t d, int64_t size, Value i, Location l) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Type elt = type.getElementType();
+  int64_t tiles = type.getDimSize(d) / size;
+  if (tiles == 1)
+    return v;
+  bool isBool = elt.isInteger(1);
+  if (isBool) // summed as i8
+    v = castElements(v, builder_.getI8Type(), l), elt = builder_.getI8Type();
+  SmallVector<int64_t> split(type.getShape());
+  split[d] = size;
+  split.insert(split.begin() + d, tiles);
+  Value parts = mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get(split, elt), v);
+  SmallVector<int64_t> column(split.size(), 1);
+  column[d] = tiles;
+  Value iota = mlir::tile::IotaOp::create(builder_, l, RankedTensorType::get({tiles}, builder_.getI32Type()));
+  iota = mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get(column, builder_.getI32Type()), iota);
+  Value want = castElements(i, builder_.getI32Type(), l);
+  Value hit = arith::CmpIOp::create(builder_, l, arith::CmpIPredicate::eq, iota, broadcastValue(want, column, l));
+  hit = broadcastValue(hit, split, l);
+  Value zero =
+      constant(isa<FloatType>(elt) ? KValue::floating(0.0) : KValue::integer(0), RankedTensorType::get(split, elt), l);
+  Value picked = arith::SelectOp::create(builder_, l, hit, parts, zero);
+  SmallVector<int64_t> out(type.getShape());
+  out[d] = size;
+  Value r = mlir::tile::ReduceOp::create(builder_, l, RankedTensorType::get(out, elt), mlir::tile::ReduceKind::sum,
+                                         picked, static_cast<uint32_t>(d), false);
+  return isBool ? castElements(r, builder_.getI1Type(), l) : r;
 }
 
 } // namespace tile::frontend

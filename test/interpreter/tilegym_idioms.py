@@ -1,11 +1,17 @@
 # Idioms of NVIDIA's TileGym kernels, interpreted and compiled: latency= hints on gather and
 # scatter, a stored tile widened to the array's dtype (bf16 into f32, i32 into i64, f16 into
 # f32: cuTile's implicit cast), a scalar-index gather giving a 0-d tile, and 0-d tiles where a
-# number is expected (range() bounds, ct.cdiv, ct.full's fill, an if condition).
+# number is expected (range() bounds, ct.cdiv, ct.full's fill, an if condition), ct.extract
+# at run-time indices.
 # RUN: tile-run %s --kernel widen --array x=f32:8:iota --array idx=i32:8:iota --array out=f32:8 --array big=i64:8 --array half=f32:8 --print out --print big --print half | FileCheck %s --check-prefix=WIDEN
 # RUN: tile-run %s --kernel counted --const T=4 --array cnt=i32:4:iota --array y=f32:16 --print y | FileCheck %s --check-prefix=COUNTED
 # RUN: tile-cc %s --kernel widen --arg x=f32:1 --arg idx=i32:1 --arg out=f32:1 --arg big=i64:1 --arg half=f32:1 --emit=tile | FileCheck %s --check-prefix=IR
 # RUN: tile-cc %s --kernel counted --const T=4 --arg cnt=i32:1 --arg y=f32:1 --emit=ptx | FileCheck %s --check-prefix=PTX
+# RUN: tile-run %s --kernel columns --const N=4 --array x=f32:4x4:iota --array y=f32:4x1 --print y | FileCheck %s --check-prefix=COLUMNS
+# RUN: tile-run %s --kernel pick --array x=f32:8x8:iota --array y=f32:2x4 --array sel=i32:2:iota --print y | FileCheck %s --check-prefix=PICK
+# RUN: tile-cc %s --kernel pick --arg x=f32:2 --arg y=f32:2 --arg sel=i32:1 --emit=tile | FileCheck %s --check-prefix=PICKIR
+# RUN: tile-cc %s --kernel pick --arg x=f32:2 --arg y=f32:2 --arg sel=i32:1 --emit=ptx | FileCheck %s --check-prefix=PTX-PICK
+# RUN: not tile-cc %s --kernel bad_extract --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=BADEXTRACT
 # RUN: not tile-cc %s --kernel narrow --arg x=f32:1 --arg out=f16:1 2>&1 | FileCheck %s --check-prefix=NARROW
 # RUN: not tile-cc %s --kernel bad_latency --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=LATENCY
 # RUN: not tile-cc %s --kernel f8_copy --arg a=f8e4m3:1 --arg c=f32:1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=F8
@@ -66,3 +72,43 @@ def bad_latency(x):
 @ct.kernel
 def f8_copy(a, c):
     ct.store(c, (0,), ct.load(a, (0,), (4,)).astype(ct.float32))
+
+
+# Row r of x (4r + j at column j): sum_j x[r, j] * (j + 1), one column at a time.
+# COLUMNS: y: float32 (4, 1)
+# COLUMNS-NEXT: {{\[}}[20],
+# COLUMNS-NEXT: [60],
+# COLUMNS-NEXT: [100],
+# COLUMNS-NEXT: [140]]
+@ct.kernel
+def columns(x, y, N: ct.Constant[int]):
+    m = ct.load(x, index=(0, 0), shape=(N, N))
+    acc = ct.zeros((N, 1), dtype=ct.float32)
+    for j in range(N):
+        acc = acc + ct.extract(m, (0, j), shape=(N, 1)) * (j + 1)
+    ct.store(y, index=(0, 0), tile=acc)
+
+
+# sel = 0, 1: the 2x4 sub-tile at (0, 1) of the 8x8 iota, both indices from memory: the row
+# dimension is picked out at run time (split into 4 tiles of 2, the others zeroed, summed),
+# then the column one.
+# PICK: y: float32 (2, 4)
+# PICK-NEXT: {{\[}}[4, 5, 6, 7],
+# PICK-NEXT: [12, 13, 14, 15]]
+# PICKIR: tile.reshape {{.*}} : tensor<8x8xf32> -> tensor<4x2x8xf32>
+# PICKIR: arith.select
+# PICKIR: tile.reduce sum {{.*}} axis = 0 : tensor<4x2x8xf32> -> tensor<2x8xf32>
+# PICKIR: tile.reshape {{.*}} : tensor<2x8xf32> -> tensor<2x2x4xf32>
+# PICKIR: tile.reduce sum {{.*}} axis = 1 : tensor<2x2x4xf32> -> tensor<2x4xf32>
+# PTX-PICK: .entry pick
+@ct.kernel
+def pick(x, y, sel):
+    m = ct.load(x, index=(0, 0), shape=(8, 8))
+    ct.store(y, index=(0, 0), tile=ct.extract(m, (ct.gather(sel, 0), ct.gather(sel, 1)), shape=(2, 4)))
+
+
+# BADEXTRACT: [[@LINE+4]]:23: error: a ct.extract index must be an integer, got
+@ct.kernel
+def bad_extract(x):
+    m = ct.load(x, index=(0, 0), shape=(8, 8))
+    t = ct.extract(m, (0, 1.5), shape=(2, 4))
