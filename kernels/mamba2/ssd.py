@@ -131,7 +131,8 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
         ct.store(final_states, (bi, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
 
 
-@ct.autotune(configs=[dict(BQ=64, BN=32), dict(BQ=32, BN=32), dict(BQ=64, BN=64)], key=["dstate", "Q"])
+@ct.autotune(configs=[dict(BQ=64, BN=32), dict(BQ=32, BN=32), dict(BQ=64, BN=64), dict(BQ=32, BN=64)],
+             key=["dstate", "Q"])
 @ct.kernel
 def chunk_bmm(B, C, cb, ngroups: int,
               Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int], BN: ct.Constant[int],
@@ -169,7 +170,7 @@ def chunk_bmm(B, C, cb, ngroups: int,
                       dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128),
                       dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2), dict(BQ=64, BP=64, BN=128, occupancy=4),
                       dict(BQ=64, BP=64, BN=128, HB=16, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=32, occupancy=2),
-                      dict(BQ=64, BP=64, BN=128, HB=40, occupancy=2)],
+                      dict(BQ=64, BP=64, BN=128, HB=40, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=16, occupancy=1)],
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
 def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
