@@ -135,6 +135,18 @@ bool KernelIRGen::collectModuleScope() {
 }
 
 KValue KernelIRGen::evalDecorator(const Expr &e) {
+  // A host library's decorator (`@pytest.fixture(...)`, `@torch.no_grad()`): named, not
+  // evaluated, so a file's host functions never make errors.
+  std::string dotted;
+  const Expr *root = &e;
+  while (const auto *attr = root->dynCast<AttributeExpr>()) {
+    dotted = "." + attr->attr + dotted;
+    root = attr->value.get();
+  }
+  if (const auto *name = root->dynCast<NameExpr>(); name && !dotted.empty())
+    if (auto it = globals_.find(name->id); it != globals_.end() && it->second.kind() == KValue::Kind::Namespace &&
+                                           it->second.name().rfind("extern:", 0) == 0)
+      return KValue::ns(it->second.name() + dotted);
   Scope empty;
   Scope *old = scope_;
   scope_ = &empty;

@@ -5,11 +5,13 @@
 # RUN: tile-cc %s --list-kernels | FileCheck %s --check-prefix=LIST
 # RUN: not tile-cc %s --kernel uses_host --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=HOST
 # RUN: tile-cc %s --kernel registered --arg x=f32:1 --emit=tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECORATED
+# RUN: tile-cc %s --kernel library_decorated --arg x=f32:1 --emit=tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIBRARY
 import argparse
 import math
 
 import cuda.tile as ct
 import numpy as np
+import pytest
 import torch
 
 ConstInt = ct.Constant[int]
@@ -87,3 +89,20 @@ if __name__ == "__main__":
     parser.add_argument("--n", type=int, default=1024)
     args = parser.parse_args()
     print(f"{launch(torch.ones(args.n, device='cuda'))[:4]}")
+
+
+# Host libraries' decorators written as attributes (pytest's fixtures, torch's) are named, not
+# evaluated: on a host function they are nothing, on a kernel a warning.
+@pytest.fixture(scope="session", autouse=True)
+def needs_gpu():
+    if not torch.cuda.is_available():
+        pytest.skip("no GPU")
+
+
+# LIST: library_decorated: x
+# LIBRARY: host_code.py:[[@LINE+2]]:2: warning: a decorator that is not cuTile's on kernel 'library_decorated': ignored (the kernel compiles as written)
+# LIBRARY: 1 warning generated.
+@torch.compiler.disable
+@ct.kernel
+def library_decorated(x):
+    ct.store(x, index=(0,), tile=ct.load(x, index=(0,), shape=(16,)) + 1.0)
