@@ -367,32 +367,30 @@ Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
 // Kernel
 //===----------------------------------------------------------------------===//
 
-static bool isSupportedElementType(mlir::Type t);
+// The element type of a tile, array or scalar type that the NVPTX path cannot handle (f8, f4:
+// the interpreter runs them), or null.
+static Type unsupportedElementType(Type t) {
+  if (auto array = dyn_cast<mlir::tile::ArrayType>(t))
+    t = array.getElementType();
+  t = getElementTypeOrSelf(t);
+  bool supported = t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) ||
+                   t.isF16() || t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
+  return isa<FloatType, IntegerType>(t) && !supported ? t : Type();
+}
 
-// The first op whose operands or results (tiles, arrays, scalars) have an element type the
-// NVPTX path cannot handle (f8, f4: the interpreter runs them), or null.
+// The first argument or op of `kernel` with such an element type (`where` names an argument).
 static Operation *firstUnsupportedElementType(mlir::tile::KernelOp kernel, Type &bad, std::string &where) {
-  Operation *found = nullptr;
-  auto elementOf = [](Type t) -> Type {
-    if (auto array = dyn_cast<mlir::tile::ArrayType>(t))
-      return array.getElementType();
-    return getElementTypeOrSelf(t);
-  };
-  auto check = [&](Type t) {
-    Type e = elementOf(t);
-    if (!found && isa<FloatType, IntegerType>(e) && !isSupportedElementType(e))
-      bad = e;
-    return !bad;
-  };
   for (BlockArgument arg : kernel.getBody().getArguments())
-    if (!check(arg.getType())) {
+    if ((bad = unsupportedElementType(arg.getType()))) {
       where = " (argument '" + kernel.getParamName(arg.getArgNumber()) + "')";
       return kernel;
     }
+  Operation *found = nullptr;
   kernel.walk([&](Operation *op) {
     for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-      if (!found && !check(t))
-        found = op;
+      if ((bad = unsupportedElementType(t)))
+        return found = op, WalkResult::interrupt();
+    return WalkResult::advance();
   });
   return found;
 }
@@ -648,12 +646,6 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   return op->emitError("code generation does not support '") << op->getName() << "' yet";
 }
 
-// Element types the NVPTX path handles.
-static bool isSupportedElementType(mlir::Type t) {
-  return t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) || t.isF16() ||
-         t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
-}
-
 FailureOr<SmallVector<Value>> KernelLowering::lowerElementwiseOnScalars(Operation *op, ValueRange operands) {
   if (Value tf32 = lowerTf32Elementwise(op, operands))
     return SmallVector<Value>{tf32};
@@ -705,9 +697,7 @@ Value KernelLowering::lowerTf32Elementwise(Operation *op, ValueRange operands) {
 }
 
 LogicalResult KernelLowering::lowerElementwise(Operation *op) {
-  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (!isSupportedElementType(getElementTypeOrSelf(t)))
-      return op->emitError("code generation does not support element type ") << getElementTypeOrSelf(t) << " yet";
+  // (Element types were checked for the whole kernel before lowering: run().)
   bool isTile = llvm::any_of(op->getResultTypes(), [](Type t) { return isa<RankedTensorType>(t); });
   // A constant of its register type (a tf32 constant's value is exact in f32).
   auto constantOf = [&](Attribute value) -> Value {

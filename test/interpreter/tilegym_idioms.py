@@ -15,6 +15,7 @@
 # RUN: not tile-cc %s --kernel narrow --arg x=f32:1 --arg out=f16:1 2>&1 | FileCheck %s --check-prefix=NARROW
 # RUN: not tile-cc %s --kernel bad_latency --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=LATENCY
 # RUN: not tile-cc %s --kernel f8_copy --arg a=f8e4m3:1 --arg c=f32:1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=F8
+# RUN: not tile-cc %s --kernel f8_round --arg x=f32:1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=F8OP
 # RUN: tile-run %s --kernel f8_copy --array a=f8e4m3:4:iota --array c=f32:4 --print c | FileCheck %s --check-prefix=F8INTERP
 import cuda.tile as ct
 
@@ -72,6 +73,14 @@ def bad_latency(x):
 @ct.kernel
 def f8_copy(a, c):
     ct.store(c, (0,), ct.load(a, (0,), (4,)).astype(ct.float32))
+
+
+# ... and at the op that makes an f8 tile inside a kernel of f32 arrays.
+# F8OP: tilegym_idioms.py:[[@LINE+3]]:9: error: code generation does not support element type 'f8E4M3FN' yet; the interpreter runs it (TILE_INTERPRET=1)
+@ct.kernel
+def f8_round(x):
+    t = ct.load(x, (0,), (4,)).astype(ct.float8_e4m3fn)
+    ct.store(x, (0,), t.astype(ct.float32))
 
 
 # Row r of x (4r + j at column j): sum_j x[r, j] * (j + 1), one column at a time.
