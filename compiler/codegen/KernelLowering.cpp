@@ -330,13 +330,14 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
   int64_t rowLength = layout.rowLength();
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
   reserveShared(byteOffset + footprint * byteSize(type));
-  // A canonical run of V registers is V consecutive elements of one row: store it in vectors of
-  // up to 16 bytes (st.shared.v4), which also spreads a warp's stores over more banks. The
-  // vector stays aligned when the offset, the row pitch and the run start are multiples of it.
+  // A run of registers holding consecutive elements of one row (TileLayout::runLength) is
+  // stored in vectors of up to 16 bytes (st.shared.v4), which also spreads a warp's stores over
+  // more banks. The vector stays aligned when the offset, the row pitch and the run start are
+  // multiples of it.
   int64_t esize = byteSize(type);
   int64_t width = 1;
-  if (!layout.isMma() && !layout.replicated && !type.isInteger(1)) {
-    width = std::min<int64_t>(layout.vector, 16 / esize);
+  if (!layout.replicated && !type.isInteger(1) && layout.rowLength() % layout.runLength() == 0) {
+    width = std::min<int64_t>(layout.runLength(), 16 / esize);
     while (width > 1 && (byteOffset % (width * esize) || (rowPitch && rowPitch % width)))
       width /= 2;
   }

@@ -75,12 +75,11 @@ static size_t runDim(const TileLayout &layout, std::optional<ArrayRef<int32_t>> 
 
 // Elements per vector access (1: scalar only): a run of V elements in chunks of at most 16
 // bytes. Runs start at multiples of V along the last dim and tile offsets are multiples of
-// the tile's extent, so a chunk's column is always a multiple of the chunk width. An mma
-// accumulator fragment holds pairs of neighbouring columns (registers 2i and 2i + 1, at an even
-// column): runs of 2.
+// the tile's extent, so a chunk's column is always a multiple of the chunk width (runs of an
+// mma accumulator fragment: pairs, TileLayout::runLength).
 static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::ArrayType arrayType,
                            std::optional<ArrayRef<int32_t>> order) {
-  int64_t run = layout.isMma() ? 2 : layout.vector;
+  int64_t run = layout.runLength();
   if (layout.replicated || run < 2 || layout.shape.empty() || layout.shape.back() % run)
     return 1;
   int64_t width = std::min<int64_t>(run, 16 / KernelLowering::byteSize(elt));

@@ -100,9 +100,10 @@ void KernelLowering::writeOperandTile(const Elements &values, const TileLayout &
   int64_t rank = layout.shape.size();
   int64_t rows = layout.shape[rank - 2], cols = layout.shape[rank - 1];
   reserveShared(byteOffset + layout.numElements * tile.elementBytes);
-  // A canonical run is up to 8 consecutive elements of one row, starting at a multiple of its
-  // length: it stays within one 16-byte chunk of a tile row, which the swizzle moves whole.
-  int64_t width = transposed || layout.replicated ? 1 : std::min<int64_t>(layout.vector, 16 / tile.elementBytes);
+  // A run (TileLayout::runLength: up to 8 consecutive elements of one row, starting at a
+  // multiple of its length) stays within one 16-byte chunk of a tile row, which the swizzle
+  // moves whole.
+  int64_t width = transposed || layout.replicated ? 1 : std::min<int64_t>(layout.runLength(), 16 / tile.elementBytes);
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
     SmallVector<Value> idx = delinearize(linearIndex(layout, r), layout.shape);
     Value bIndex = rank == 3 ? idx[0] : i32(0);

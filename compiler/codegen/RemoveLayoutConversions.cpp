@@ -151,74 +151,118 @@ static bool keepsAccumulatorLayout(mlir::tile::ReshapeOp reshape) {
   return std::get<0>(in) && in == TileLayout(reshape.getType().getShape(), 1).mmaMatrices();
 }
 
+// A chain f(convert(acc)) ending at a value: `f` is a chain of reshapes that keep the
+// accumulator layout and element-wise ops whose other tile operands are layout-free (casts,
+// scaling); `convert` takes an accumulator (#tile.mma) tile to the canonical layout.
+struct AccumulatorChain {
+  ConvertLayoutOp convert;
+  SmallVector<Operation *> ops; // from the value up to the conversion
+};
+
+static std::optional<AccumulatorChain> accumulatorChain(Value v) {
+  AccumulatorChain chain;
+  while (!chain.convert) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if ((chain.convert = dyn_cast<ConvertLayoutOp>(def)))
+      break;
+    if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(def); reshape && keepsAccumulatorLayout(reshape)) {
+      chain.ops.push_back(def);
+      v = reshape.getInput();
+      continue;
+    }
+    if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumResults() != 1 ||
+        !isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
+      return std::nullopt;
+    Value next;
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()) || isLayoutFree(operand, def))
+        continue;
+      if (next)
+        return std::nullopt;
+      next = operand;
+    }
+    if (!next)
+      return std::nullopt;
+    chain.ops.push_back(def);
+    v = next;
+  }
+  if (!isa_and_nonnull<mlir::tile::MmaLayoutAttr>(chain.convert.getInput().getType().getEncoding()) ||
+      chain.convert.getType().getEncoding())
+    return std::nullopt;
+  return chain;
+}
+
+// The chain's ops rebuilt on the accumulator itself, in its layout; returns the last one's
+// result (the accumulator when the chain is empty). The originals stay for their other users.
+static Value rebuildInAccumulatorLayout(AccumulatorChain chain, PatternRewriter &rewriter) {
+  auto accumulator = cast<mlir::tile::MmaLayoutAttr>(chain.convert.getInput().getType().getEncoding());
+  Value current = chain.convert.getInput();
+  Value v = chain.convert.getResult();
+  for (Operation *op : llvm::reverse(chain.ops)) {
+    rewriter.setInsertionPoint(op);
+    Type type = withEncoding(op->getResult(0).getType(), accumulator);
+    if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(op)) {
+      current = mlir::tile::ReshapeOp::create(rewriter, op->getLoc(), type, current);
+      v = reshape.getResult();
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      if (operand == v || !isa<RankedTensorType>(operand.getType()))
+        operands.push_back(operand == v ? current : operand);
+      else // layout-free: BuildLayoutFreeInPlace or folding builds it in the layout
+        operands.push_back(
+            ConvertLayoutOp::create(rewriter, op->getLoc(), withEncoding(operand.getType(), accumulator), operand));
+    }
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperands(operands);
+    moved->getResult(0).setType(type);
+    current = moved->getResult(0);
+    v = op->getResult(0);
+  }
+  return current;
+}
+
 // store(f(convert(acc))) -> store(f(acc)): a store writes each register at its own element, in
 // any layout, so an accumulator is stored straight from its fragments (pairs of neighbouring
-// columns) instead of through shared memory. `f` is a chain of reshapes that keep the
-// accumulator layout and element-wise ops whose other tile operands are layout-free (casts,
-// scaling).
+// columns) instead of through shared memory.
 struct StoreInAccumulatorLayout : OpRewritePattern<mlir::tile::StoreOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(mlir::tile::StoreOp store, PatternRewriter &rewriter) const override {
-    SmallVector<Operation *> chain;
-    Value v = store.getValue();
-    ConvertLayoutOp convert;
-    while (!convert) {
-      Operation *def = v.getDefiningOp();
-      if (!def)
-        return failure();
-      if ((convert = dyn_cast<ConvertLayoutOp>(def)))
-        break;
-      if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(def); reshape && keepsAccumulatorLayout(reshape)) {
-        chain.push_back(def);
-        v = reshape.getInput();
-        continue;
-      }
-      if (!def->hasTrait<OpTrait::Elementwise>() || def->getNumResults() != 1 ||
-          !isa<arith::ArithDialect, math::MathDialect>(def->getDialect()))
-        return failure();
-      Value next;
-      for (Value operand : def->getOperands()) {
-        if (!isa<RankedTensorType>(operand.getType()) || isLayoutFree(operand, def))
-          continue;
-        if (next)
-          return failure();
-        next = operand;
-      }
-      if (!next)
-        return failure();
-      chain.push_back(def);
-      v = next;
-    }
-    auto accumulator = dyn_cast<mlir::tile::MmaLayoutAttr>(convert.getInput().getType().getEncoding());
-    if (!accumulator || convert.getType().getEncoding())
+    std::optional<AccumulatorChain> chain = accumulatorChain(store.getValue());
+    if (!chain)
       return failure();
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] store at " << store.getLoc() << ": from the accumulator layout "
-                            << accumulator << " (" << chain.size() << " op(s) on the way)\n");
-    Value current = convert.getInput();
-    for (Operation *op : llvm::reverse(chain)) {
-      rewriter.setInsertionPoint(op);
-      Type type = withEncoding(op->getResult(0).getType(), accumulator);
-      if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(op)) {
-        current = mlir::tile::ReshapeOp::create(rewriter, op->getLoc(), type, current);
-        v = reshape.getResult();
-        continue;
-      }
-      SmallVector<Value> operands;
-      for (Value operand : op->getOperands()) {
-        if (operand == v || !isa<RankedTensorType>(operand.getType()))
-          operands.push_back(operand == v ? current : operand);
-        else // layout-free: BuildLayoutFreeInPlace or folding builds it in the layout
-          operands.push_back(
-              ConvertLayoutOp::create(rewriter, op->getLoc(), withEncoding(operand.getType(), accumulator), operand));
-      }
-      Operation *moved = rewriter.clone(*op);
-      moved->setOperands(operands);
-      moved->getResult(0).setType(type);
-      current = moved->getResult(0);
-      v = op->getResult(0);
-    }
+                            << chain->convert.getInput().getType().getEncoding() << " (" << chain->ops.size()
+                            << " op(s) on the way)\n");
+    Value current = rebuildInAccumulatorLayout(*chain, rewriter);
     rewriter.modifyOpInPlace(store, [&] { store.getValueMutable().assign(current); });
+    return success();
+  }
+};
+
+// mma(a, f(convert(acc)), c) -> mma(a, f(acc), c): the lowering writes a B operand that is
+// not read in place into shared memory from whatever registers hold it, so a product whose B
+// operand is another product's result (a state S^T fed back, say) is written from the
+// accumulator fragments without first converting it through shared memory. (An A operand in
+// the #tile.mma layout means A from registers, which tile-assign-layouts decides; a transposed
+// operand, a permute the lowering folds, is left as it is.)
+struct WriteMmaOperandBFromAccumulator : OpRewritePattern<mlir::tile::MmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(mlir::tile::MmaOp op, PatternRewriter &rewriter) const override {
+    std::optional<AccumulatorChain> chain = accumulatorChain(op.getB());
+    if (!chain)
+      return failure();
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc()
+                            << ": B written to shared memory from the accumulator layout "
+                            << chain->convert.getInput().getType().getEncoding() << " (" << chain->ops.size()
+                            << " op(s) on the way)\n");
+    Value b = rebuildInAccumulatorLayout(*chain, rewriter);
+    rewriter.modifyOpInPlace(op, [&] { op.getBMutable().assign(b); });
     return success();
   }
 };
@@ -337,7 +381,7 @@ struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<T
     markRematerializedBroadcasts(getOperation());
     RewritePatternSet patterns(&getContext());
     patterns.add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout,
-                 StoreInAccumulatorLayout, RematerializeConversion>(&getContext());
+                 StoreInAccumulatorLayout, WriteMmaOperandBFromAccumulator, RematerializeConversion>(&getContext());
     ConversionLog log;
     GreedyRewriteConfig config;
     if (isDebugEnabled(DEBUG_TYPE))

@@ -39,6 +39,11 @@ struct TileLayout {
   int64_t mmaWarps[3] = {0, 0, 0};
   bool isMma() const { return mmaWarps[0] != 0; }
 
+  /// How many consecutive registers hold consecutive elements of one row, starting at a
+  /// multiple of that count: V for a canonical layout; 2 for the mma layout, whose fragments
+  /// hold pairs of neighbouring columns (registers 2i and 2i + 1, at an even column).
+  int64_t runLength() const { return isMma() ? 2 : vector; }
+
   TileLayout() = default;
   TileLayout(llvm::ArrayRef<int64_t> tileShape, int64_t threads) : shape(tileShape), numThreads(threads) {
     for (int64_t d : shape)

@@ -44,3 +44,19 @@ tile.kernel @chain(%a: !tile.array<?x?xbf16>, %c: !tile.array<?xf32>) {
   tile.store %s, %c[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
   tile.return
 }
+
+// -----
+
+// A product's result cast and fed back as the next product's B operand: written to shared
+// memory from the accumulator layout.
+// CHECK: [tile-remove-layout-conversions] tile.mma at {{.*}}: B written to shared memory from the accumulator layout #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1> (1 op(s) on the way)
+tile.kernel @state_as_b(%a: !tile.array<?x?xbf16>, %y: !tile.array<?x?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+  %s = tile.mma %ta, %ta, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  %sb = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+  %out = tile.mma %ta, %sb, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  tile.store %out, %y[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}

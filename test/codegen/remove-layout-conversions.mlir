@@ -218,3 +218,37 @@ tile.kernel @epilogue(%a: !tile.array<?x?xbf16>, %x: !tile.array<?x?xbf16>, %y: 
   tile.store %t, %y[%c0, %c0, %c0, %c0] : tensor<1x64x1x64xbf16>, !tile.array<?x?x?x?xbf16>[i32, i32, i32, i32]
   tile.return
 }
+
+// -----
+
+// A product's result fed back as the B operand of the next (the fused Mamba-2 loop's
+// y = C . S^T with S^T the running state): the cast to bf16 happens in the accumulator layout
+// and the lowering writes B into shared memory from the fragments, with no conversion through
+// shared memory first. The transposed use (a permute the lowering folds) keeps its conversion.
+// CHECK-LABEL: tile.kernel @state_as_b
+// CHECK: scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (tensor<64x64xf32, #tile.mma<[[L:.*]]>>)
+// CHECK-NEXT: %[[C:.*]] = tile.convert_layout %[[S]] : tensor<64x64xf32, #tile.mma<[[L]]>> -> tensor<64x64xf32>
+// CHECK: %[[SB:.*]] = arith.truncf %[[S]] : tensor<64x64xf32, #tile.mma<[[L]]>> to tensor<64x64xbf16, #tile.mma<[[L]]>>
+// CHECK-NEXT: %[[Y:.*]] = tile.mma %{{.*}}, %[[SB]], %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16, #tile.mma<[[L]]>>, tensor<64x64xf32, #tile.mma<[[L]]>>
+// CHECK-NEXT: tile.store %[[Y]]
+// CHECK-NEXT: %[[CT:.*]] = arith.truncf %[[C]] : tensor<64x64xf32> to tensor<64x64xbf16>
+// CHECK-NEXT: %[[P:.*]] = tile.permute %[[CT]] [1, 0]
+// CHECK-NEXT: tile.mma %{{.*}}, %[[P]], %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32, #tile.mma<[[L]]>>
+tile.kernel @state_as_b(%a: !tile.array<?x?xbf16>, %y: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zero) -> (tensor<64x64xf32>) : i32 {
+    %ta = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %sb = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %out = tile.mma %ta, %sb, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %out, %y[%i, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    %st = arith.truncf %s : tensor<64x64xf32> to tensor<64x64xbf16>
+    %stt = tile.permute %st [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
+    %out2 = tile.mma %ta, %stt, %zero : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %out2, %y[%c0, %i] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    %d = tile.mma %ta, %ta, %s : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.return
+}
