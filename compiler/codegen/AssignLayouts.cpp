@@ -74,10 +74,12 @@ void placeOperandA(mlir::tile::MmaOp op, mlir::tile::MmaLayoutAttr acc, OpBuilde
                   llvm::Twine(elt.isTF32() ? "tf32" : "this type"));
   if (acc.getWarpsN() != 1)
     return shared("the warps split N, so several warps would need the same rows of A");
-  std::string why;
-  if (!isRematerializable(a, op, &why, kMaxRematerializedConversionOps))
-    return shared("its threads cannot build their own elements (" + why + ")");
+  // Built from another product's accumulator in this very layout (FlashAttention's P = f(Q.K^T)
+  // feeding P.V; Mamba-2's masked C.B^T): its fragments are the A fragments already.
   auto layout = mlir::tile::MmaLayoutAttr::get(op.getContext(), 1, acc.getWarpsM(), 1);
+  std::string why;
+  if (!isRematerializable(a, op, &why, kMaxRematerializedConversionOps, layout))
+    return shared("its threads cannot build their own elements (" + why + ")");
   b.setInsertionPoint(op);
   auto converted =
       mlir::tile::ConvertLayoutOp::create(b, op.getLoc(), RankedTensorType::get(type.getShape(), elt, layout), a);

@@ -15,6 +15,7 @@ namespace {
 
 struct Budget {
   int64_t ops = 0, loads = 0, maxOps = kMaxRematerializedOps;
+  Attribute heldLayout; // isRematerializable's `heldLayout`
 };
 
 // A load stays valid to re-read at `user`: nothing in the kernel writes its array, and (when the
@@ -33,7 +34,9 @@ std::string loadRereadable(mlir::tile::LoadOp load, Operation *user) {
   return "";
 }
 
-std::string check(Value v, Operation *user, Budget &budget) {
+// `elementwise`: only element-wise ops lie between `v` and the tile asked about, so element
+// (i, j) of `v` is needed exactly where that tile's element (i, j) is.
+std::string check(Value v, Operation *user, Budget &budget, bool elementwise) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type)
     return "";
@@ -42,9 +45,14 @@ std::string check(Value v, Operation *user, Budget &budget) {
   Operation *def = v.getDefiningOp();
   if (!def)
     return "a block argument (loop-carried or region value)";
+  // A conversion from the layout the threads will build the tile in: each already holds the
+  // elements it needs, in its registers (the conversion cancels in that layout).
+  if (auto convert = dyn_cast<mlir::tile::ConvertLayoutOp>(def);
+      convert && elementwise && budget.heldLayout && convert.getInput().getType().getEncoding() == budget.heldLayout)
+    return "";
   // Reshapes cost nothing: row-major order is unchanged.
   if (isa<mlir::tile::ReshapeOp, mlir::tile::ExpandDimsOp>(def))
-    return check(def->getOperand(0), user, budget);
+    return check(def->getOperand(0), user, budget, false);
   if (++budget.ops > budget.maxOps)
     return "more than " + std::to_string(budget.maxOps) + " ops to recompute";
   if (auto constant = dyn_cast<arith::ConstantOp>(def))
@@ -58,11 +66,11 @@ std::string check(Value v, Operation *user, Budget &budget) {
   }
   // A broadcast or a permute only changes which input element an element reads.
   if (isa<mlir::tile::BroadcastOp, mlir::tile::PermuteOp>(def))
-    return check(def->getOperand(0), user, budget);
+    return check(def->getOperand(0), user, budget, false);
   if (isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
       (def->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(def)) && def->getNumResults() == 1) {
     for (Value operand : def->getOperands())
-      if (std::string why = check(operand, user, budget); !why.empty())
+      if (std::string why = check(operand, user, budget, elementwise); !why.empty())
         return why;
     return "";
   }
@@ -71,10 +79,11 @@ std::string check(Value v, Operation *user, Budget &budget) {
 
 } // namespace
 
-bool isRematerializable(Value v, Operation *user, std::string *why, int64_t maxOps) {
+bool isRematerializable(Value v, Operation *user, std::string *why, int64_t maxOps, Attribute heldLayout) {
   Budget budget;
   budget.maxOps = maxOps;
-  std::string reason = check(v, user, budget);
+  budget.heldLayout = heldLayout;
+  std::string reason = check(v, user, budget, /*elementwise=*/true);
   if (why)
     *why = reason;
   return reason.empty();

@@ -6,6 +6,7 @@
 // (KernelLoweringRemat.cpp).
 #pragma once
 
+#include "mlir/IR/Attributes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -31,8 +32,10 @@ inline constexpr int64_t kMaxRematerializedLoads = 4;
 /// between the load and `user`, so that a load copied into a pipeline stage is still in its
 /// stage), within the limits above. Otherwise `why` (when given) says what stops it.
 /// `maxOps` is kMaxRematerializedOps for a broadcast, kMaxRematerializedConversionOps for a
-/// conversion.
+/// conversion. With `heldLayout`, the question is whether the tile can be built in that layout:
+/// a tile.convert_layout from it, reached through element-wise ops only, is free too (each
+/// thread already holds those elements; tile-remove-layout-conversions cancels the pair).
 bool isRematerializable(mlir::Value v, mlir::Operation *user, std::string *why = nullptr,
-                        int64_t maxOps = kMaxRematerializedOps);
+                        int64_t maxOps = kMaxRematerializedOps, mlir::Attribute heldLayout = {});
 
 } // namespace tile::codegen

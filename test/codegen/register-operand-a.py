@@ -85,3 +85,28 @@ def weighted_transpose(x, b, w, c, n: int):
         a = (ct.transpose(xs).astype(ct.float32) * ws[None, :]).astype(ct.bfloat16)
         acc = ct.mma(a, bs, acc)
     ct.store(c, (0, 0), acc)
+
+
+# An A operand built element-wise from another product's accumulator (FlashAttention's
+# P = f(Q.K^T) feeding P.V; Mamba-2's masked, decayed C.B^T feeding the product with x): the
+# accumulator fragments are the A fragments already (same warps, same shape), so A stays in
+# registers; the conversion out of the accumulator layout and the one into A's cancel, and the
+# only shared-memory traffic is wgmma's own B operands.
+# RUN: tile-cc %s --kernel from_accumulator --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=f32:2 --emit=gpu -o /dev/null --print-ir-after=tile-remove-layout-conversions 2>&1 | FileCheck %s --check-prefix=FROMACC
+# RUN: tile-cc %s --kernel from_accumulator --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=f32:2 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=FROMACC-REMARKS --allow-empty
+# FROMACC: %[[S:.*]] = tile.mma {{.*}} {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32, #tile.mma<[[L:.*]]>>
+# FROMACC-NOT: tile.convert_layout
+# FROMACC: %[[E:.*]] = math.exp %{{.*}} : tensor<64x64xf32, #tile.mma<[[L]]>>
+# FROMACC-NOT: tile.convert_layout
+# FROMACC: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {tile.mma_instruction = "wgmma", tile.operand_a = "registers"} : tensor<64x64xbf16, #tile.mma<[[L]]>>
+# FROMACC-NOT: tile.convert_layout
+# FROMACC-REMARKS-NOT: the A operand
+@ct.kernel
+def from_accumulator(q, k, v, o):
+    qs = ct.load(q, (0, 0), (64, 64))
+    ks = ct.load(k, (0, 0), (64, 64))
+    vs = ct.load(v, (0, 0), (64, 64))
+    s = ct.mma(qs, ct.transpose(ks), ct.zeros((64, 64), dtype=ct.float32))
+    causal = ct.arange(64)[None, :] <= ct.arange(64)[:, None]
+    p = ct.where(causal, ct.exp(s * 0.125), 0.0).astype(ct.bfloat16)
+    ct.store(o, (0, 0), ct.mma(p, vs, ct.zeros((64, 64), dtype=ct.float32)))

@@ -1509,6 +1509,44 @@ def k(a, b, bt, s, c, d):
                  rt::Grid(2),
                  1e-3,
                  1e-3});
+  // The fused Mamba-2 loop's two products of computed operands: A built from another product's
+  // accumulator (the masked, decayed C.B^T: its fragments are A's), and a running state S^T
+  // fed back as B (written to shared memory from the accumulator fragments, bf16 pairs); the
+  // last chunk ragged (rows 80-95 of 96 padded).
+  out.push_back({"operands_from_accumulators",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(c, b, x, s, y, st):
+    St = ct.zeros((64, 32), dtype=ct.float32)
+    causal = ct.arange(64)[None, :] <= ct.arange(64)[:, None]
+    for i in range(3):
+        cc = ct.load(c, (i, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        bc = ct.load(b, (i, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        xc = ct.load(x, (i, 0), (64, 32), padding_mode=ct.PaddingMode.ZERO)
+        sv = ct.load(s, (i,), (64,), padding_mode=ct.PaddingMode.ZERO)
+        yacc = ct.mma(cc, St.astype(ct.bfloat16), ct.zeros((64, 32), dtype=ct.float32))
+        cb = ct.mma(cc, ct.transpose(bc), ct.zeros((64, 64), dtype=ct.float32))
+        m = ct.where(causal, cb * ct.exp(sv * 0.25)[None, :], 0.0).astype(ct.bfloat16)
+        yacc = ct.mma(m, xc, yacc)
+        ct.store(y, (i, 0), yacc)
+        St = ct.mma(ct.transpose(bc), xc, St * 0.5)
+    ct.store(st, (0, 0), St)
+)py",
+                 "k",
+                 {},
+                 {{"c", D::BFloat16, {160, 64}},
+                  {"b", D::BFloat16, {160, 64}},
+                  {"x", D::BFloat16, {160, 32}},
+                  {"s", D::Float32, {192}},
+                  {"y", D::Float32, {160, 32}, false, true},
+                  {"st", D::Float32, {64, 32}, false, true}},
+                 {},
+                 {"c", "b", "x", "s", "y", "st"},
+                 rt::Grid(1),
+                 // The computed operands round to bf16 (2^-8 relative), on both sides alike
+                 // except where exp's last bits move an element of m by one ulp.
+                 2e-2,
+                 5e-2});
   return out;
 }
 
