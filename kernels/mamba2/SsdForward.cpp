@@ -13,6 +13,8 @@
 namespace tile::mamba2 {
 
 std::string SsdKernelChoice::str() const {
+  if (skipped)
+    return "skipped (nothing reads its output)";
   return label + " (config " + std::to_string(config) + ", " + jit::tuneSourceName(source) + ")";
 }
 
@@ -96,6 +98,16 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
                                candidates[k]);
     decisions[k] = tuner.known(*keys[k], candidates[k]);
   }
+  // chunk_bmm serves compute_out's blocks below the diagonal, which only configurations with
+  // row blocks smaller than the chunk have: with such a choice of compute_out known, chunk_bmm
+  // neither compiles, tunes nor runs.
+  std::array<bool, kKernels> skipped{};
+  auto skipBmmUnlessRead = [&] {
+    skipped[1] = decisions[3] && !readsChunkBmm(plan, plan.launches[3].variants[decisions[3]->winner]);
+    if (skipped[1] && !decisions[1])
+      decisions[1] = jit::TuneDecision{0, jit::TuneSource::Only, {}, 0};
+  };
+  skipBmmUnlessRead();
 
   // Every kernel is compiled first, on the host, so compiling never falls between two time
   // points: at once (concurrently on the GPU), the chosen configuration of each kernel whose
@@ -105,6 +117,8 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   for (size_t k = 0; k < kKernels; ++k) {
     first[k] = requests.size();
     const SsdLaunch &l = plan.launches[k];
+    if (skipped[k])
+      continue;
     if (decisions[k])
       requests.push_back(l.variants[decisions[k]->winner].request);
     else
@@ -114,7 +128,7 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   std::vector<jit::CompileAttempt> compiled = backend.tryCompileAll(requests);
   std::array<std::optional<jit::KernelHandle>, kKernels> kernels;
   for (size_t k = 0; k < kKernels; ++k)
-    if (decisions[k]) {
+    if (decisions[k] && !skipped[k]) {
       if (!compiled[first[k]].kernel)
         throw rt::Error(rt::Error::Kind::InvalidArgument, compiled[first[k]].error);
       kernels[k] = compiled[first[k]].kernel;
@@ -139,7 +153,7 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   const bool tuning = std::any_of(decisions.begin(), decisions.end(), [](auto &d) { return !d; });
   for (size_t k = 0; tuning && k < kKernels; ++k) {
     const SsdLaunch &l = plan.launches[k];
-    if (l.empty())
+    if (l.empty() || skipped[k])
       continue;
     if (!decisions[k]) {
       std::vector<jit::LaunchTimer::Variant> variants;
@@ -154,6 +168,8 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
     backend.launch(*kernels[k], gridOf(l.variants[decisions[k]->winner]), argsOf(l), stream);
   }
 
+  skipBmmUnlessRead();
+
   // The pass proper, with the chosen configurations (timed: `repeats` times back to back).
   std::vector<jit::TimePoint> points; // a start and an end per timed launch
   std::vector<size_t> timed;          // which launch each pair brackets
@@ -163,24 +179,19 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
     const SsdLaunch &l = plan.launches[k];
     const SsdVariant &v = l.variants[decisions[k]->winner];
     const jit::TuneDecision &d = *decisions[k];
-    out.choices[k] = {l.request().kernel,
-                      v.candidate.config,
-                      v.candidate.label(),
-                      d.source,
-                      d.msOf(v.candidate.config),
-                      d.msOf(0),
-                      d.tuneMs};
+    out.choices[k] = {l.request().kernel, v.candidate.config, v.candidate.label(), d.source, d.msOf(v.candidate.config),
+                      d.msOf(0),          d.tuneMs,           skipped[k]};
   }
   std::array<std::vector<rt::Arg>, kKernels> args;
   for (size_t k = 0; k < kKernels; ++k)
-    if (!plan.launches[k].empty())
+    if (!plan.launches[k].empty() && !skipped[k])
       args[k] = argsOf(plan.launches[k]);
   for (int r = 0; r < repeats; ++r) {
     if (timings)
       points.clear(), timed.clear();
     for (size_t k = 0; k < kKernels; ++k) {
       const SsdLaunch &l = plan.launches[k];
-      if (l.empty())
+      if (l.empty() || skipped[k])
         continue;
       if (timings)
         points.push_back(backend.now(stream));
@@ -193,7 +204,9 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
     if (timings && r == 0 && !points.empty())
       passStart = points.front();
   }
-  out.cbBlock = std::get<std::int64_t>(plan.launches[1].variants[decisions[1]->winner].request.constants.at("BQ"));
+  out.cbBlock =
+      skipped[1] ? 0
+                 : std::get<std::int64_t>(plan.launches[1].variants[decisions[1]->winner].request.constants.at("BQ"));
   if (stream)
     stream->synchronize();
   else

@@ -52,6 +52,9 @@ struct SsdKernelChoice {
   /// From the tuning that chose it (now or in an earlier process; 0 when not timed): the
   /// winner's and configuration 0's median launch times, and how long tuning took (now).
   double ms = 0, config0Ms = 0, tuneMs = 0;
+  /// Not launched: nothing read its output (chunk_bmm, when compute_out's configuration has
+  /// no blocks below the diagonal: SsdPlan.h readsChunkBmm).
+  bool skipped = false;
   /// "BQ=64 BP=64 BN=32 (config 0, tuned)".
   std::string str() const;
 };
@@ -65,8 +68,10 @@ struct SsdOutputs {
   SsdOutput states;         // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
                             // with native products, else fp32)
   SsdOutput cb;             // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
-                            // causal diagonal, in blocks of cbBlock rows, are written
-  std::int64_t cbBlock = 0; // chunk_bmm's row block (its BQ) in the configuration that ran
+                            // causal diagonal, in blocks of cbBlock rows, are written, and
+                            // nothing when chunk_bmm was skipped (cbBlock 0)
+  std::int64_t cbBlock = 0; // chunk_bmm's row block (its BQ) in the configuration that ran; 0
+                            // when it did not run
   /// The configuration each kernel ran in (SsdPlan::launches' order).
   std::array<SsdKernelChoice, 4> choices;
 };

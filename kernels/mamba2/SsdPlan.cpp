@@ -154,6 +154,10 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
 
 } // namespace
 
+bool readsChunkBmm(const SsdPlan &plan, const SsdVariant &computeOut) {
+  return std::get<std::int64_t>(computeOut.request.constants.at("BQ")) < plan.chunkSize;
+}
+
 SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &options) {
   auto present = [&](SsdTensor t) { return inputs[unsigned(t)].has_value(); };
   for (SsdTensor t : {T::X, T::Dt, T::A, T::B, T::C})
@@ -307,6 +311,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
        {"HAS_Z", present(T::Z)},
        {"TF32", tf32}},
       {{"x", T::X},
+       {"B", T::B},
        {"C", T::C},
        {"cb", T::CB},
        {"dt_out", T::DtOut},

@@ -154,6 +154,11 @@ struct SsdTimings {
 /// Only the input entries of `inputs` are read.
 SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &options);
 
+/// Whether compute_out in configuration `computeOut` (a variant of launches[3]) reads chunk_bmm's
+/// C.B^T: only its blocks below the diagonal do, which exist when its row block BQ is smaller
+/// than the chunk (it computes the diagonal block itself). The executor skips chunk_bmm otherwise.
+bool readsChunkBmm(const SsdPlan &plan, const SsdVariant &computeOut);
+
 /// The kernel source: ssd.py as compiled into the library, or the file named by the
 /// TILE_SSD_SOURCE environment variable (throws rt::Error when it cannot be read).
 std::string ssdSource();

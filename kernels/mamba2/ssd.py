@@ -20,8 +20,10 @@
 # SM trade against registers; the values are the fastest measured on the H200
 # (docs/mamba2.md), a few registers spill.
 #
-# C.B^T depends only on (batch, chunk, group): chunk_bmm computes it once, for the blocks on or
-# below the causal diagonal, and compute_out reads it for every head of the group.
+# C.B^T depends only on (batch, chunk, group): compute_out computes the diagonal block of its
+# rows itself, once for the heads of a block; chunk_bmm computes the blocks below it once, for
+# compute_out configurations whose row blocks are smaller than the chunk (the executor skips
+# chunk_bmm when the configuration that runs has BQ = Q).
 import cuda.tile as ct
 
 
@@ -173,7 +175,7 @@ def chunk_bmm(B, C, cb, ngroups: int,
                       dict(BQ=64, BP=64, BN=128, HB=40, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=16, occupancy=1)],
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
-def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
+def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
                 Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
                 BP: ct.Constant[int], BN: ct.Constant[int], HB: ct.Constant[int] = 1,
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
@@ -189,13 +191,25 @@ def compute_out(x, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngrou
     h0 = (ct.bid(2) % head_blocks) * HB
     g = h0 // (nheads // ngroups)
     # What the heads share: C's rows when one block of N covers them, and the diagonal block
-    # of C.B^T with the causal mask applied.
+    # of C.B^T with the causal mask applied, computed here (its accumulator fragments are the A
+    # fragments of the masked product with x: no round trip through memory) so that chunk_bmm
+    # only serves the blocks below the diagonal, which exist when BQ < Q.
     if BN == N:
         c_rows = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, 0), (1, BQ, 1, N),
                                     padding_mode=ct.PaddingMode.ZERO), (BQ, N)).astype(MT)
+        b_rows = ct.reshape(ct.load(B, (bi, c * row_tiles + qb, g, 0), (1, BQ, 1, N),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, N)).astype(MT)
+        cbd = ct.mma(c_rows, ct.transpose(b_rows), ct.zeros((BQ, BQ), dtype=ct.float32))
+    else:
+        cbd = ct.zeros((BQ, BQ), dtype=ct.float32)
+        for nb in range(N // BN):
+            cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+            br = ct.reshape(ct.load(B, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
+                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+            cbd = ct.mma(cr, ct.transpose(br), cbd)
     causal = ct.arange(BQ)[None, :] <= ct.arange(BQ)[:, None]
-    cbd = ct.where(causal, ct.reshape(ct.load(cb, (bi, c, g, qb, qb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32),
-                   0.0)
+    cbd = ct.where(causal, cbd, 0.0)
     for hh in range(HB):
         h = h0 + hh
         s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
