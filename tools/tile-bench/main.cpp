@@ -210,6 +210,7 @@ int main(int argc, char **argv) {
     std::string shape;
     std::array<double, 4> ms;
     std::array<mamba2::KernelWork, 4> work;
+    std::array<bool, 4> skipped{}; // not launched (SsdKernelChoice::skipped)
   };
   std::vector<KernelRow> kernelRows;
   double totalTuneMs = 0;
@@ -284,10 +285,13 @@ int main(int argc, char **argv) {
       KernelRow row{s.name,
                     {median(cumsum), median(bmm), median(state), median(out)},
                     mamba2::ssdKernelWork(mamba2::SsdDims{b, T, H, P, G, N}, chunk, 2, 2)};
+      for (size_t k = 0; k < 4; ++k)
+        row.skipped[k] = first.choices[k].skipped;
       kernelRows.push_back(row);
       json perKernel = json::array();
       for (size_t k = 0; k < 4; ++k)
         perKernel.push_back({{"kernel", kKernelNames[k]},
+                             {"skipped", row.skipped[k]},
                              {"ms", row.ms[k]},
                              {"bytes", row.work[k].bytes},
                              {"flops", row.work[k].flops},
@@ -327,6 +331,10 @@ int main(int argc, char **argv) {
               "%floor");
   for (const KernelRow &row : kernelRows)
     for (size_t k = 0; k < 4; ++k) {
+      if (row.skipped[k]) {
+        std::printf("%-24s %-14s  skipped (nothing reads its output)\n", row.shape.c_str(), kKernelNames[k]);
+        continue;
+      }
       const mamba2::KernelWork &w = row.work[k];
       double floorMs = w.floorMs(mamba2::kH200TBs, mamba2::kH200Tflops);
       double ms = row.ms[k];
