@@ -26,23 +26,49 @@ LogicalResult KernelLowering::lowerGridDependencyControl(mlir::tile::GridDepende
   return success();
 }
 
-// Copies issued ahead (a kernel-start copy of a load anywhere in the body, a pipelined loop's
-// prologue before the loop) may run before the wait where the source put it, and read what a
-// predecessor has not finished writing: such a kernel waits at its start, before any copy.
-// Waiting earlier is always safe; the wait in place then returns at once.
+// Copies issued ahead run before the wait where the source put it when they copy a load that
+// comes after that wait: a kernel-start copy (issued at kernel start) of a load after any wait,
+// or a pipelined loop's copy (the prologue before the loop copies the first iterations) when
+// the loop holds a wait. They could read what a predecessor has not finished writing, so such
+// a kernel waits at its start, before any copy (the wait in place then returns at once). Copies
+// of loads that precede every wait (the inputs a kernel reads while its predecessor finishes)
+// keep the wait where the source put it.
 void KernelLowering::waitBeforeCopiesAhead() {
   if (target_.sm < 90)
     return;
-  bool waits = false, copiesAhead = false;
-  kernel_.walk([&](Operation *op) {
-    if (auto control = dyn_cast<mlir::tile::GridDependencyControlOp>(op))
-      waits |= control.getAction() == mlir::tile::GridDependencyAction::wait;
-    copiesAhead |= op->hasAttr(kPrefetchOffsetAttr) || op->hasAttr(kPipelineOffsetAttr);
+  llvm::DenseMap<Operation *, int64_t> position; // program order
+  SmallVector<Operation *> waits;
+  kernel_.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    position[op] = static_cast<int64_t>(position.size());
+    if (auto control = dyn_cast<mlir::tile::GridDependencyControlOp>(op);
+        control && control.getAction() == mlir::tile::GridDependencyAction::wait)
+      waits.push_back(op);
   });
-  if (!waits || !copiesAhead)
+  if (waits.empty())
     return;
+  Operation *early = nullptr;
+  kernel_.walk([&](Operation *op) {
+    if (early)
+      return;
+    if (op->hasAttr(kPrefetchOffsetAttr) &&
+        llvm::any_of(waits, [&](Operation *w) { return position[w] < position[op]; }))
+      early = op;
+    if (op->hasAttr(kPipelineOffsetAttr))
+      for (Operation *loop = op->getParentOp(); loop && loop != kernel_.getOperation(); loop = loop->getParentOp())
+        if (loop->hasAttr(kPipelineStagesAttr) &&
+            llvm::any_of(waits, [&](Operation *w) { return loop->isProperAncestor(w); })) {
+          early = op;
+          break;
+        }
+  });
+  if (!early) {
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName()
+                            << "': every copy issued ahead is of a load before the waits; they stay in place\n");
+    return;
+  }
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName()
-                          << "': waits for its predecessors at kernel start, before the copies issued ahead\n");
+                          << "': waits for its predecessors at kernel start: the load at " << early->getLoc()
+                          << " follows a wait and is copied ahead of it\n");
   NVVM::GriddepcontrolOp::create(b_, loc_, NVVM::GridDepActionKind::wait);
 }
 

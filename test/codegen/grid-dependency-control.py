@@ -55,3 +55,40 @@ def prefetched(x, y, n: int):
     ct.grid_dependency_control_wait()
     t = ct.load(x, (ct.bid(0), 0), (64, 64)).astype(ct.float32)
     ct.store(y, (ct.bid(0), 0), acc + t)
+
+
+# The inputs a kernel reads before its wait (a load copied at kernel start, above the wait in
+# the source) are copied while the predecessor finishes; the loop after the wait copies its
+# first iterations in a prologue that follows the wait: the kernel waits once, where the
+# source says, after the input's copy.
+# RUN: tile-cc %s --kernel inputs_first --arg x=bf16:2:aligned --arg z=bf16:2:aligned --arg y=f32:2:aligned --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=INPLACE
+# INPLACE-NOT: griddepcontrol.wait
+# INPLACE: cp.async.bulk.tensor
+# INPLACE: griddepcontrol.wait;
+# INPLACE-NOT: griddepcontrol.wait
+# INPLACE: cp.async.bulk.tensor
+# INPLACE-NOT: griddepcontrol.wait
+@ct.kernel
+def inputs_first(x, z, y, n: int):
+    t = ct.load(x, (ct.bid(0), 0), (64, 64)).astype(ct.float32)
+    ct.grid_dependency_control_wait()
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    for i in range(n):
+        acc = acc + ct.load(z, (i, 0), (64, 64)).astype(ct.float32)
+    ct.store(y, (ct.bid(0), 0), acc + t)
+
+
+# A wait inside a pipelined loop: the prologue copies the first iterations before the loop,
+# ahead of that wait, so the kernel waits at its start.
+# RUN: tile-cc %s --kernel wait_in_loop --arg z=bf16:2:aligned --arg y=f32:2:aligned --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=INLOOP
+# INLOOP: griddepcontrol.wait;
+# INLOOP-NOT: griddepcontrol.wait
+# INLOOP: cp.async.bulk.tensor
+# INLOOP: griddepcontrol.wait;
+@ct.kernel
+def wait_in_loop(z, y, n: int):
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    for i in range(n):
+        ct.grid_dependency_control_wait()
+        acc = acc + ct.load(z, (i, 0), (64, 64)).astype(ct.float32)
+    ct.store(y, (ct.bid(0), 0), acc)
