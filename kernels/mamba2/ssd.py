@@ -89,10 +89,6 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
     weight x instead of B: S += (w x)^T B, whose computed factor (w x)^T is the A operand of the
     state as it is stored, built in registers from x's pipeline stage, while B is read in place:
     no operand goes through shared memory and no barrier guards one."""
-    # compute_out may launch once every block of this kernel has started: it builds what it
-    # needs of the inputs alone (C.B^T's diagonal block) while this kernel's last blocks run,
-    # then waits for them.
-    ct.grid_dependency_control_launch_dependents()
     MT = product_type(x.dtype, TF32)
     pb = ct.bid(0)
     nb = ct.bid(1)
@@ -214,9 +210,6 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
             cbd = ct.mma(cr, ct.transpose(br), cbd)
     causal = ct.arange(BQ)[None, :] <= ct.arange(BQ)[:, None]
     cbd = ct.where(causal, cbd, 0.0)
-    # The rest reads what fwd_pass_state (launched ahead of its end: programmatic dependent
-    # launch) and the kernels before it wrote.
-    ct.grid_dependency_control_wait()
     for hh in range(HB):
         h = h0 + hh
         s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
