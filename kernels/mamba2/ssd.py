@@ -37,6 +37,20 @@ def product_type(dtype, tf32):
     return dtype
 
 
+@ct.function
+def cb_block(B, C, bi, g, row_block, col_block, N, BQ, BN, MT):
+    """C.B^T for the BQ rows of block `row_block` and the BQ columns (positions of B) of block
+    `col_block` of batch bi, group g: f32 products of MT operands, over N in BN-wide steps."""
+    acc = ct.zeros((BQ, BQ), dtype=ct.float32)
+    for nb in range(N // BN):
+        cr = ct.reshape(ct.load(C, (bi, row_block, g, nb), (1, BQ, 1, BN),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+        bc = ct.reshape(ct.load(B, (bi, col_block, g, nb), (1, BQ, 1, BN),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
+        acc = ct.mma(cr, ct.transpose(bc), acc)
+    return acc
+
+
 @ct.autotune(configs=[dict(BH=8), dict(BH=16), dict(BH=4)], key=["nheads", "Q"])
 @ct.kernel(occupancy=3)
 def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
@@ -150,13 +164,7 @@ def chunk_bmm(B, C, cb, ngroups: int,
     bi = ct.bid(2) // ngroups
     g = ct.bid(2) % ngroups
     if kb <= qb:
-        acc = ct.zeros((BQ, BQ), dtype=ct.float32)
-        for nb in range(N // BN):
-            cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
-                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
-            bc = ct.reshape(ct.load(B, (bi, c * row_tiles + kb, g, nb), (1, BQ, 1, BN),
-                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
-            acc = ct.mma(cr, ct.transpose(bc), acc)
+        acc = cb_block(B, C, bi, g, c * row_tiles + qb, c * row_tiles + kb, N, BQ, BN, MT)
         ct.store(cb, (bi, c, g, qb, kb), ct.reshape(acc, (1, 1, 1, BQ, BQ)))
 
 
@@ -201,13 +209,7 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
                                     padding_mode=ct.PaddingMode.ZERO), (BQ, N)).astype(MT)
         cbd = ct.mma(c_rows, ct.transpose(b_rows), ct.zeros((BQ, BQ), dtype=ct.float32))
     else:
-        cbd = ct.zeros((BQ, BQ), dtype=ct.float32)
-        for nb in range(N // BN):
-            cr = ct.reshape(ct.load(C, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
-                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
-            br = ct.reshape(ct.load(B, (bi, c * row_tiles + qb, g, nb), (1, BQ, 1, BN),
-                                    padding_mode=ct.PaddingMode.ZERO), (BQ, BN)).astype(MT)
-            cbd = ct.mma(cr, ct.transpose(br), cbd)
+        cbd = cb_block(B, C, bi, g, c * row_tiles + qb, c * row_tiles + qb, N, BQ, BN, MT)
     causal = ct.arange(BQ)[None, :] <= ct.arange(BQ)[:, None]
     cbd = ct.where(causal, cbd, 0.0)
     for hh in range(HB):
