@@ -192,6 +192,9 @@ private:
 
   // Builtins (IRGenBuiltins.cpp and friends).
   KValue callBuiltin(const std::string &name, const KValue *self, const CallArgs &args);
+  /// Array.tiled_view() and the TiledView methods (IRGenTiledView.cpp): load, store and the
+  /// atomic_store_* read-modify-writes of a tile at a tile index, num_tiles.
+  KValue callTiledView(const std::string &name, const KValue &self, const CallArgs &args);
   bool bind(const CallArgs &args, llvm::ArrayRef<const char *> params, Bound &out);
   KValue builtinMemory(const std::string &name, const CallArgs &args);
   KValue builtinMath(const std::string &name, const CallArgs &args);

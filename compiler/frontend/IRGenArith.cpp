@@ -116,6 +116,8 @@ std::string describe(const KValue &v) {
     return "padding mode " + v.name();
   case KValue::Kind::ConstantAnnotation:
     return "ct.Constant";
+  case KValue::Kind::TiledView:
+    return "a tiled view of " + describe(*v.self()) + " in tiles of " + describe(KValue::tuple(v.elements()));
   case KValue::Kind::Runtime: {
     Type t = v.value().getType();
     if (auto tensor = dyn_cast<RankedTensorType>(t)) {

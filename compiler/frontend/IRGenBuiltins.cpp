@@ -242,6 +242,8 @@ Value KernelIRGen::toTile(const Arg &a, const std::string &what) {
 //===----------------------------------------------------------------------===//
 
 KValue KernelIRGen::callBuiltin(const std::string &name, const KValue *self, const CallArgs &argsIn) {
+  if (self && (name == "array.tiled_view" || name.rfind("tiled_view.", 0) == 0))
+    return callTiledView(name, *self, argsIn);
   CallArgs args = argsIn;
   if (self) {
     args.positional.insert(args.positional.begin(), {*self, args.callRange});

@@ -442,9 +442,10 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
       }
       return KValue::tuple(std::move(dims));
     }
-    if (base.isArray() && (attr == "tiled_view" || attr == "slice" || attr == "get_raw_memory")) {
-      error(e.attrRange, "Array." + attr + "() is not supported yet" +
-                             (attr == "tiled_view" ? std::string(" (cuTile's TiledView)") : std::string()));
+    if (base.isArray() && attr == "tiled_view")
+      return KValue::builtin("array.tiled_view", std::make_shared<KValue>(base));
+    if (base.isArray() && (attr == "slice" || attr == "get_raw_memory")) {
+      error(e.attrRange, "Array." + attr + "() is not supported yet");
       return KValue::error();
     }
     if (attr == "strides" && base.isArray()) {
@@ -472,6 +473,16 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
         if (attr == m)
           return KValue::builtin("ct." + attr, std::make_shared<KValue>(base));
     }
+  }
+  if (base.kind() == KValue::Kind::TiledView) {
+    if (attr == "dtype")
+      return KValue::dtype(base.self()->elementType());
+    if (attr == "tile_shape" || attr == "traversal_steps") // tiles at multiples of their shape
+      return KValue::tuple(base.elements());
+    for (const char *m : {"load", "store", "num_tiles", "atomic_store_add", "atomic_store_max", "atomic_store_min",
+                          "atomic_store_and", "atomic_store_or", "atomic_store_xor"})
+      if (attr == m)
+        return KValue::builtin("tiled_view." + attr, std::make_shared<KValue>(base));
   }
   if (base.isDType() && attr == "bitwidth") {
     Type t = base.dtypeValue();

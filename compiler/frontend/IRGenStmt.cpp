@@ -166,6 +166,10 @@ static bool sameValue(const KValue &a, const KValue &b) {
     return a.functionDef() == b.functionDef();
   case KValue::Kind::Runtime:
     return a.value() == b.value();
+  case KValue::Kind::TiledView:
+    if (a.intValue() != b.intValue() || !sameValue(*a.self(), *b.self()))
+      return false;
+    [[fallthrough]];
   case KValue::Kind::Tuple:
   case KValue::Kind::Dict:
     if (a.elements().size() != b.elements().size() || (a.isDict() && a.keys() != b.keys()))

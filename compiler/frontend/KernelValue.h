@@ -34,6 +34,7 @@ public:
     Runtime,            // an MLIR value: scalar, tile (ranked tensor) or array
     Dict,               // `dict(...)` / `{...}` in decorators
     ConstantAnnotation, // ct.Constant or ct.Constant[int]
+    TiledView,          // array.tiled_view(tile_shape): the array (self), the tile shape, padding
   };
 
   KValue() = default;
@@ -102,6 +103,16 @@ public:
     k.value_ = v;
     return k;
   }
+  /// `array.tiled_view(tileShape, padding_mode=padding)`: tiles of `tileShape` (compile-time
+  /// ints, one per array dimension) at multiples of it.
+  static KValue tiledView(KValue array, std::vector<KValue> tileShape, const KValue &padding) {
+    KValue k = make(Kind::TiledView);
+    k.self_ = std::make_shared<KValue>(std::move(array));
+    k.elts_ = std::make_shared<std::vector<KValue>>(std::move(tileShape));
+    k.i_ = padding.intValue();
+    k.name_ = padding.name();
+    return k;
+  }
   static KValue constantAnnotation(std::string of) {
     KValue k = make(Kind::ConstantAnnotation);
     k.name_ = std::move(of);
@@ -134,6 +145,8 @@ public:
   const FunctionDefStmt *functionDef() const { return fn_; }
   const KValue *self() const { return self_.get(); }
   mlir::Value value() const { return value_; }
+  /// A TiledView's padding mode (a Padding value).
+  KValue viewPadding() const { return padding(i_, name_); }
 
   // Runtime value classification.
   bool isArray() const;
