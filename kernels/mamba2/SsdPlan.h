@@ -121,7 +121,8 @@ struct SsdPlan {
   std::int64_t chunkSize = 0, numChunks = 0;
   /// The inputs as given, plus the outputs' dtypes and shapes (always present).
   SsdTensorTypes tensors;
-  /// chunk_cumsum, chunk_bmm, fwd_pass_state, compute_out, to run in this order.
+  /// chunk_cumsum, chunk_bmm, fwd_pass_state, compute_out, to run in this order (chunk_bmm only
+  /// when compute_out's configuration reads it: readsChunkBmm).
   std::array<SsdLaunch, 4> launches;
 
   const SsdTensorType &type(SsdTensor t) const { return *tensors[static_cast<unsigned>(t)]; }
