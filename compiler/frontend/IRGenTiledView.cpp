@@ -81,18 +81,24 @@ KValue KernelIRGen::callTiledView(const std::string &name, const KValue &self, c
       access.positional.push_back({tileShape, args.callRange});
       access.keywords.push_back({"padding_mode", {self.viewPadding(), args.callRange}});
     } else {
-      // The tile broadcasts to the view's tile shape.
+      // A tile broadcasts to the view's tile shape; a number or scalar fills one of the
+      // array's dtype.
       const Arg &t = *b.get("tile");
-      CallArgs bc;
-      bc.callRange = t.range;
-      bc.callee = "store";
-      bc.positional = {t, {tileShape, t.range}};
       SmallVector<int64_t> dims;
       for (const KValue &d : self.elements())
         dims.push_back(d.intValue());
-      KValue full = t.value.isTile() && t.value.shape() == ArrayRef<int64_t>(dims)
-                        ? t.value
-                        : callBuiltin("ct.broadcast_to", nullptr, bc);
+      KValue full = t.value;
+      if (!t.value.isTile() || t.value.shape() != ArrayRef<int64_t>(dims)) {
+        CallArgs fill;
+        fill.callRange = t.range;
+        fill.callee = "store";
+        fill.positional = {t, {tileShape, t.range}};
+        if (!t.value.isTile()) {
+          fill.positional = {{tileShape, t.range}, t};
+          fill.keywords.push_back({"dtype", {KValue::dtype(array.elementType()), t.range}});
+        }
+        full = callBuiltin(t.value.isTile() ? "ct.broadcast_to" : "ct.full", nullptr, fill);
+      }
       if (full.isError())
         return full;
       access.positional.push_back({full, t.range});

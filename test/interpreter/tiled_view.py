@@ -6,6 +6,8 @@
 # RUN: tile-cc %s --kernel copy_add --arg x=f32:2 --arg y=f32:2 --arg acc=f32:2 --arg n=i32:1 --emit=tile | FileCheck %s --check-prefix=IR
 # RUN: tile-cc %s --kernel copy_add --arg x=f32:2 --arg y=f32:2 --arg acc=f32:2 --arg n=i32:1 --emit=ptx | FileCheck %s --check-prefix=PTX
 # RUN: tile-run %s --kernel maxed --grid 4 --array x=i32:16:iota --array m=i32:4 --print m | FileCheck %s --check-prefix=MAX
+# RUN: tile-run %s --kernel fill --grid 2 --array x=f32:8:iota --array y=bf16:16 --print y | FileCheck %s --check-prefix=FILL
+# RUN: not tile-cc %s --kernel narrow --arg x=f32:1 --arg y=bf16:1 2>&1 | FileCheck %s --check-prefix=NARROW
 # RUN: not tile-cc %s --kernel bad_rank --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=RANK
 # RUN: not tile-cc %s --kernel bad_steps --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=STEPS
 # RUN: not tile-cc %s --kernel bad_padding --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=PADDING
@@ -80,3 +82,22 @@ def bad_axis(x):
 @ct.kernel
 def bad_index(x):
     x.tiled_view((4, 4)).atomic_store_add(0, ct.full((4, 4), 1.0, dtype=ct.float32))
+
+
+# A number stored through a view fills a tile of the array's dtype (bf16 here), a tile
+# broadcasts to the tile shape, and a scalar update adds to every element of the tile.
+# FILL: y: bfloat16 (16,)
+# FILL-NEXT: [2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 2.5, 0.25, 0.25, 0.25, 0.25, 4.25, 4.25, 4.25, 4.25]
+@ct.kernel
+def fill(x, y):
+    tv = y.tiled_view(4)
+    tv.store(ct.bid(0), 1.5)
+    tv.store(ct.bid(0) + 2, (x.tiled_view(1).load(ct.bid(0) * 4) + 0.25).astype(ct.bfloat16))
+    tv.atomic_store_add(ct.bid(0), 1.0)
+
+
+# A wider tile into a narrower array is refused, as ct.store refuses it.
+# NARROW: ct.store: the tile has dtype f32 but the array has dtype bf16, which it does not widen to
+@ct.kernel
+def narrow(x, y):
+    y.tiled_view(4).store(0, x.tiled_view(4).load(0))
