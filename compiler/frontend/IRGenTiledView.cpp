@@ -2,13 +2,11 @@
 // holds no IR of its own; each method is the array access it stands for: load and store are
 // ct.load / ct.store of a tile at a tile index, atomic_store_<op> is ct.atomic_<op> at the
 // element indices of the tile (index * tile_shape + arange along each dimension, out-of-bounds
-// elements skipped), num_tiles is cdiv(shape[axis], tile_shape[axis]).
+// elements skipped), num_tiles is ct.num_tiles(array, axis, tile_shape).
 
 #include "compiler/frontend/IRGen.h"
 
 #include "dialect/TileDialect.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 
@@ -17,7 +15,6 @@ namespace tile::frontend {
 KValue KernelIRGen::callTiledView(const std::string &name, const KValue &self, const CallArgs &argsIn) {
   CallArgs args = argsIn;
   args.callee = name.substr(name.find('.') + 1);
-  Location l = loc(args.callRange);
   Bound b;
   if (name == "array.tiled_view") {
     if (!bind(args, {"tile_shape", "padding_mode?", "traversal_steps?"}, b))
@@ -118,15 +115,14 @@ KValue KernelIRGen::callTiledView(const std::string &name, const KValue &self, c
                             std::to_string(rank) + "), got " + describe(axis.value));
       return KValue::error();
     }
-    int64_t a = (axis.value.intValue() + rank) % rank;
-    int64_t extent = self.elements()[a].intValue();
-    Value dim = mlir::tile::DimOp::create(builder_, l, builder_.getI64Type(), array.value(), static_cast<uint32_t>(a));
-    Value sum = arith::AddIOp::create(builder_, l, dim,
-                                      arith::ConstantIntOp::create(builder_, l, builder_.getI64Type(), extent - 1));
-    Value tiles = arith::DivSIOp::create(builder_, l, sum,
-                                         arith::ConstantIntOp::create(builder_, l, builder_.getI64Type(), extent));
-    // cuTile's num_tiles is an int32.
-    return KValue::runtime(arith::TruncIOp::create(builder_, l, builder_.getI32Type(), tiles));
+    // ct.num_tiles(array, axis, tile_shape), the axis counted from the front.
+    CallArgs count;
+    count.callRange = args.callRange;
+    count.callee = method;
+    count.positional = {{array, args.callRange},
+                        {KValue::integer((axis.value.intValue() + rank) % rank), axis.range},
+                        {tileShape, args.callRange}};
+    return callBuiltin("ct.num_tiles", nullptr, count);
   }
   // atomic_store_<op>(index, update): ct.atomic_<op> at the tile's element indices.
   if (!bind(args, {"index", "update"}, b))
