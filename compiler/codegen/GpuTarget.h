@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -62,6 +63,14 @@ struct GpuTarget {
     default:
       return sm >= 90 ? 227 * 1024 : 96 * 1024;
     }
+  }
+
+  /// The shared memory a block may use so that `occupancy` blocks fit on a multiprocessor
+  /// (228 KiB on Hopper and the A100, less the driver's 1 KiB per block), at most the above.
+  int64_t sharedBytesPerBlockAt(int64_t occupancy) const {
+    constexpr int64_t kSharedPerSM = 228 * 1024;
+    constexpr int64_t kReservedPerBlock = 1024;
+    return std::min(maxSharedBytesPerBlock(), kSharedPerSM / std::max<int64_t>(1, occupancy) - kReservedPerBlock);
   }
 };
 

@@ -229,7 +229,7 @@ static std::string kibString(int64_t bytes) {
 LogicalResult KernelLowering::checkSharedMemoryLimit() {
   int64_t limit = target_.maxSharedBytesPerBlock();
   // The mbarriers follow the other bytes.
-  if (alignTo16(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_)) + mbarrierBytes_ <= limit)
+  if (alignTo16(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_)) + tailBytes() <= limit)
     return success();
   Operation *op = largestSharedUser_ ? largestSharedUser_ : kernel_.getOperation();
   RankedTensorType largest;
@@ -493,6 +493,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
       [&](mlir::tile::LoadOp l) { tmaPrefetches |= l->hasAttr(kPrefetchOffsetAttr) && usesTma(l); });
   waitBeforeCopiesAhead();
   declareTmaBarriers(tmaPrefetches ? 2 : 0);
+  declareTmaStaging();
   if (tmaPrefetches) {
     initMbarriers(tmaPrefetchBarrier_, 2);
     barrier();
@@ -500,23 +501,23 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   issuePrefetches();
   if (failed(lowerRegion(kernel_.getBody())))
     return failure();
+  waitForTmaStores();
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
   // The stages were sized from an estimate of the scratch; when the scratch turns out larger,
   // the caller lowers the kernel again without them (pipelineOverflow).
-  if (prefetchBytes_ + pipelineBytes_ && alignTo16(sharedBytes_) + mbarrierBytes_ > target_.maxSharedBytesPerBlock()) {
+  if (prefetchBytes_ + pipelineBytes_ && alignTo16(sharedBytes_) + tailBytes() > target_.maxSharedBytesPerBlock()) {
     pipelineOverflow_ = true;
     fn.erase();
     return failure();
   }
   if (failed(checkSharedMemoryLimit()))
     return failure();
-  // The mbarriers follow everything else.
+  // The mbarriers and the staging buffer of TMA stores follow everything else.
   int64_t dataBytes = alignTo16(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_));
-  placeTmaBarriers(dataBytes);
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
   info.numThreads = numThreads_;
-  info.sharedMemoryBytes = alignTo16(dataBytes + mbarrierBytes_);
+  info.sharedMemoryBytes = alignTo16(placeTail(dataBytes));
   return info;
 }
 

@@ -123,6 +123,23 @@ private:
   void issueTmaCopies(llvm::ArrayRef<mlir::tile::LoadOp> loads,
                       llvm::function_ref<mlir::Value(mlir::tile::LoadOp)> byteOffset, mlir::Value mbarrier);
   void issueTmaCopy(mlir::tile::LoadOp load, mlir::Value byteOffset, mlir::Value mbarrier);
+  /// A bulk tensor copy's coordinates (i32, innermost first) of the tile at `indices` (counted
+  /// in tiles of `shape`), and their operand list "$first, ..." in the inline PTX.
+  llvm::SmallVector<mlir::Value> tmaCoordinates(mlir::ValueRange indices, llvm::ArrayRef<int64_t> shape);
+  static std::string tmaCoordinateList(int64_t rank, int64_t first);
+  // Bulk tensor stores (KernelLoweringTmaStore.cpp).
+  /// At kernel start: the staging buffers' offset (a constant placeTail sets at the end) and
+  /// the store counter.
+  void declareTmaStaging();
+  /// The shared memory after the data that the kernel cannot do without (the mbarriers, one
+  /// staging buffer and its alignment).
+  int64_t tailBytes() const;
+  /// Places the mbarriers and the staging buffers (two when they fit at the kernel's occupancy)
+  /// after `dataBytes`; returns where they end.
+  int64_t placeTail(int64_t dataBytes);
+  /// Before the kernel returns: thread 0 waits for its bulk stores.
+  void waitForTmaStores();
+  mlir::LogicalResult lowerTmaStore(mlir::tile::StoreOp op);
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
   void readStage(mlir::tile::LoadOp op, mlir::Value base);
   /// Element `linear` (i32, row-major in the load's tile) of that buffer.
@@ -361,6 +378,12 @@ public:
   int64_t mbarrierBytes_ = 0;
   llvm::DenseMap<mlir::Operation *, int64_t> tmaLoopBarriers_;
   int64_t tmaPrefetchBarrier_ = 0;
+  /// TMA stores: their staging buffers' offset, the mask of the counter's parity (1: two
+  /// buffers) and whether there is one buffer (constants set at the end), the bytes of a
+  /// buffer, and the count of stores so far (an i32 alloca).
+  mlir::arith::ConstantOp tmaStagingOffset_, tmaStagingParityMask_, tmaStagingSingle_;
+  int64_t tmaStagingBufferBytes_ = 0;
+  mlir::Value tmaStoreCount_;
   bool prefetchGroupTma_[2] = {false, false};
   /// The byte offset (i32) of the stage a pipelined loop's iteration reads, per loop.
   llvm::DenseMap<mlir::Operation *, mlir::Value> pipelineStageOffset_;

@@ -280,6 +280,8 @@ static void storeQuadTransposed(KernelLowering &l, mlir::tile::StoreOp op, Kerne
 }
 
 LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
+  if (op->hasAttr(kTmaAttr))
+    return lowerTmaStore(op);
   Array &array = arrays_[op.getArray()];
   TileLayout layout = layoutOf(op.getValue().getType());
   Type elt = op.getValue().getType().getElementType();

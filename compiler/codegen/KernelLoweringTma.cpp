@@ -85,6 +85,36 @@ LogicalResult KernelLowering::verifyTmaAttributes() {
              << kTmaAttr << ": descriptor " << index.getInt() << "'s box does not tile the load's " << load.getType();
     return WalkResult::advance();
   });
+  if (result.wasInterrupted())
+    return failure();
+  auto staging = kernel_->getAttrOfType<IntegerAttr>(kTmaStoreBytesAttr);
+  result = kernel_.walk([&](mlir::tile::StoreOp store) -> WalkResult {
+    if (!store->hasAttr(kTmaAttr))
+      return WalkResult::advance();
+    auto index = store->getAttrOfType<IntegerAttr>(kTmaAttr);
+    if (!index || index.getInt() < 0 || index.getInt() >= count)
+      return store.emitError("malformed ")
+             << kTmaAttr << ": not an index into the kernel's " << count << " TMA descriptor(s)";
+    auto map = cast<DictionaryAttr>(maps[index.getInt()]);
+    auto array = dyn_cast<BlockArgument>(store.getArray());
+    if (!array || map.getAs<IntegerAttr>("arg").getInt() != int64_t(array.getArgNumber()))
+      return store.emitError("malformed ") << kTmaAttr << ": descriptor " << index.getInt() << " writes another array";
+    // The staging buffer holds the tile in column blocks of the box's width (swizzled when the
+    // descriptor is, each block's rows exactly one swizzle span).
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    ArrayRef<int64_t> box = map.getAs<DenseI64ArrayAttr>("box").asArrayRef();
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
+    int64_t esize = byteSize(type.getElementType());
+    if (box.size() != shape.size() || box.drop_back() != shape.drop_back() || box.back() <= 0 ||
+        shape.back() % box.back() || (swizzle ? box.back() * esize != swizzle : box.back() != shape.back()))
+      return store.emitError("malformed ")
+             << kTmaAttr << ": descriptor " << index.getInt() << "'s box does not tile the stored " << type;
+    if (!staging || staging.getInt() < type.getNumElements() * esize)
+      return store.emitError("malformed ")
+             << kTmaAttr << ": the kernel's " << kTmaStoreBytesAttr << " does not hold the stored " << type;
+    return WalkResult::advance();
+  });
   return failure(result.wasInterrupted());
 }
 
@@ -185,20 +215,10 @@ void KernelLowering::issueTmaCopy(mlir::tile::LoadOp load, Value byteOffset, Val
   int64_t blockBytes = type.getNumElements() / shape.back() * box.back() * esize;
   Value descriptor = LLVM::PtrToIntOp::create(b_, loc_, b_.getI64Type(), tmaParams_[index]);
   Value smemBase = sharedWindowBase();
-  // Tile coordinates in elements, innermost first; the aligned promise keeps every dimension
-  // below 2^31, and a start outside [INT32_MIN, INT32_MAX] is clamped (still outside: filled).
-  SmallVector<Value> coords;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    Value start = arith::MulIOp::create(b_, loc_, toI64(scalars_.lookup(load.getIndices()[d])), i64(shape[d]));
-    start = arith::MaxSIOp::create(b_, loc_, start, i64(std::numeric_limits<int32_t>::min()));
-    start = arith::MinSIOp::create(b_, loc_, start, i64(std::numeric_limits<int32_t>::max()));
-    coords.push_back(arith::TruncIOp::create(b_, loc_, b_.getI32Type(), start));
-  }
-  std::string coordList;
-  for (int64_t d = 0; d < rank; ++d)
-    coordList += (d ? ", $" : "$") + std::to_string(d + 3);
+  SmallVector<Value> coords = tmaCoordinates(load.getIndices(), shape);
   std::string text = "cp.async.bulk.tensor." + std::to_string(rank) +
-                     "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" + coordList + "}], [$2];";
+                     "d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {" + tmaCoordinateList(rank, 3) +
+                     "}], [$2];";
   std::string constraints = "r,l,r";
   for (int64_t d = 0; d < rank; ++d)
     constraints += ",r";
@@ -211,6 +231,27 @@ void KernelLowering::issueTmaCopy(mlir::tile::LoadOp load, Value byteOffset, Val
                                        : coords[d]);
     ptx(text, constraints, operands);
   }
+}
+
+// Tile coordinates in elements, innermost first; the aligned promise keeps every dimension
+// below 2^31, and a start outside [INT32_MIN, INT32_MAX] is clamped (still outside the array:
+// a load's box is filled, a store's dropped).
+SmallVector<Value> KernelLowering::tmaCoordinates(ValueRange indices, ArrayRef<int64_t> shape) {
+  SmallVector<Value> coords;
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    Value start = arith::MulIOp::create(b_, loc_, toI64(scalars_.lookup(indices[d])), i64(shape[d]));
+    start = arith::MaxSIOp::create(b_, loc_, start, i64(std::numeric_limits<int32_t>::min()));
+    start = arith::MinSIOp::create(b_, loc_, start, i64(std::numeric_limits<int32_t>::max()));
+    coords.push_back(arith::TruncIOp::create(b_, loc_, b_.getI32Type(), start));
+  }
+  return coords;
+}
+
+std::string KernelLowering::tmaCoordinateList(int64_t rank, int64_t first) {
+  std::string list;
+  for (int64_t d = 0; d < rank; ++d)
+    list += (d ? ", $" : "$") + std::to_string(first + d);
+  return list;
 }
 
 } // namespace tile::codegen

@@ -27,6 +27,7 @@
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/Rematerialize.h"
 #include "compiler/codegen/StageLayout.h"
+#include "compiler/codegen/TmaStore.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -45,9 +46,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kAlign = 128;              // each buffer starts on a 128-byte boundary
-constexpr int64_t kSharedPerSM = 228 * 1024; // Hopper and Ampere (A100): per multiprocessor
-constexpr int64_t kReservedPerBlock = 1024;  // the driver's per-block reservation
+constexpr int64_t kAlign = 128; // each buffer starts on a 128-byte boundary
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
@@ -264,6 +263,18 @@ int64_t scratchEstimate(Operation *scope) {
         isa<mlir::tile::StoreOp, mlir::tile::GatherOp, mlir::tile::ScatterOp, mlir::tile::BroadcastOp,
             mlir::tile::IotaOp>(op))
       return;
+    // A reshape that only adds or drops unit dimensions keeps every element where it is.
+    if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(op)) {
+      auto nonUnit = [](Type t) {
+        SmallVector<int64_t> dims;
+        for (int64_t d : cast<RankedTensorType>(t).getShape())
+          if (d != 1)
+            dims.push_back(d);
+        return dims;
+      };
+      if (nonUnit(reshape->getOperand(0).getType()) == nonUnit(reshape.getType()))
+        return;
+    }
     // Data movement may pad rows against bank conflicts: an eighth more.
     int64_t moved = std::max(sum(op->getOperandTypes()), sum(op->getResultTypes()));
     most = std::max(most, moved + moved / 8);
@@ -313,7 +324,16 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     // cp.async exists from sm_80 on.
     bool canCopy = target.sm >= 80;
     int64_t occupancy = kernel.getOccupancy().value_or(1);
-    int64_t perBlock = std::min(target.maxSharedBytesPerBlock(), kSharedPerSM / occupancy - kReservedPerBlock);
+    int64_t perBlock = target.sharedBytesPerBlockAt(occupancy);
+    // tile-place-tma gives the stores it makes bulk stores a staging buffer after the other
+    // shared memory, on the swizzle period (TmaStore.h; the lowering adds a second one when it
+    // fits).
+    if (int64_t staging = tmaStoreStagingBytes(kernel, target)) {
+      perBlock -= tmaStagingBufferBytes(staging) + kSwizzleAlign;
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName()
+                              << "': " << tmaStagingBufferBytes(staging)
+                              << " bytes kept for the staging buffer of TMA stores\n");
+    }
     // tile-place-tma may copy loads of aligned arguments with TMA, whose mbarriers follow the
     // other shared memory: kTmaBarrierBytes per stage of a loop with such loads, and per
     // kernel-start group.

@@ -40,11 +40,17 @@ inline constexpr llvm::StringLiteral kPipelineBytesAttr = "tile.pipeline_bytes";
 /// kernel's TMA descriptor (tile.tma_maps) its copy uses; one thread then copies the tile with
 /// the Tensor Memory Accelerator, one bulk copy per swizzle column block, and the loop's or the
 /// prefetch group's mbarrier says when it has landed (tile-place-tma, PlaceTma.cpp).
+/// On a tile.store in a loop: the index of the descriptor its bulk tensor stores use; the
+/// threads write the tile into the kernel's staging buffer and one thread stores it
+/// (TmaStore.h, KernelLoweringTmaStore.cpp).
 inline constexpr llvm::StringLiteral kTmaAttr = "tile.tma";
 /// On a tile.kernel: its TMA descriptors, each a dictionary {arg: the array argument's index,
 /// box: one copy's box (outermost first), swizzle: 0, 32, 64 or 128 bytes, nan_fill: bool}.
 /// They follow the kernel's parameters as 128-byte __grid_constant__ CUtensorMaps.
 inline constexpr llvm::StringLiteral kTmaMapsAttr = "tile.tma_maps";
+/// On a tile.kernel with TMA stores: the bytes of the staging buffer they share, which follows
+/// the kernel's other shared memory on a 1024-byte boundary.
+inline constexpr llvm::StringLiteral kTmaStoreBytesAttr = "tile.tma_store_bytes";
 /// On a tile.kernel: no shared memory is left at its occupancy for the mbarriers of TMA copies
 /// at kernel start (tile-place-tma keeps cp.async for those loads).
 inline constexpr llvm::StringLiteral kNoTmaPrefetchAttr = "tile.no_tma_prefetch";

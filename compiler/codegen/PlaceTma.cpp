@@ -11,7 +11,11 @@
 // exactly the stage layouts of StageLayout.h. Loads that share an array, a box and a swizzle
 // share a descriptor.
 //
-// Decisions: tile.tma = descriptor index on the load, tile.tma_maps on the kernel (Pipelining.h).
+// Stores inside loops that TMA can write (TmaStore.h) get descriptors from the same list; the
+// kernel records the bytes of the staging buffer they share.
+//
+// Decisions: tile.tma = descriptor index on the load or store, tile.tma_maps and
+// tile.tma_store_bytes on the kernel (Pipelining.h).
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/GpuTarget.h"
@@ -19,8 +23,11 @@
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/StageLayout.h"
+#include "compiler/codegen/TmaAccess.h"
+#include "compiler/codegen/TmaStore.h"
 #include "dialect/TileDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 #include <variant>
@@ -36,8 +43,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kMaxTmaRank = 5;
-constexpr int64_t kMaxBoxDim = 256;
 constexpr int64_t kTmaSharedAlign = 128; // a bulk tensor copy's shared-memory destination
 
 /// One TMA descriptor: the array argument it reads, the box of one copy, its swizzle.
@@ -54,30 +59,12 @@ struct TmaMap {
 /// The descriptor `load` would use, or why TMA cannot copy it.
 std::variant<TmaMap, std::string> tmaMapFor(mlir::tile::LoadOp load, mlir::tile::KernelOp kernel,
                                             const GpuTarget &target) {
-  if (target.sm < 90)
-    return "sm_" + std::to_string(target.sm) + " has no TMA (sm_90 and later)";
-  if (load.getAllowTma() && !*load.getAllowTma())
-    return std::string("allow_tma=False");
-  auto arg = dyn_cast<BlockArgument>(load.getArray());
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
-    return std::string("its array is not a kernel argument");
-  std::string name = kernel.getParamName(arg.getArgNumber());
-  if (!kernel.getArgAttr(arg.getArgNumber(), mlir::tile::kAlignedArgAttr))
-    return "the array '" + name + "' is not known to be 16-byte aligned (an aligned argument: --arg " + name +
-           "=DTYPE:RANK:aligned; the JIT passes arrays that are so)";
-  if (auto order = load.getOrder())
-    for (auto [i, d] : llvm::enumerate(*order))
-      if (int64_t(i) != d)
-        return std::string("its dimensions are not in memory order (order=)");
   auto type = load.getType();
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t rank = shape.size();
-  if (rank > kMaxTmaRank)
-    return "rank " + std::to_string(rank) + " is over TMA's 5";
-  // The H200's driver (CUDA 13.0) refused a rank-1 descriptor (cuTensorMapEncodeTiled:
-  // CUDA_ERROR_INVALID_VALUE); such vectors are small anyway.
-  if (rank == 1)
-    return std::string("a rank-1 array (the driver refuses rank-1 descriptors)");
+  unsigned arg = 0;
+  std::string why = tmaAccessRefusal(load.getArray(), load.getOrder(), load.getAllowTma(), shape, kernel, target, arg);
+  if (!why.empty())
+    return why;
   bool isFloat = isa<FloatType>(type.getElementType());
   mlir::tile::PaddingMode padding = load.getPadding();
   bool nanFill = padding == mlir::tile::PaddingMode::nan;
@@ -97,12 +84,10 @@ std::variant<TmaMap, std::string> tmaMapFor(mlir::tile::LoadOp load, mlir::tile:
       return "its Tensor Core layout (interleaved core matrices of " + std::to_string(rowBytes) +
              "-byte rows) is not a TMA box";
   }
-  if (box.back() * esize % 16)
-    return "its rows are " + std::to_string(box.back() * esize) + " bytes, not a multiple of 16";
-  for (int64_t d : box)
-    if (d > kMaxBoxDim)
-      return "a box dimension of " + std::to_string(d) + " is over TMA's 256";
-  return TmaMap{arg.getArgNumber(), box, swizzle, nanFill};
+  why = tmaBoxRefusal(box, esize);
+  if (!why.empty())
+    return why;
+  return TmaMap{arg, box, swizzle, nanFill};
 }
 
 struct TilePlaceTmaPass : impl::TilePlaceTmaBase<TilePlaceTmaPass> {
@@ -156,6 +141,35 @@ struct TilePlaceTmaPass : impl::TilePlaceTmaBase<TilePlaceTmaPass> {
         llvm::dbgs() << ", swizzle " << map.swizzle << "\n";
       });
     });
+    int64_t stagingBytes = 0;
+    kernel.walk([&](mlir::tile::StoreOp store) {
+      auto decision = tmaStoreFor(store, kernel, target);
+      if (auto *why = std::get_if<std::string>(&decision)) {
+        // Every store outside loops would say so: only the stores a loop repeats get a remark.
+        if (store->getParentOfType<scf::ForOp>())
+          store.emitRemark() << "store not written by TMA: " << *why;
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] store at " << store.getLoc() << ": element stores (" << *why
+                                << ")\n");
+        return;
+      }
+      const TmaStorePlan &plan = std::get<TmaStorePlan>(decision);
+      TmaMap map{plan.arg, plan.box, plan.swizzle, /*nanFill=*/false};
+      auto *it = llvm::find(maps, map);
+      size_t index = it - maps.begin();
+      if (it == maps.end())
+        maps.push_back(map);
+      store->setAttr(kTmaAttr, b.getI64IntegerAttr(int64_t(index)));
+      stagingBytes = std::max(stagingBytes, plan.stagingBytes);
+      TILE_DEBUG({
+        llvm::dbgs() << "[" DEBUG_TYPE "] store at " << store.getLoc() << ": TMA descriptor " << index << " over '"
+                     << kernel.getParamName(map.arg) << "', box";
+        for (int64_t d : map.box)
+          llvm::dbgs() << " " << d;
+        llvm::dbgs() << ", swizzle " << map.swizzle << ", staging " << plan.stagingBytes << " bytes\n";
+      });
+    });
+    if (stagingBytes)
+      kernel->setAttr(kTmaStoreBytesAttr, b.getI64IntegerAttr(stagingBytes));
     if (maps.empty())
       return;
     SmallVector<Attribute> dicts;

@@ -1550,6 +1550,124 @@ def k(c, b, x, s, y, st):
   return out;
 }
 
+// Stores that a loop repeats into aligned arrays, which tile-place-tma makes bulk tensor stores
+// (TMA) through a staging buffer: accumulator fragments and canonical tiles, the 128-, 64-byte
+// and no swizzle, two column blocks, rank 4, ragged edges clipped by the hardware and a padded
+// row pitch whose gaps must keep their data.
+std::vector<Case> tmaStoreCases() {
+  using D = interp::DType;
+  std::vector<Case> out;
+  out.push_back({"tma_store_accumulator_bf16",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, n: int):
+    j = ct.bid(0)
+    for i in range(n):
+        acc = ct.mma(ct.load(a, (i, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO),
+                     ct.load(b, (0, j), (64, 64), padding_mode=ct.PaddingMode.ZERO),
+                     ct.zeros((64, 64), dtype=ct.float32))
+        ct.store(c, (i, j), acc.astype(ct.bfloat16))
+)py",
+                 "k",
+                 {},
+                 {{"a", D::BFloat16, {200, 64}},
+                  {"b", D::BFloat16, {64, 136}},
+                  {"c", D::BFloat16, {200, 136}, false, true, {144, 1}}},
+                 {{"n", D::Int32, 4}},
+                 {"a", "b", "c", "n"},
+                 rt::Grid(3),
+                 1e-2,
+                 2e-2});
+  out.push_back(
+      {"tma_store_accumulator_f32",
+       std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, n: int):
+    j = ct.bid(0)
+    for i in range(n):
+        acc = ct.mma(ct.load(a, (i, 0), (64, 32), padding_mode=ct.PaddingMode.ZERO),
+                     ct.load(b, (0, j), (32, 64), padding_mode=ct.PaddingMode.ZERO),
+                     ct.zeros((64, 64), dtype=ct.float32))
+        ct.store(c, (i, j), acc)
+)py",
+       "k",
+       {},
+       {{"a", D::BFloat16, {100, 32}}, {"b", D::BFloat16, {32, 132}}, {"c", D::Float32, {100, 132}, false, true}},
+       {{"n", D::Int32, 2}},
+       {"a", "b", "c", "n"},
+       rt::Grid(3),
+       1e-4,
+       1e-4});
+  out.push_back({"tma_store_canonical_64B",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, n: int):
+    for i in range(n):
+        t = ct.load(x, (i, 0), (16, 16), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, (i + 1, 0), t * 2.0 + 1.0)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {70, 16}}, {"y", D::Float32, {70, 16}, false, true}},
+                 {{"n", D::Int32, 5}},
+                 {"x", "y", "n"},
+                 rt::Grid(1),
+                 0,
+                 0});
+  out.push_back({"tma_store_rows16",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, n: int):
+    for i in range(n):
+        t = ct.load(x, (i, 0), (32, 8))
+        ct.store(y, (2 * i, 0), t)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::BFloat16, {150, 8}}, {"y", D::BFloat16, {150, 8}, false, true}},
+                 {{"n", D::Int32, 3}},
+                 {"x", "y", "n"},
+                 rt::Grid(1),
+                 0,
+                 0});
+  out.push_back({"tma_store_rank4",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y, heads: int):
+    c = ct.bid(0)
+    for h in range(heads):
+        t = ct.load(x, (0, c, h, 0), (1, 64, 1, 32), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, (0, c, h, 0), (t.astype(ct.float32) * -0.5).astype(ct.bfloat16))
+)py",
+                 "k",
+                 {},
+                 {{"x", D::BFloat16, {1, 100, 3, 32}}, {"y", D::BFloat16, {1, 100, 3, 32}, false, true}},
+                 {{"heads", D::Int32, 3}},
+                 {"x", "y", "heads"},
+                 rt::Grid(2),
+                 0,
+                 0});
+  // At occupancy 8 one 16 KiB staging buffer fits and two do not: each store waits for the
+  // previous one's read of the buffer before anyone writes it (five stores in a row).
+  out.push_back({"tma_store_one_buffer",
+                 std::string(kHeader) + R"py(
+@ct.kernel(occupancy=8)
+def k(x, y, n: int):
+    for i in range(n):
+        t = ct.load(x, (i, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, (i, 0), t * 2.0)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {300, 64}}, {"y", D::Float32, {300, 64}, false, true}},
+                 {{"n", D::Int32, 5}},
+                 {"x", "y", "n"},
+                 rt::Grid(1),
+                 0,
+                 0});
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("gpu: products with A computed in registers match the interpreter", "[gpu][codegen][mma]") {
@@ -1611,4 +1729,13 @@ TEST_CASE("gpu: pipelined loops match the interpreter for every trip count, edge
     for (const Case &c : pipelineCases())
       runCase(c, device, jit);
   }
+}
+
+TEST_CASE("gpu: stores written by TMA match the interpreter", "[gpu][codegen][tma]") {
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  jit::Jit jit(device, {}, jit::DiskCache(dir));
+  for (const Case &c : tmaStoreCases())
+    runCase(c, device, jit);
 }
