@@ -41,6 +41,8 @@ public:
   /// After a failed run(): the kernel's scratch did not fit next to its pipeline stages (no
   /// error was reported; lower it again without them).
   bool pipelineOverflowed() const { return pipelineOverflow_; }
+  /// Staging buffers TMA stores may take (1 or 2; tile-lower-to-llvm's tma-store-buffers).
+  void setTmaStoreBuffers(int64_t buffers) { tmaStoreBuffers_ = buffers; }
   int64_t scratchBytes() const { return sharedBytes_; }
   int64_t pipelineBytes() const { return prefetchBytes_ + pipelineBytes_; }
 
@@ -383,6 +385,7 @@ public:
   /// buffer, and the count of stores so far (an i32 alloca).
   mlir::arith::ConstantOp tmaStagingOffset_, tmaStagingParityMask_, tmaStagingSingle_;
   int64_t tmaStagingBufferBytes_ = 0;
+  int64_t tmaStoreBuffers_ = 1;
   mlir::Value tmaStoreCount_;
   bool prefetchGroupTma_[2] = {false, false};
   /// The byte offset (i32) of the stage a pipelined loop's iteration reads, per loop.

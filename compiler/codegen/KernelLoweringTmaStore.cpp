@@ -2,9 +2,11 @@
 // TmaStore.h).
 //
 // The kernel's TMA stores share a staging buffer after the mbarriers on a 1024-byte boundary
-// (the 128-byte swizzle's period), placed like the mbarriers once the scratch's size is known;
-// when a second one fits beside the rest at the kernel's occupancy, the stores alternate
-// between the two by the parity of a counter (a register once LLVM promotes it). A store:
+// (the 128-byte swizzle's period), placed like the mbarriers once the scratch's size is known.
+// With tma-store-buffers=2, and when a second one fits beside the rest at the kernel's
+// occupancy, the stores alternate between two by the parity of a counter (a register once LLVM
+// promotes it). One is the default: on the H200 the second buffer's shared memory cost more
+// than the barrier it saves (docs/pipeline.md). A store:
 //   0. with one buffer: thread 0 waits until the copy engine has read it for the previous bulk
 //      store (cp.async.bulk.wait_group.read 0), and a barrier tells the other threads;
 //   1. every thread writes its elements into the buffer in the box's layout: row-major, or in
@@ -56,7 +58,8 @@ int64_t KernelLowering::placeTail(int64_t dataBytes) {
   if (!tmaStagingBufferBytes_)
     return end;
   int64_t staging = (end + kSwizzleAlign - 1) / kSwizzleAlign * kSwizzleAlign;
-  bool two = staging + 2 * tmaStagingBufferBytes_ <= target_.sharedBytesPerBlockAt(kernel_.getOccupancy().value_or(1));
+  bool two = tmaStoreBuffers_ == 2 &&
+             staging + 2 * tmaStagingBufferBytes_ <= target_.sharedBytesPerBlockAt(kernel_.getOccupancy().value_or(1));
   tmaStagingOffset_.setValueAttr(b_.getI32IntegerAttr(int32_t(staging)));
   tmaStagingParityMask_.setValueAttr(b_.getI32IntegerAttr(two ? 1 : 0));
   tmaStagingSingle_.setValueAttr(b_.getBoolAttr(!two));

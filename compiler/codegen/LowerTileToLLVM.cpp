@@ -49,6 +49,7 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
     if (!threads)
       return failure();
     KernelLowering lowering(kernel, threads, target);
+    lowering.setTmaStoreBuffers(tmaStoreBuffers);
     FailureOr<KernelLaunchInfo> info = lowering.run();
     if (succeeded(info) || !lowering.pipelineOverflowed())
       return info;
@@ -70,6 +71,7 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       op->removeAttr(kPipelineOffsetAttr);
     });
     KernelLowering again(kernel, threads, target);
+    again.setTmaStoreBuffers(tmaStoreBuffers);
     return again.run();
   }
 
@@ -78,6 +80,10 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
     std::optional<GpuTarget> target = passTarget(module, arch);
     if (!target)
       return signalPassFailure();
+    if (tmaStoreBuffers != 1 && tmaStoreBuffers != 2) {
+      module.emitError("tma-store-buffers ") << static_cast<int64_t>(tmaStoreBuffers) << " must be 1 or 2";
+      return signalPassFailure();
+    }
     SmallVector<mlir::tile::KernelOp> kernels(module.getOps<mlir::tile::KernelOp>());
     for (mlir::tile::KernelOp kernel : kernels) {
       FailureOr<KernelLaunchInfo> info = lowerKernel(kernel, *target);

@@ -123,7 +123,11 @@ def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
     block, shared memory, parameters, constants) are recorded as `tile.*` attributes on the
     function for the metadata writer. Ops without a lowering are reported at their location.
   }];
-  let options = TileTargetOptions;
+  let options = !listconcat(TileTargetOptions, [
+    Option<"tmaStoreBuffers", "tma-store-buffers", "int64_t", /*default=*/"1",
+           "Staging buffers of TMA stores: 1, or 2 (alternating; one barrier per store instead of "
+           "two, when both fit at the kernel's occupancy)">
+  ]);
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

@@ -88,21 +88,27 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
                       dict(BP=64, BN=128, occupancy=2, SWAP=True), dict(BP=64, BN=64, occupancy=4, SWAP=True),
                       dict(BP=32, BN=64, occupancy=3, SWAP=True),
                       dict(BP=64, BN=64, occupancy=3, XW=True), dict(BP=64, BN=32, occupancy=2, XW=True),
-                      dict(BP=64, BN=32, occupancy=3, XW=True), dict(BP=64, BN=128, occupancy=2, XW=True)],
+                      dict(BP=64, BN=32, occupancy=3, XW=True), dict(BP=64, BN=128, occupancy=2, XW=True),
+                      dict(BP=64, BN=32, occupancy=2, TMA=False), dict(BP=64, BN=64, occupancy=3, TMA=False),
+                      dict(BP=64, BN=128, occupancy=2, XW=True, TMA=False), dict(BP=32, BN=64, occupancy=2, TMA=False)],
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states, states_t, final_states_t,
                    nheads: int, ngroups: int, nchunks: int,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
                    HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False,
-                   SWAP: ct.Constant[bool] = False, XW: ct.Constant[bool] = False):
+                   SWAP: ct.Constant[bool] = False, XW: ct.Constant[bool] = False,
+                   TMA: ct.Constant[bool] = True):
     """states_t and final_states_t are states and final_states viewed with their last two
     dimensions swapped (the same memory): SWAP configurations carry the transposed state
     S^T = sum_t (decay-weighted B_t)^T x_t, whose computed factor is the product's A operand,
     which the Tensor Cores take from registers, and store it through them. XW configurations
     weight x instead of B: S += (w x)^T B, whose computed factor (w x)^T is the A operand of the
     state as it is stored, built in registers from x's pipeline stage, while B is read in place:
-    no operand goes through shared memory and no barrier guards one."""
+    no operand goes through shared memory and no barrier guards one. The state entering each
+    chunk goes out as a TMA bulk store (fewer registers: no addresses or bounds per thread) or,
+    with TMA=False, as element stores (no barrier per chunk: the serial chunk loop of long
+    sequences is bound by latency)."""
     MT = product_type(x.dtype, TF32)
     pb = ct.bid(0)
     nb = ct.bid(1)
@@ -121,9 +127,11 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
     for c in range(nchunks):
         # The state entering chunk c.
         if SWAP:
-            ct.store(states_t, (bi, c, h, nb, pb), ct.reshape(S, (1, 1, 1, BN, BP)).astype(states_t.dtype))
+            ct.store(states_t, (bi, c, h, nb, pb), ct.reshape(S, (1, 1, 1, BN, BP)).astype(states_t.dtype),
+                     allow_tma=TMA)
         else:
-            ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype))
+            ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype),
+                     allow_tma=TMA)
         s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
         u = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
         # The chunk's last cumulative decay, loaded as one element (every thread reads it)
