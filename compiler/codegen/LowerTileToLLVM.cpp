@@ -42,6 +42,46 @@ namespace {
 struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
   using Base::Base;
 
+  // Whether the lowered kernel takes more shared memory than a block gets at the occupancy the
+  // kernel asks for (it would then run fewer blocks per SM than asked).
+  static bool overOccupancyBudget(mlir::tile::KernelOp kernel, const KernelLaunchInfo &info, const GpuTarget &target) {
+    std::optional<int32_t> occupancy = kernel.getOccupancy();
+    return occupancy && *occupancy > 1 && info.sharedMemoryBytes > target.sharedBytesPerBlockAt(*occupancy);
+  }
+
+  // tile-pipeline-loops sized the stages from an estimate of the lowering's scratch. When the
+  // real scratch leaves the kernel over its occupancy's share of shared memory, the loop whose
+  // stages end the stages region loses one stage (keeping at least two) and the kernel is
+  // lowered again; the occupancy was asked for, the stage count was the compiler's choice.
+  // Returns false, with a remark, when no stage can go.
+  static bool dropLastStage(mlir::tile::KernelOp kernel, int64_t sharedBytes, const GpuTarget &target) {
+    int32_t occupancy = *kernel.getOccupancy();
+    int64_t share = target.sharedBytesPerBlockAt(occupancy);
+    scf::ForOp last;
+    kernel.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+      if (loop->hasAttr(kPipelineStagesAttr))
+        last = loop;
+    });
+    auto bytes = kernel->getAttrOfType<IntegerAttr>(kPipelineBytesAttr);
+    int64_t stages = last ? last->getAttrOfType<IntegerAttr>(kPipelineStagesAttr).getInt() : 0;
+    if (stages <= 2 || !bytes) {
+      kernel.emitRemark() << "the kernel needs " << sharedBytes << " bytes of shared memory, over the " << share
+                          << " a block gets at occupancy " << occupancy << ": fewer blocks run per SM";
+      return false;
+    }
+    int64_t stageBytes = last->getAttrOfType<IntegerAttr>(kPipelineStageBytesAttr).getInt();
+    Builder b(kernel.getContext());
+    last->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(stages - 1));
+    kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(bytes.getInt() - stageBytes));
+    last.emitRemark() << "loop pipelined with " << stages - 1 << " stages instead of " << stages << ": with " << stages
+                      << " the kernel needs " << sharedBytes << " bytes of shared memory, over the " << share
+                      << " a block gets at occupancy " << occupancy;
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << sharedBytes
+                            << " bytes of shared memory at occupancy " << occupancy << " (share " << share
+                            << "); lowering again with " << stages - 1 << " stages in its last pipelined loop\n");
+    return true;
+  }
+
   // tile-pipeline-loops sized the stages from an estimate of the lowering's scratch; when the
   // real scratch does not fit beside them, the kernel is lowered again with synchronous loads.
   FailureOr<KernelLaunchInfo> lowerKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
@@ -51,6 +91,14 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
     KernelLowering lowering(kernel, threads, target);
     lowering.setTmaStoreBuffers(tmaStoreBuffers);
     FailureOr<KernelLaunchInfo> info = lowering.run();
+    while (succeeded(info) && overOccupancyBudget(kernel, *info, target)) {
+      if (!dropLastStage(kernel, info->sharedMemoryBytes, target))
+        return info;
+      kernel->getParentOfType<ModuleOp>().lookupSymbol(info->symbol)->erase();
+      KernelLowering fewer(kernel, threads, target);
+      fewer.setTmaStoreBuffers(tmaStoreBuffers);
+      info = fewer.run();
+    }
     if (succeeded(info) || !lowering.pipelineOverflowed())
       return info;
     kernel.emitRemark() << "loads not copied ahead: the kernel needs " << lowering.scratchBytes()

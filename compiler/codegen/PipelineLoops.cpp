@@ -236,9 +236,9 @@ bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
 
 /// An estimate of the scratch shared memory the lowering takes next to the stages, which is
 /// the scratch of the ops in the loop (outside pipelined loops it reuses the stages): the
-/// largest tile data one op moves through shared memory (a product's two operands; for other ops the
-/// larger of their operands and results).
-int64_t scratchEstimate(Operation *scope) {
+/// largest tile data one op moves through shared memory (a product's operands but those it
+/// reads in place, `readInPlace`; for other ops the larger of their operands and results).
+int64_t scratchEstimate(Operation *scope, llvm::function_ref<bool(Value)> readInPlace = nullptr) {
   int64_t most = 0;
   scope->walk([&](Operation *op) {
     if (op == scope)
@@ -252,10 +252,15 @@ int64_t scratchEstimate(Operation *scope) {
       return bytes;
     };
     if (auto mma = dyn_cast<mlir::tile::MmaOp>(op)) {
-      // An A operand in registers (#tile.mma) takes no shared memory.
-      most = std::max(most, mma.getA().getType().getEncoding()
-                                ? sum(TypeRange{mma.getB().getType()})
-                                : sum(TypeRange{mma.getA().getType(), mma.getB().getType()}));
+      // An A operand in registers (#tile.mma) takes no shared memory, nor does an operand
+      // read where its pipeline stage holds it.
+      auto staged = [&](Value v) { return readInPlace && readInPlace(v); };
+      int64_t bytes = 0;
+      if (!mma.getA().getType().getEncoding() && !staged(mma.getA()))
+        bytes += sum(TypeRange{mma.getA().getType()});
+      if (!staged(mma.getB()))
+        bytes += sum(TypeRange{mma.getB().getType()});
+      most = std::max(most, bytes);
       return;
     }
     // Element-wise ops and memory accesses work in registers.
@@ -282,10 +287,10 @@ int64_t scratchEstimate(Operation *scope) {
   return most;
 }
 
-/// The bytes of the kernel body's loads that Tensor Core products inside loops read (through
-/// reshapes and transposes): every iteration reads them, so their kernel-start copies get
-/// shared memory before the loops' stages do.
-int64_t loopInvariantOperandBytes(mlir::tile::KernelOp kernel) {
+/// The kernel body's loads that Tensor Core products inside loops read (through reshapes and
+/// transposes): every iteration reads them, so their kernel-start copies get shared memory
+/// before the loops' stages do.
+llvm::SmallPtrSet<Operation *, 4> loopInvariantOperands(mlir::tile::KernelOp kernel) {
   llvm::SmallPtrSet<Operation *, 4> loads;
   kernel.walk([&](mlir::tile::MmaOp mma) {
     if (!mma->getParentOfType<scf::ForOp>())
@@ -298,10 +303,7 @@ int64_t loopInvariantOperandBytes(mlir::tile::KernelOp kernel) {
         loads.insert(load);
     }
   });
-  int64_t bytes = 0;
-  for (Operation *load : loads)
-    bytes += alignUp(tileBytes(cast<mlir::tile::LoadOp>(load).getType()), kSwizzleAlign);
-  return bytes;
+  return loads;
 }
 
 struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass> {
@@ -344,7 +346,17 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     };
     int64_t barrierBytes = 0;
     int64_t used = 0;
-    int64_t reserved = loopInvariantOperandBytes(kernel);
+    // Loads whose buffers (a loop's stages, a kernel-start copy) products read in place: their
+    // operands take no scratch.
+    llvm::SmallPtrSet<Operation *, 4> readInPlaceLoads = loopInvariantOperands(kernel);
+    int64_t reserved = 0;
+    for (Operation *load : readInPlaceLoads)
+      reserved += alignUp(tileBytes(cast<mlir::tile::LoadOp>(load).getType()), kSwizzleAlign);
+    auto readInPlace = [&](Value v) {
+      while (isa_and_nonnull<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(v.getDefiningOp()))
+        v = v.getDefiningOp()->getOperand(0);
+      return v.getDefiningOp() && readInPlaceLoads.contains(v.getDefiningOp());
+    };
     TILE_DEBUG(if (reserved) llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << reserved
                                           << " bytes kept for loop-invariant Tensor Core operands\n");
     bool swizzledStages = false; // the stages region then starts on a kSwizzleAlign boundary
@@ -388,7 +400,11 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       stageBytes = alignUp(stageBytes, stageAlign);
       used = alignUp(used, stageAlign);
       swizzledStages |= stageAlign == kSwizzleAlign;
-      int64_t budget = perBlock - scratchEstimate(loop) - reserved - barrierBytes;
+      // Products read the stages of Tensor Core operands in place.
+      for (auto [load, operand] : llvm::zip(loads, operands))
+        if (operand)
+          readInPlaceLoads.insert(load);
+      int64_t budget = perBlock - scratchEstimate(loop, readInPlace) - reserved - barrierBytes;
       int64_t want = stages > 1 ? stages : pipelineStagesForLatency(latency);
       int64_t n = want;
       int64_t stageBarrier = llvm::any_of(loads, mayUseTma) ? kTmaBarrierBytes : 0;
@@ -428,7 +444,7 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     }
     if (used)
       kernel->setAttr(kPipelineBytesAttr, b.getI64IntegerAttr(used));
-    int64_t left = prefetchLoads(kernel, canCopy, perBlock - used - barrierBytes, swizzledStages);
+    int64_t left = prefetchLoads(kernel, canCopy, perBlock - used - barrierBytes, swizzledStages, readInPlace);
     // The kernel-start groups' two barriers come last: a load is worth more than its copy's
     // engine, so when they do not fit beside the loads, those copies keep cp.async.
     auto prefetched = [&](mlir::tile::LoadOp load) { return load->hasAttr(kPrefetchOffsetAttr) && mayUseTma(load); };
@@ -453,11 +469,12 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
   // The stages region follows the prefetch region: with `swizzledStages` its size is rounded
   // up to the swizzle period.
   // Returns the bytes of the budget left.
-  int64_t prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget, bool swizzledStages) {
+  int64_t prefetchLoads(mlir::tile::KernelOp kernel, bool canCopy, int64_t budget, bool swizzledStages,
+                        llvm::function_ref<bool(Value)> readInPlace) {
     Builder b(kernel.getContext());
     Block &body = kernel.getBody().front();
     bool hasLoops = llvm::any_of(body, [](Operation &op) { return isa<scf::ForOp, scf::WhileOp>(op); });
-    budget -= scratchEstimate(kernel) + (swizzledStages ? kSwizzleAlign : 0);
+    budget -= scratchEstimate(kernel, readInPlace) + (swizzledStages ? kSwizzleAlign : 0);
     int64_t used = 0;
     for (Operation &op : body) {
       auto load = dyn_cast<mlir::tile::LoadOp>(op);

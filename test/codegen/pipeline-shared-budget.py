@@ -1,0 +1,43 @@
+# The shared memory of a pipelined loop at the occupancy a kernel asks for. tile-pipeline-loops
+# sizes the stages from an estimate of the lowering's scratch: a product's operand that it reads
+# in place from its stage (here x^T, the A operand) takes no scratch, so at occupancy 3 the
+# 17408-byte stages get 3 of them beside the computed B operand's 8 KiB and the TMA store's
+# staging buffer. When the estimate falls short (the lowering's scratch of the 32-row mma.sync
+# product is larger), tile-lower-to-llvm lowers the kernel again with a stage less rather than
+# let it take more than its occupancy's share (57344 bytes at occupancy 4), with a remark.
+# RUN: tile-cc %s --kernel rows64 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=cubin -o %t.cubin --metadata %t.json --print-ir-after=tile-pipeline-loops 2>&1 | FileCheck %s --check-prefix=STAGES
+# RUN: FileCheck %s --check-prefix=SHARED64 < %t.json
+# RUN: tile-cc %s --kernel rows32 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=cubin -o %t32.cubin --metadata %t32.json --remarks 2>&1 | FileCheck %s --check-prefix=DROP
+# RUN: FileCheck %s --check-prefix=SHARED32 < %t32.json
+# RUN: tile-cc %s --kernel rows32 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=ptx -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=DEBUG
+import cuda.tile as ct
+
+
+def state_loop(x, b, w, s, f, n, P):
+    S = ct.zeros((P, 64), dtype=ct.float32)
+    for c in range(n):
+        ct.store(s, (c, 0), S.astype(s.dtype))
+        xc = ct.load(x, (c, 0), (64, P))
+        bc = ct.load(b, (c, 0), (64, 64))
+        wv = ct.load(w, (c,), (64,))
+        wb = (bc.astype(ct.float32) * wv[:, None]).astype(ct.bfloat16)
+        S = ct.mma(ct.transpose(xc), wb, S)
+    ct.store(f, (0, 0), S)
+
+
+# STAGES: tile.pipeline_stage_bytes = 17408 : i64, tile.pipeline_stages = 3 : i64
+# SHARED64: "dynamic_shared_memory": 69632,
+# SHARED64: "occupancy": 3,
+@ct.kernel(occupancy=3)
+def rows64(x, b, w, s, f, n: int):
+    state_loop(x, b, w, s, f, n, 64)
+
+
+# DROP: remark: loop pipelined with 2 stages instead of 3: with 3 the kernel needs 59392 bytes of shared memory, over the 57344 a block gets at occupancy 4
+# DEBUG: kernel 'rows32': 59392 bytes of shared memory at occupancy 4 (share 57344); lowering again with 2 stages in its last pipelined loop
+# DEBUG: kernel 'rows32' -> llvm.func @rows32__tile: 128 threads, 46080 bytes of dynamic shared memory
+# SHARED32: "dynamic_shared_memory": 46080,
+# SHARED32: "occupancy": 4,
+@ct.kernel(occupancy=4)
+def rows32(x, b, w, s, f, n: int):
+    state_loop(x, b, w, s, f, n, 32)
