@@ -57,19 +57,20 @@ have tile-run && step "tile-run --backend gpu --bench: bf16 GEMM 4096^3" \
 have tile-ssd && step "tile-ssd demo, cold cache, TILE_AUTOTUNE=0" env TILE_CACHE_DIR="$work/cold0" TILE_AUTOTUNE=0 tile-ssd
 have tile-ssd && step "tile-ssd demo (compiles and tunes; checked against the float64 reference)" env TILE_AUTOTUNE_PRINT=1 tile-ssd
 have tile-ssd && step "tile-ssd demo again (second process: kernels and decisions from the caches)" tile-ssd
-# The Tensor Core products on sm_90a are HGMMA in the SASS (wgmma): cubins that bundle-gpu.sh
-# compiled on the build machine, read with cuobjdump here; the ptxas report beside each says
-# whether it spills.
-sass_has_hgmma() {  # sass_has_hgmma NAME
+# The Tensor Core products on sm_90a are HGMMA in the SASS (wgmma) and nothing spills to local
+# memory (LDL/STL): cubins that bundle-gpu.sh compiled on the build machine, read with
+# cuobjdump here; the ptxas report beside each says how much it would spill.
+sass_hgmma_no_spills() {  # sass_hgmma_no_spills NAME
   local cubin="$root/bundle/cubins/$1.cubin"
   cuobjdump -sass "$cubin" > "$work/$1.sass" &&
-    echo "$1: $(grep -c HGMMA "$work/$1.sass") HGMMA, $(grep -c -E 'LDL|STL' "$work/$1.sass") LDL/STL;" \
+    echo "$1: $(grep -c HGMMA "$work/$1.sass") HGMMA, $(grep -c UTMALDG "$work/$1.sass") UTMALDG," \
+      "$(grep -c UTMASTG "$work/$1.sass") UTMASTG, $(grep -c -E 'LDL|STL' "$work/$1.sass") LDL/STL;" \
       "$(grep -h spill "$root/bundle/cubins/$1.ptxas.txt" | tr -s ' ')" &&
-    grep -q HGMMA "$work/$1.sass"
+    grep -q HGMMA "$work/$1.sass" && ! grep -q -E 'LDL|STL' "$work/$1.sass"
 }
 if have cuobjdump && [ -d "$root/bundle/cubins" ]; then
-  for k in matmul chunk_bmm compute_out; do
-    step "SASS: $k's products are HGMMA" sass_has_hgmma "$k"
+  for k in matmul chunk_bmm fwd_pass_state compute_out; do
+    step "SASS: $k's products are HGMMA, no spills" sass_hgmma_no_spills "$k"
   done
 fi
 if [ "${TILE_BENCH:-1}" = 1 ] && have tile-bench; then

@@ -141,6 +141,14 @@ private:
   int64_t placeTail(int64_t dataBytes);
   /// Before the kernel returns: thread 0 waits for its bulk stores.
   void waitForTmaStores();
+  /// Whether the top-of-iteration barrier of the pipelined loop around `op` (a TMA store)
+  /// frees its staging buffer: `op` is that loop's only bulk store, in its body, and the loop
+  /// has such a barrier; thread 0 then waits for the previous store's read before it.
+  bool stagingFreedByLoopTop(mlir::tile::StoreOp op);
+  /// The TMA store of `loop`'s body whose staging buffer its top barrier frees, if any.
+  mlir::tile::StoreOp storeFreedByLoopTop(mlir::scf::ForOp loop);
+  /// Whether `loop`'s iterations start with a barrier (KernelLoweringPipeline.cpp).
+  bool pipelineTopBarrier(mlir::scf::ForOp loop);
   mlir::LogicalResult lowerTmaStore(mlir::tile::StoreOp op);
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
   void readStage(mlir::tile::LoadOp op, mlir::Value base);

@@ -273,7 +273,6 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
   // barrier of their own). The barrier below then only makes cp.async copies visible, which
   // the mbarrier wait does for bulk copies.
   bool pending = markedPendingWgmma(op) != nullptr;
-  bool allTma = tma && llvm::all_of(pipelinedLoads(op), [](mlir::tile::LoadOp load) { return usesTma(load); });
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, static_cast<int32_t>(stages - 2));
   if (tma)
     waitMbarrier(mbarrierAddress(arith::AddIOp::create(b_, loc_, stage, i32(tmaBarriers->second))), phase);
@@ -283,8 +282,13 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
         return !usesTma(load) && readByWgmmaInPlace(load);
       }))
     asyncProxyFence();
-  if (!(pending && allTma))
+  if (pipelineTopBarrier(op)) {
+    // The staging buffer of the loop's bulk store is free once its previous store has read
+    // it: the barrier then covers that store's own wait (KernelLoweringTmaStore.cpp).
+    if (storeFreedByLoopTop(op))
+      ifThen(tmaStagingSingle_, [&] { onThreadZero([&] { ptx("cp.async.bulk.wait_group.read 0;", "", {}); }); });
     barrier();
+  }
   auto [ahead, valid] = advance(*this, op, iv, stages - 1);
   // The stage of iteration i + S - 1 is the one iteration i - 1 read: (stage + S - 1) mod S.
   Value isFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, stage, i32(0));
@@ -308,6 +312,16 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
   else
     issue();
   pipelineStageOffset_[op] = stageStart(stage);
+}
+
+// Every thread has left the previous iteration (and its stage) at the barrier; with a pending
+// wgmma group and only bulk copies, the mbarrier waits order the copies and the copies into a
+// stage wait for the product instead.
+bool KernelLowering::pipelineTopBarrier(scf::ForOp op) {
+  bool pending = markedPendingWgmma(op) != nullptr;
+  bool allTma = tmaLoopBarriers_.count(op) &&
+                llvm::all_of(pipelinedLoads(op), [](mlir::tile::LoadOp load) { return usesTma(load); });
+  return !(pending && allTma);
 }
 
 Value KernelLowering::pipelineNextStage(scf::ForOp op, Value stage) {

@@ -69,6 +69,24 @@ int64_t KernelLowering::placeTail(int64_t dataBytes) {
   return staging + (two ? 2 : 1) * tmaStagingBufferBytes_;
 }
 
+mlir::tile::StoreOp KernelLowering::storeFreedByLoopTop(scf::ForOp loop) {
+  if (!pipelineStages(loop) || !pipelineTopBarrier(loop))
+    return {};
+  SmallVector<mlir::tile::StoreOp> stores;
+  loop.getBody()->walk([&](mlir::tile::StoreOp store) {
+    if (store->hasAttr(kTmaAttr))
+      stores.push_back(store);
+  });
+  if (stores.size() != 1 || stores.front()->getParentOp() != loop.getOperation())
+    return {};
+  return stores.front();
+}
+
+bool KernelLowering::stagingFreedByLoopTop(mlir::tile::StoreOp op) {
+  auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+  return loop && storeFreedByLoopTop(loop) == op;
+}
+
 void KernelLowering::waitForTmaStores() {
   if (tmaStagingBufferBytes_)
     onThreadZero([&] { ptx("cp.async.bulk.wait_group 0;", "", {}); });
@@ -93,11 +111,14 @@ LogicalResult KernelLowering::lowerTmaStore(mlir::tile::StoreOp op) {
   Value parity = arith::AndIOp::create(b_, loc_, count, tmaStagingParityMask_);
   Value buffer = arith::AddIOp::create(b_, loc_, tmaStagingOffset_,
                                        arith::MulIOp::create(b_, loc_, parity, i32(tmaStagingBufferBytes_)));
-  // 0. One buffer: free once the previous bulk store has read it.
-  ifThen(tmaStagingSingle_, [&] {
-    onThreadZero([&] { ptx("cp.async.bulk.wait_group.read 0;", "", {}); });
-    barrier();
-  });
+  // 0. One buffer: free once the previous bulk store has read it (in a pipelined loop whose
+  // only bulk store this is, thread 0 waits before the loop's barrier at the top of the
+  // iteration, which then does this one's work).
+  if (!stagingFreedByLoopTop(op))
+    ifThen(tmaStagingSingle_, [&] {
+      onThreadZero([&] { ptx("cp.async.bulk.wait_group.read 0;", "", {}); });
+      barrier();
+    });
   // 1. Each thread's elements, a run (up to 16 bytes of one row, starting at a multiple of its
   // length: within one 16-byte chunk, which the swizzle moves whole) per store.
   OperandTile tile{rows, cols, esize, swizzle, /*mnMajor=*/false};

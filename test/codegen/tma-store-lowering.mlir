@@ -1,6 +1,8 @@
 // tile-lower-to-llvm's bulk tensor stores (a tile.store marked tile.tma by tile-place-tma,
 // written by hand here): one staging buffer by default, whose store first waits for the
-// previous bulk store's read and takes a barrier before anyone writes; with
+// previous bulk store's read and takes a barrier before anyone writes (here, in a loop without
+// pipeline stages; a pipelined loop's barrier at the top of the iteration does that work when
+// the store is its only bulk store: tma-store.py); with
 // tma-store-buffers=2 two buffers that the stores alternate by the parity of a counter, one
 // barrier per store (the wait before it covers the other buffer).
 // RUN: tile-opt %s -tile-lower-to-llvm -canonicalize | FileCheck %s --check-prefix=ONE
