@@ -53,6 +53,25 @@ def TileSelectMma : Pass<"tile-select-mma", "::mlir::ModuleOp"> {
   let options = TileTargetOptions;
 }
 
+def TileSwapMmaOperands : Pass<"tile-swap-mma-operands", "::mlir::ModuleOp"> {
+  let summary = "Put a product's computed operand in wgmma's register A slot";
+  let description = [{
+    A wgmma product `D = A.B` inside a loop whose A is loaded from memory and whose B is
+    computed in registers (element-wise ops) becomes `D^T = B^T.A^T`: the computed operand is
+    then wgmma's A, which the Tensor Cores read from registers, instead of going through shared
+    memory behind a barrier on every iteration, and the loaded operand is read transposed from
+    shared memory (16-bit elements). `B^T` is built by cloning B's element-wise ops with
+    transposed shapes down to loads (read transposed), splat constants and broadcast rows or
+    columns; the loop carries the accumulator transposed (its initial value transposed once
+    before the loop, its result once after). The swapped product gets `tile.mma_swapped`.
+    A product is left alone, with a remark saying why, when its operands are not 16-bit, its
+    accumulator is not the loop's own (or the loop uses it for anything else), B is computed
+    from something that does not transpose for free, or the swapped shape would not run as
+    wgmma.
+  }];
+  let options = TileTargetOptions;
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Give Tensor Core products the mma accumulator layout";
   let description = [{

@@ -28,6 +28,7 @@ void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opt
   // The target and each kernel's threads go on the IR once; the later passes read them there.
   pm.addPass(codegen::createTileChooseThreads({options.numThreads, options.arch}));
   pm.addPass(codegen::createTileSelectMma({fallbackThreads(options), options.arch}));
+  pm.addPass(codegen::createTileSwapMmaOperands({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileAssignLayouts({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());

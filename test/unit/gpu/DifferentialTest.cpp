@@ -1731,6 +1731,77 @@ TEST_CASE("gpu: pipelined loops match the interpreter for every trip count, edge
   }
 }
 
+// Products whose computed B operand tile-swap-mma-operands moves into wgmma's register A slot
+// (D^T = B^T.A^T, the accumulator carried transposed through the loop): a dequantized operand
+// (rows scaled), a decayed accumulator starting from a loaded state (transposed before the
+// loop), f16, ragged edges in M, N and K.
+std::vector<Case> swappedProductCases() {
+  using D = interp::DType;
+  std::vector<Case> out;
+  out.push_back({"swap_scaled_b",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, s, c, k_tiles: int):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((64, 128), dtype=ct.float32)
+    for kk in range(k_tiles):
+        at = ct.load(a, (i, kk), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        bt = ct.load(b, (kk, j), (64, 128), padding_mode=ct.PaddingMode.ZERO)
+        sc = ct.load(s, (kk,), (64,), padding_mode=ct.PaddingMode.ZERO)
+        bw = (bt.astype(ct.float32) * sc[:, None]).astype(ct.bfloat16)
+        acc = ct.mma(at, bw, acc)
+    ct.store(c, (i, j), acc)
+)py",
+                 "k",
+                 {},
+                 {{"a", D::BFloat16, {100, 150}},
+                  {"b", D::BFloat16, {150, 200}},
+                  {"s", D::Float32, {150}},
+                  {"c", D::Float32, {100, 200}, false, true}},
+                 {{"k_tiles", D::Int32, 3}},
+                 {"a", "b", "s", "c", "k_tiles"},
+                 rt::Grid(2, 2),
+                 1e-4,
+                 1e-4});
+  out.push_back({"swap_decayed_state_f16",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, b, g, init, out, n: int):
+    j = ct.bid(0)
+    S = ct.load(init, (0, j), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+    for c in range(n):
+        xc = ct.load(x, (c, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        bc = ct.load(b, (c, j), (64, 64), padding_mode=ct.PaddingMode.ZERO)
+        gc = ct.load(g, (c,), (64,), padding_mode=ct.PaddingMode.ZERO)
+        w = (bc.astype(ct.float32) * ct.exp(gc)[:, None]).astype(ct.float16)
+        S = ct.mma(ct.transpose(xc), w, S * 0.5)
+    ct.store(out, (0, j), S)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float16, {250, 64}},
+                  {"b", D::Float16, {250, 100}},
+                  {"g", D::Float32, {250}},
+                  {"init", D::Float32, {64, 100}},
+                  {"out", D::Float32, {64, 100}, false, true}},
+                 {{"n", D::Int32, 4}},
+                 {"x", "b", "g", "init", "out", "n"},
+                 rt::Grid(2),
+                 1e-3,
+                 1e-3});
+  return out;
+}
+
+TEST_CASE("gpu: products with swapped operands match the interpreter", "[gpu][codegen][wgmma]") {
+  TILE_REQUIRE_GPU(device);
+  char dir[] = "/tmp/tile-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  jit::Jit jit(device, {}, jit::DiskCache(dir));
+  for (const Case &c : swappedProductCases())
+    runCase(c, device, jit);
+}
+
 TEST_CASE("gpu: stores written by TMA match the interpreter", "[gpu][codegen][tma]") {
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
