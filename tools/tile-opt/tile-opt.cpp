@@ -1,6 +1,6 @@
 //===- tile-opt.cpp - the tile-cc optimizer driver ------------------------===//
 //
-// mlir-opt for tile-cc: the tile dialect, the upstream dialects the compiler
+// mlir-opt for tile-cc: the tile and tgpu dialects, the upstream dialects the compiler
 // uses, and every tile-cc pass. Lit tests drive each pass through it.
 //
 //===----------------------------------------------------------------------===//
@@ -9,6 +9,7 @@
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/support/MlirInput.h"
 #include "dialect/TileDialect.h"
+#include "dialect/gpu/TileGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,10 +41,10 @@ int main(int argc, char **argv) {
   tile::pipeline::registerPipelines();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect, mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::func::FuncDialect, mlir::tensor::TensorDialect, mlir::memref::MemRefDialect,
-                  mlir::vector::VectorDialect, mlir::gpu::GPUDialect, mlir::nvgpu::NVGPUDialect,
-                  mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect>();
+  registry.insert<mlir::tile::TileDialect, mlir::tgpu::TileGpuDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect, mlir::func::FuncDialect, mlir::tensor::TensorDialect,
+                  mlir::memref::MemRefDialect, mlir::vector::VectorDialect, mlir::gpu::GPUDialect,
+                  mlir::nvgpu::NVGPUDialect, mlir::NVVM::NVVMDialect, mlir::LLVM::LLVMDialect>();
   auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(argc, argv, "tile-cc optimizer driver\n", registry);
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
 
