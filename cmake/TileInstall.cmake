@@ -26,7 +26,7 @@ endforeach()
 
 install(TARGETS TileRuntime EXPORT TileCCRuntimeTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS TileJit TileDriver TileFrontend TileFrontendSyntax TilePipeline TileTarget TileCodegen
-                TileDialect TileInterpreter TileMamba2 TileMamba2Reference
+                TileDialect TileGpuDialect TileInterpreter TileMamba2 TileMamba2Reference
         EXPORT TileCCJitTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(EXPORT TileCCRuntimeTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
 install(EXPORT TileCCJitTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")

@@ -132,6 +132,20 @@ def TilePlaceTma : Pass<"tile-place-tma", "::mlir::ModuleOp"> {
   let options = TileTargetOptions;
 }
 
+def TileAllocateShared : Pass<"tile-allocate-shared", "::mlir::ModuleOp"> {
+  let summary = "Place the tgpu dialect's shared buffers by liveness";
+  let description = [{
+    Gives every `tgpu.alloc_shared` an offset in the block's shared memory (`tgpu.offset`):
+    a buffer is live from its allocation to its last use (through `tgpu.stage` and
+    `tgpu.transpose` views; a use in a loop keeps it live until the loop ends), buffers whose
+    live ranges do not overlap may share bytes, and each starts on its encoding's alignment
+    (8 rows of the swizzle: 1024 bytes for the 128-byte NVMMA swizzle; 16 bytes otherwise).
+    The op holding the allocations gets `tgpu.shared_bytes`; more than a block may have on the
+    target is an error with the figures and a note where the most bytes are live at once.
+  }];
+  let options = TileTargetOptions;
+}
+
 def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   let summary = "Lower tile kernels to NVVM kernel functions";
   let description = [{

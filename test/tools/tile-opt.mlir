@@ -1,8 +1,8 @@
-// tile-opt registers the tile dialect, the upstream dialects the compiler uses and our pipelines.
+// tile-opt registers the tile and tgpu dialects, the upstream dialects the compiler uses and our pipelines.
 // RUN: tile-opt --help | FileCheck %s --check-prefix=HELP
 // RUN: tile-opt %s --tile-opt-pipeline | FileCheck %s
 
-// HELP: Available Dialects: {{.*}}nvgpu, nvvm, scf, tensor, tile
+// HELP: Available Dialects: {{.*}}nvgpu, nvvm, scf, tensor, tgpu, tile
 // HELP: --tile-opt-pipeline
 
 // CHECK-LABEL: tile.kernel @k

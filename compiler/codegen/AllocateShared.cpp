@@ -1,0 +1,147 @@
+// The tile-allocate-shared pass: places every tgpu.alloc_shared buffer in the block's shared
+// memory by liveness. A buffer is live from its allocation to its last use (through the views
+// tgpu.stage and tgpu.transpose make of it); a use inside a loop or another region keeps it
+// live until that op ends. Buffers whose live ranges do not overlap may share bytes; each
+// starts on its encoding's alignment (1024 bytes for the 128-byte swizzle, the period of its
+// XOR pattern; 16 bytes at least). Decisions: `tgpu.offset` on each allocation and
+// `tgpu.shared_bytes` on the op whose body holds them; more than a block may have is an error
+// that gives the figures and the largest set of buffers live at once.
+
+#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/Passes.h"
+#include "dialect/gpu/TileGpu.h"
+
+#define DEBUG_TYPE "tile-allocate-shared"
+
+namespace tile::codegen {
+
+#define GEN_PASS_DEF_TILEALLOCATESHARED
+#include "compiler/codegen/Passes.h.inc"
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kOffsetAttr = "tgpu.offset";
+constexpr llvm::StringLiteral kSharedBytesAttr = "tgpu.shared_bytes";
+
+int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+// Bytes a buffer takes (every stage; padded rows at their pitch).
+int64_t bufferBytes(tgpu::SharedType type) {
+  int64_t elementBytes = type.getElementType().isTF32() ? 4 : type.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t elements = type.getNumElements();
+  if (auto padded = dyn_cast_or_null<tgpu::PaddedEncodingAttr>(type.getEncoding()))
+    elements = elements / type.getShape().back() * padded.getPitch();
+  return std::max<int64_t>(1, elementBytes * elements) * std::max<int64_t>(1, type.getStages());
+}
+
+// Where a buffer starts: the swizzle's period (8 rows of `swizzle` bytes), else 16 bytes.
+int64_t bufferAlignment(tgpu::SharedType type) {
+  if (tgpu::NvmmaEncodingAttr nvmma = type.getNvmma(); nvmma && nvmma.getSwizzle())
+    return 8 * nvmma.getSwizzle();
+  return 16;
+}
+
+struct Buffer {
+  tgpu::AllocSharedOp alloc;
+  int64_t start, end; // positions in the scope's block, inclusive
+  int64_t bytes, align;
+  int64_t offset = -1;
+};
+
+struct TileAllocateSharedPass : impl::TileAllocateSharedBase<TileAllocateSharedPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<GpuTarget> target = passTarget(getOperation(), arch);
+    if (!target)
+      return signalPassFailure();
+    // Each op whose body allocates is a scope: the allocations nested anywhere in it share its
+    // block's timeline.
+    llvm::SetVector<Operation *> scopes;
+    getOperation().walk([&](tgpu::AllocSharedOp alloc) {
+      Operation *scope = alloc->getParentOp();
+      while (scope->getParentOp() && !isa<ModuleOp>(scope->getParentOp()))
+        scope = scope->getParentOp();
+      scopes.insert(scope);
+    });
+    for (Operation *scope : scopes)
+      if (failed(allocate(scope, *target)))
+        return signalPassFailure();
+  }
+
+  LogicalResult allocate(Operation *scope, const GpuTarget &target) {
+    Block &body = scope->getRegion(0).front();
+    llvm::DenseMap<Operation *, int64_t> position;
+    int64_t n = 0;
+    for (Operation &op : body)
+      position[&op] = n++;
+    // The op of the scope's block that holds `op`.
+    auto anchor = [&](Operation *op) {
+      while (op->getBlock() != &body)
+        op = op->getParentOp();
+      return op;
+    };
+    SmallVector<Buffer> buffers;
+    scope->walk([&](tgpu::AllocSharedOp alloc) {
+      Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], bufferBytes(alloc.getType()),
+                    bufferAlignment(alloc.getType())};
+      SmallVector<Value> worklist{alloc.getResult()};
+      while (!worklist.empty()) {
+        for (Operation *user : worklist.pop_back_val().getUsers()) {
+          buffer.end = std::max(buffer.end, position[anchor(user)]);
+          if (isa<tgpu::StageOp, tgpu::TransposeOp>(user))
+            worklist.push_back(user->getResult(0));
+        }
+      }
+      buffers.push_back(buffer);
+    });
+    // First fit in allocation order: the lowest aligned offset clear of every buffer already
+    // placed whose live range overlaps.
+    int64_t total = 0;
+    for (Buffer &b : buffers) {
+      SmallVector<std::pair<int64_t, int64_t>> taken;
+      for (Buffer &other : buffers)
+        if (other.offset >= 0 && other.start <= b.end && b.start <= other.end)
+          taken.push_back({other.offset, other.offset + other.bytes});
+      llvm::sort(taken);
+      int64_t at = 0;
+      for (auto [lo, hi] : taken)
+        if (alignUp(at, b.align) + b.bytes > lo)
+          at = std::max(at, hi);
+      b.offset = alignUp(at, b.align);
+      total = std::max(total, b.offset + b.bytes);
+      b.alloc->setAttr(kOffsetAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), b.offset));
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << b.alloc.getType() << " at " << b.alloc.getLoc() << ": "
+                              << b.bytes << " bytes at offset " << b.offset << ", live over ops " << b.start << "-"
+                              << b.end << " of its scope\n");
+    }
+    scope->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
+    int64_t limit = target.maxSharedBytesPerBlock();
+    if (total <= limit)
+      return success();
+    // The figures, and the buffers live together at the point that needs the most.
+    Buffer *worst = nullptr;
+    int64_t worstLive = 0;
+    for (Buffer &b : buffers) {
+      int64_t live = 0;
+      for (Buffer &other : buffers)
+        if (other.start <= b.start && b.start <= other.end)
+          live += other.bytes;
+      if (live > worstLive) {
+        worstLive = live;
+        worst = &b;
+      }
+    }
+    InFlightDiagnostic diag = scope->emitError()
+                              << "shared memory: the buffers need " << total << " bytes, over the " << limit
+                              << " a block may have on sm_" << target.sm << (target.archSpecific ? "a" : "");
+    diag.attachNote(worst->alloc.getLoc()) << "here " << worstLive << " bytes of buffers are live at once";
+    return failure();
+  }
+};
+
+} // namespace
+
+} // namespace tile::codegen
