@@ -27,15 +27,6 @@ constexpr llvm::StringLiteral kSharedBytesAttr = "tgpu.shared_bytes";
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-// Bytes a buffer takes (every stage; padded rows at their pitch).
-int64_t bufferBytes(tgpu::SharedType type) {
-  int64_t elementBytes = type.getElementType().isTF32() ? 4 : type.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t elements = type.getNumElements();
-  if (auto padded = dyn_cast_or_null<tgpu::PaddedEncodingAttr>(type.getEncoding()))
-    elements = elements / type.getShape().back() * padded.getPitch();
-  return std::max<int64_t>(1, elementBytes * elements) * std::max<int64_t>(1, type.getStages());
-}
-
 // Where a buffer starts: the swizzle's period (8 rows of `swizzle` bytes), else 16 bytes.
 int64_t bufferAlignment(tgpu::SharedType type) {
   if (tgpu::NvmmaEncodingAttr nvmma = type.getNvmma(); nvmma && nvmma.getSwizzle())
@@ -85,7 +76,7 @@ struct TileAllocateSharedPass : impl::TileAllocateSharedBase<TileAllocateSharedP
     };
     SmallVector<Buffer> buffers;
     scope->walk([&](tgpu::AllocSharedOp alloc) {
-      Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], bufferBytes(alloc.getType()),
+      Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], alloc.getType().getSizeInBytes(),
                     bufferAlignment(alloc.getType())};
       SmallVector<Value> worklist{alloc.getResult()};
       while (!worklist.empty()) {

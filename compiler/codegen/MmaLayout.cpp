@@ -140,4 +140,10 @@ TileLayout layoutOfType(Type tensorType, int64_t numThreads) {
   return layout;
 }
 
+mlir::tile::LoadOp operandLoad(Value operand) {
+  while (isa_and_nonnull<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(operand.getDefiningOp()))
+    operand = operand.getDefiningOp()->getOperand(0);
+  return operand.getDefiningOp<mlir::tile::LoadOp>();
+}
+
 } // namespace tile::codegen

@@ -67,6 +67,10 @@ llvm::StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &targ
 /// the target has a faster instruction the product cannot use.
 void recordMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads);
 
+/// The tile.load a Tensor Core operand reads, through reshapes and transposes; null when the
+/// operand is computed.
+mlir::tile::LoadOp operandLoad(mlir::Value operand);
+
 /// The TileLayout of a tile type: canonical without an encoding, mma fragments with #tile.mma.
 TileLayout layoutOfType(mlir::Type tensorType, int64_t numThreads);
 

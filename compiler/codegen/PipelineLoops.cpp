@@ -23,6 +23,7 @@
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/Rematerialize.h"
@@ -296,9 +297,7 @@ llvm::SmallPtrSet<Operation *, 4> loopInvariantOperands(mlir::tile::KernelOp ker
     if (!mma->getParentOfType<scf::ForOp>())
       return;
     for (Value v : {mma.getA(), mma.getB()}) {
-      while (isa_and_nonnull<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(v.getDefiningOp()))
-        v = v.getDefiningOp()->getOperand(0);
-      auto load = v.getDefiningOp<mlir::tile::LoadOp>();
+      mlir::tile::LoadOp load = operandLoad(v);
       if (load && load->getBlock() == &kernel.getBody().front() && feedsTensorCores(load, kernel))
         loads.insert(load);
     }
@@ -353,9 +352,8 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
     for (Operation *load : readInPlaceLoads)
       reserved += alignUp(tileBytes(cast<mlir::tile::LoadOp>(load).getType()), kSwizzleAlign);
     auto readInPlace = [&](Value v) {
-      while (isa_and_nonnull<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(v.getDefiningOp()))
-        v = v.getDefiningOp()->getOperand(0);
-      return v.getDefiningOp() && readInPlaceLoads.contains(v.getDefiningOp());
+      mlir::tile::LoadOp load = operandLoad(v);
+      return load && readInPlaceLoads.contains(load);
     };
     TILE_DEBUG(if (reserved) llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << reserved
                                           << " bytes kept for loop-invariant Tensor Core operands\n");

@@ -51,11 +51,7 @@ bool isTranspose(Operation *op) {
 }
 
 /// A tile loaded from memory, through reshapes and transposes.
-bool fromMemory(Value v) {
-  while (isa_and_nonnull<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(v.getDefiningOp()))
-    v = v.getDefiningOp()->getOperand(0);
-  return v.getDefiningOp<mlir::tile::LoadOp>() != nullptr;
-}
+bool fromMemory(Value v) { return operandLoad(v) != nullptr; }
 
 /// Element-wise arith/math ops on 2-D tiles of one shape.
 bool isElementwise(Operation *op) {
@@ -282,16 +278,11 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
     return true;
   }
 
+  // Users come after their operands: one pass from the end erases chains of dead ops.
   static void eraseDeadOps(Block *body) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-        if (op.use_empty() && isPure(&op) && !op.hasTrait<OpTrait::IsTerminator>()) {
-          op.erase();
-          changed = true;
-        }
-    }
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+      if (isOpTriviallyDead(&op))
+        op.erase();
   }
 };
 

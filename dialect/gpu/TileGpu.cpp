@@ -66,6 +66,15 @@ LogicalResult PaddedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emit
 // Bits an element takes in memory (tf32 is stored in 32).
 static int64_t elementBits(Type t) { return t.isTF32() ? 32 : t.getIntOrFloatBitWidth(); }
 
+int64_t SharedType::getElementBytes() const { return std::max<int64_t>(1, elementBits(getElementType()) / 8); }
+
+int64_t SharedType::getSizeInBytes() const {
+  int64_t elements = getNumElements();
+  if (auto padded = dyn_cast_or_null<PaddedEncodingAttr>(getEncoding()))
+    elements = elements / getShape().back() * padded.getPitch();
+  return elements * getElementBytes() * std::max<int64_t>(1, getStages());
+}
+
 LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
                                  Type elementType, Attribute encoding, int64_t stages) {
   if (shape.empty())

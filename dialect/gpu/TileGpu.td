@@ -98,6 +98,10 @@ def TileGpu_SharedType : TypeDef<TileGpu_Dialect, "Shared"> {
     int64_t getRank() const { return getShape().size(); }
     /// Elements of one stage (of the whole buffer when it has none).
     int64_t getNumElements() const;
+    /// Bytes an element takes in memory (tf32 is stored in 4).
+    int64_t getElementBytes() const;
+    /// Bytes the whole buffer takes: every stage, padded rows at their pitch.
+    int64_t getSizeInBytes() const;
     /// The tile type one stage holds.
     ::mlir::RankedTensorType getTileType() const;
     /// The NVMMA encoding, if that is the buffer's.
