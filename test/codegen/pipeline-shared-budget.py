@@ -4,12 +4,14 @@
 # 17408-byte stages get 3 of them beside the computed B operand's 8 KiB and the TMA store's
 # staging buffer. When the estimate falls short (the lowering's scratch of the 32-row mma.sync
 # product is larger), tile-lower-to-llvm lowers the kernel again with a stage less rather than
-# let it take more than its occupancy's share (57344 bytes at occupancy 4), with a remark.
+# let it take more than its occupancy's share (57344 bytes at occupancy 4), with a remark, or
+# says so when no stage can go.
 # RUN: tile-cc %s --kernel rows64 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=cubin -o %t.cubin --metadata %t.json --print-ir-after=tile-pipeline-loops 2>&1 | FileCheck %s --check-prefix=STAGES
 # RUN: FileCheck %s --check-prefix=SHARED64 < %t.json
 # RUN: tile-cc %s --kernel rows32 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=cubin -o %t32.cubin --metadata %t32.json --remarks 2>&1 | FileCheck %s --check-prefix=DROP
 # RUN: FileCheck %s --check-prefix=SHARED32 < %t32.json
 # RUN: tile-cc %s --kernel rows32 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=ptx -o /dev/null -debug-only=tile-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=DEBUG
+# RUN: tile-cc %s --kernel rows32_at5 --arg x=bf16:2:aligned --arg b=bf16:2:aligned --arg w=f32:1:aligned --arg s=bf16:2:aligned --arg f=f32:2 --arg n=i32:0 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=OVER
 import cuda.tile as ct
 
 
@@ -40,4 +42,12 @@ def rows64(x, b, w, s, f, n: int):
 # SHARED32: "occupancy": 4,
 @ct.kernel(occupancy=4)
 def rows32(x, b, w, s, f, n: int):
+    state_loop(x, b, w, s, f, n, 32)
+
+
+# At occupancy 5 the loop already has only 2 stages: nothing can go, and the remark says the
+# kernel runs fewer blocks per SM than it asks for.
+# OVER: remark: the kernel needs 46080 bytes of shared memory, over the 45670 a block gets at occupancy 5: fewer blocks run per SM
+@ct.kernel(occupancy=5)
+def rows32_at5(x, b, w, s, f, n: int):
     state_loop(x, b, w, s, f, n, 32)

@@ -196,3 +196,37 @@ tile.kernel @tf32(%x: !tile.array<?x?xtf32>, %b: !tile.array<?x?xf32>, %out: !ti
   tile.return
 }
 }
+
+// -----
+
+// Left alone: the product's result is read in the loop besides the next iteration, and an
+// accumulator computed from something that does not transpose for free (a reduction).
+// CHECK-LABEL: tile.kernel @result_used
+// CHECK-NOT: tile.mma_swapped
+module attributes {tile.target = "sm_90a"} {
+tile.kernel @result_used(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%s = %zero) -> (tensor<64x64xf32>) : i32 {
+    %xt = tile.load %x[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %bt = tile.load %b[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %neg = arith.negf %bt : tensor<64x64xbf16>
+    // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): its result has uses other than the loop's next iteration}}
+    %d = tile.mma %xt, %neg, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    tile.store %d, %out[%k, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %q = scf.for %k = %c0 to %n step %c1 iter_args(%t = %zero) -> (tensor<64x64xf32>) : i32 {
+    %xt = tile.load %x[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %bt = tile.load %b[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %neg = arith.negf %bt : tensor<64x64xbf16>
+    %cs = tile.scan cumsum %t axis = 0 : tensor<64x64xf32>
+    // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): its accumulator comes from 'tile.scan'}}
+    %d = tile.mma %xt, %neg, %cs {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %q, %out[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+}

@@ -204,3 +204,47 @@ func.func @f(%acc: tensor<64x64xf32>) {
   %r = tgpu.wgmma_wait %acc {pending = -1} : tensor<64x64xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{shared buffer elements must be integers or floats, not 'index'}}
+func.func private @f(!tgpu.shared<64x64xindex>)
+
+// -----
+
+func.func @f() {
+  %a = tgpu.alloc_shared : !tgpu.shared<2x64x64xbf16>
+  // expected-error @+1 {{'tgpu.transpose' op transposes 2-D buffers, not rank 3}}
+  %t = tgpu.transpose %a : !tgpu.shared<2x64x64xbf16> -> !tgpu.shared<2x64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @f(%acc: tensor<2x64x64xf32>) {
+  %a = tgpu.alloc_shared : !tgpu.shared<2x64x64xbf16>
+  %b = tgpu.alloc_shared : !tgpu.shared<64x64xbf16>
+  // expected-error @+1 {{'tgpu.wgmma' op multiplies 2-D operands into a 2-D accumulator}}
+  %d = tgpu.wgmma %a, %b, %acc : !tgpu.shared<2x64x64xbf16>, !tgpu.shared<64x64xbf16>, tensor<2x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @f(%acc: tensor<64x64xf32>) {
+  %a = tgpu.alloc_shared : !tgpu.shared<64x64xbf16, stages = 2>
+  %b = tgpu.alloc_shared : !tgpu.shared<64x64xbf16>
+  // expected-error @+1 {{'tgpu.wgmma' op reads one stage of A: view it with tgpu.stage}}
+  %d = tgpu.wgmma %a, %b, %acc : !tgpu.shared<64x64xbf16, stages = 2>, !tgpu.shared<64x64xbf16>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{shared buffer dimensions must be positive, not 0}}
+func.func private @f(!tgpu.shared<0x64xbf16>)
+
+// -----
+
+// expected-error @+1 {{a shared buffer holds a tile of rank 1 or more}}
+func.func private @f(!tgpu.shared<f32>)
