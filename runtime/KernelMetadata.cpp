@@ -228,7 +228,7 @@ public:
       fail("format", fmt::format("unsupported format '{}' (this runtime reads {})", format, kMetadataFormat));
     checkKeys(doc, "",
               {"format", "kernel", "name", "arch", "threads_per_block", "dynamic_shared_memory", "cluster", "constants",
-               "params", "tma", "occupancy", "programmatic_dependent_launch"});
+               "params", "tma", "occupancy", "programmatic_dependent_launch", "preferred_cluster_size"});
     KernelMetadata md;
     md.kernel = string(*find(doc, "", "kernel", true), "kernel");
     if (md.kernel.empty())
@@ -247,6 +247,11 @@ public:
       md.cluster = {int(c[0]), int(c[1]), int(c[2])};
       if (c[0] * c[1] * c[2] > 16)
         fail("cluster", fmt::format("{} blocks per cluster; at most 16 are supported", c[0] * c[1] * c[2]));
+    }
+    if (const json *v = find(doc, "", "preferred_cluster_size", false)) {
+      md.preferredClusterSize = int(integer(*v, "preferred_cluster_size", 1, 16));
+      if (md.preferredClusterSize & (md.preferredClusterSize - 1))
+        fail("preferred_cluster_size", fmt::format("{} is not a power of two", md.preferredClusterSize));
     }
     if (const json *v = find(doc, "", "occupancy", false))
       md.occupancy = int(integer(*v, "occupancy", 1, 32));
@@ -365,6 +370,8 @@ std::string toJson(const KernelMetadata &md) {
   doc["dynamic_shared_memory"] = md.dynamicSharedMemory;
   doc["cluster"] = md.cluster;
   doc["occupancy"] = md.occupancy;
+  if (md.preferredClusterSize > 1)
+    doc["preferred_cluster_size"] = md.preferredClusterSize;
   if (md.programmaticLaunch)
     doc["programmatic_dependent_launch"] = true;
   doc["constants"] = ojson::object();

@@ -62,6 +62,11 @@ struct KernelMetadata {
   int threadsPerBlock = 0;
   int dynamicSharedMemory = 0; // bytes
   std::array<int, 3> cluster{1, 1, 1};
+  /// Blocks per cluster the kernel asks for as a hint (`num_ctas=`, sm_90+): the launch forms
+  /// clusters of this many blocks along the first grid axis it divides, and none where it
+  /// divides no axis (the kernel's results do not depend on it). 1: no clusters. Ignored when
+  /// `cluster` is set (a shape the kernel requires).
+  int preferredClusterSize = 1;
   /// Resident blocks per SM the kernel was compiled for (`.minnctapersm`, `occupancy=`).
   int occupancy = 1;
   /// The kernel waits for its predecessors (grid_dependency_control_wait, sm_90+): it is

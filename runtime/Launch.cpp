@@ -108,7 +108,7 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
   std::vector<void *> params = plan.params.pointers();
   CUstream s = detail::Native::stream(stream);
   auto tpb = unsigned(md.threadsPerBlock), smem = unsigned(md.dynamicSharedMemory);
-  bool clustered = md.cluster != std::array<int, 3>{1, 1, 1};
+  bool clustered = plan.cluster != std::array<unsigned, 3>{1, 1, 1};
   // Programmatic dependent launch where the kernel waits for its predecessors itself; a driver
   // without cuLaunchKernelEx launches it the plain way (its wait is then a no-op).
   bool programmatic = md.programmaticLaunch && d.cuLaunchKernelEx && programmaticLaunchAllowed();
@@ -125,7 +125,7 @@ void launch(const Kernel &kernel, const Grid &grid, const std::vector<Arg> &args
   unsigned numAttrs = 0;
   if (clustered) {
     attrs[numAttrs].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attrs[numAttrs++].value.clusterDim = {unsigned(md.cluster[0]), unsigned(md.cluster[1]), unsigned(md.cluster[2])};
+    attrs[numAttrs++].value.clusterDim = {plan.cluster[0], plan.cluster[1], plan.cluster[2]};
   }
   if (programmatic) {
     attrs[numAttrs].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;

@@ -99,10 +99,19 @@ private:
         fail(fmt::format("grid.{} = {} is out of range [1, {}]", "xyz"[d], dims[d], limits_.maxGrid[size_t(d)]));
       plan.grid[size_t(d)] = unsigned(dims[d]);
     }
-    for (int d = 0; d < 3; ++d)
+    for (int d = 0; d < 3; ++d) {
       if (dims[d] % md_.cluster[size_t(d)])
         fail(fmt::format("grid ({}, {}, {}) is not a multiple of the cluster shape ({}, {}, {})", grid.x, grid.y,
                          grid.z, md_.cluster[0], md_.cluster[1], md_.cluster[2]));
+      plan.cluster[size_t(d)] = unsigned(md_.cluster[size_t(d)]);
+    }
+    // A preferred size (num_ctas=) is a hint: clusters along the first axis it divides.
+    if (md_.cluster == std::array<int, 3>{1, 1, 1} && md_.preferredClusterSize > 1)
+      for (int d = 0; d < 3; ++d)
+        if (dims[d] % md_.preferredClusterSize == 0) {
+          plan.cluster[size_t(d)] = unsigned(md_.preferredClusterSize);
+          break;
+        }
   }
 
   ArrayArg array(const ParamInfo &p, const Arg &arg) {

@@ -72,6 +72,9 @@ struct TensorMapRequest {
 
 struct LaunchPlan {
   std::array<unsigned, 3> grid{1, 1, 1};
+  /// Blocks per cluster along each axis ({1, 1, 1}: no clusters): the metadata's required
+  /// shape, or its preferred size along the first grid axis that size divides.
+  std::array<unsigned, 3> cluster{1, 1, 1};
   ParamBuffer params;
   std::vector<TensorMapRequest> tensorMaps; // to encode into params before launching
 };

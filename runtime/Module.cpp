@@ -118,7 +118,8 @@ Kernel Module::kernel(const KernelMetadata &md) const {
   if (md.dynamicSharedMemory > 48 * 1024) // above 48 KiB a kernel must opt in
     d.check(d.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, md.dynamicSharedMemory),
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", context);
-  if (md.cluster[0] * md.cluster[1] * md.cluster[2] > 8) // more than the portable 8 blocks
+  // More than the portable 8 blocks per cluster.
+  if (md.cluster[0] * md.cluster[1] * md.cluster[2] > 8 || md.preferredClusterSize > 8)
     d.check(d.cuFuncSetAttribute(k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
             "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)", context);
   return detail::Native::makeKernel(std::move(k));

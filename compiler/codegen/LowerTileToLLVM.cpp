@@ -186,6 +186,10 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       });
       if (waits && target->sm >= 90)
         fn->setAttr("tile.programmatic_launch", b.getUnitAttr());
+      // num_ctas=N (sm_90+): the launch groups the blocks into clusters of N where the grid
+      // allows (a hint: the kernel's results do not depend on it).
+      if (std::optional<int32_t> numCtas = kernel.getNumCtas(); numCtas && *numCtas > 1 && target->sm >= 90)
+        fn->setAttr("tile.preferred_cluster_size", b.getI64IntegerAttr(*numCtas));
       kernel.erase();
     }
   }

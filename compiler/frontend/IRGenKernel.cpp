@@ -218,6 +218,15 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
 
 // num_threads is ours, not cuTile's: cuTile programs leave the block size to the compiler, as
 // tile-cc does without it (tile-choose-threads).
+// The compute capability x 10 of "sm_90a", "sm_80", ...; 0 when the target is not named that way.
+static int archNumber(llvm::StringRef arch) {
+  unsigned sm = 0;
+  if (!arch.consume_front("sm_"))
+    return 0;
+  arch.consume_back("a");
+  return arch.getAsInteger(10, sm) ? 0 : static_cast<int>(sm);
+}
+
 static const char *kKernelOptions[] = {"occupancy", "num_ctas", "num_threads"};
 
 bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
@@ -366,10 +375,11 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       ok = false;
     } else {
       kernel->setAttr(name, builder_.getI32IntegerAttr(static_cast<int32_t>(value)));
-      if (name == "num_ctas" && value > 1)
-        diags_.warning(where, "num_ctas=" + std::to_string(value) +
-                                  " is recorded but not used yet: thread-block clusters are not implemented, so "
-                                  "the kernel runs with clusters of 1 block");
+      // Clusters exist from sm_90 on; the launch forms them (preferred_cluster_size in the
+      // metadata). An older target runs the blocks on their own: say so.
+      if (name == "num_ctas" && value > 1 && archNumber(arch_) && archNumber(arch_) < 90)
+        diags_.warning(where, "num_ctas=" + std::to_string(value) + " has no effect on " + arch_ +
+                                  ": thread-block clusters need sm_90 or newer, so the blocks run unclustered");
     }
   }
   return ok;

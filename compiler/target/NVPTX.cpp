@@ -204,6 +204,8 @@ bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string 
     root["cluster"] = llvm::json::Array{1, 1, 1};
     if (auto minCtas = fn->getAttrOfType<mlir::IntegerAttr>(mlir::NVVM::NVVMDialect::getMinctasmAttrName()))
       root["occupancy"] = minCtas.getInt();
+    if (auto clusterSize = fn->getAttrOfType<mlir::IntegerAttr>("tile.preferred_cluster_size"))
+      root["preferred_cluster_size"] = clusterSize.getInt();
     if (fn->hasAttr("tile.programmatic_launch"))
       root["programmatic_dependent_launch"] = true;
     llvm::json::Object constants;

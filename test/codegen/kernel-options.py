@@ -1,10 +1,16 @@
 # @ct.kernel options do what they say: occupancy=N becomes .minnctapersm N (the default stays
-# 1, min-ctas.py); ct.ByTarget picks a value for the --arch being compiled; num_ctas > 1 is
-# recorded but warns, since thread-block clusters are not implemented.
+# 1, min-ctas.py); ct.ByTarget picks a value for the --arch being compiled; num_ctas=N on sm_90+
+# becomes the metadata's preferred_cluster_size (the launch forms clusters of N blocks where
+# the grid allows) and warns on older targets, which have no clusters.
 # RUN: tile-cc %s --kernel busy --arg x=f32:1 --emit=ptx | FileCheck %s --check-prefix=OCC
 # RUN: tile-cc %s --kernel by_target --arg x=f32:1 --emit=ptx --arch sm_90a | FileCheck %s --check-prefix=SM90
 # RUN: tile-cc %s --kernel by_target --arg x=f32:1 --emit=ptx --arch sm_80 | FileCheck %s --check-prefix=SM80
-# RUN: tile-cc %s --kernel clustered --arg x=f32:1 --emit=tile 2>&1 | FileCheck %s --check-prefix=WARN
+# RUN: tile-cc %s --kernel clustered --arg x=f32:1 --emit=tile 2>&1 | FileCheck %s --check-prefix=IR
+# RUN: tile-cc %s --kernel clustered --arg x=f32:1 --emit=launcher --ptx-only -o %t.h 2>&1 | FileCheck %s --allow-empty --check-prefix=LAUNCHER
+# RUN: FileCheck %s --check-prefix=META --input-file %t.cpp
+# RUN: tile-cc %s --kernel clustered --arg x=f32:1 --emit=ptx --arch sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARN80
+# RUN: tile-cc %s --kernel clustered --arg x=f32:1 --emit=launcher --ptx-only --arch sm_80 -o %t80.h 2>&1
+# RUN: FileCheck %s --check-prefix=META80 --input-file %t80.cpp
 # RUN: tile-cc %s --kernel clustered_elsewhere --arg x=f32:1 --emit=tile 2>&1 | FileCheck %s --check-prefix=NOWARN
 import cuda.tile as ct
 
@@ -23,8 +29,13 @@ def by_target(x):
     ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)
 
 
-# WARN: kernel-options.py:[[@LINE+2]]:12: warning: num_ctas=2 is recorded but not used yet: thread-block clusters are not implemented, so the kernel runs with clusters of 1 block
-# WARN: tile.kernel @clustered{{.*}}num_ctas = 2 : i32
+# IR-NOT: warning
+# IR: tile.kernel @clustered{{.*}}num_ctas = 2 : i32
+# META: \"preferred_cluster_size\": 2
+# WARN80: kernel-options.py:[[@LINE+4]]:12: warning: num_ctas=2 has no effect on sm_80: thread-block clusters need sm_90 or newer, so the blocks run unclustered
+# LAUNCHER-NOT: warning
+# META80: clustered__tile
+# META80-NOT: preferred_cluster_size
 @ct.kernel(num_ctas=2)
 def clustered(x):
     ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)

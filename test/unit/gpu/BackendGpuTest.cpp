@@ -102,3 +102,36 @@ def step(src, dst, n: int):
     REQUIRE(out[i] == float(rounds));
   }
 }
+
+// num_ctas=N (sm_90+): the launch groups the blocks into clusters of N along the first grid
+// axis N divides, and launches them unclustered when it divides none; 16 is beyond the
+// portable 8 (the runtime opts the kernel in). Every block writes its own coordinates, so a
+// launch that dropped or repeated blocks shows.
+TEST_CASE("gpu: kernels with num_ctas launch in clusters wherever the grid allows", "[gpu][jit][backend][cluster]") {
+  TILE_REQUIRE_GPU(device);
+  if (device.computeCapabilityMajor() < 9)
+    TILE_SKIP("thread-block clusters need sm_90");
+  Backend gpu = make(BackendOptions::Choice::Gpu);
+  for (int numCtas : {2, 16}) {
+    KernelRequest r;
+    r.fileName = "clusters.py";
+    r.source = "import cuda.tile as ct\n\n\n@ct.kernel(num_ctas=" + std::to_string(numCtas) +
+               ")\ndef coords(out):\n    v = ct.bid(0) * 1000 + ct.bid(1) * 10 + ct.bid(2)\n"
+               "    ct.store(out, (ct.bid(2), ct.bid(1), ct.bid(0)), ct.full((1, 1, 1), v, dtype=ct.int32))\n";
+    r.kernel = "coords";
+    r.args = {{"out", {"int32", 3, false}}};
+    KernelHandle k = gpu.compile(r);
+    for (rt::Grid grid : {rt::Grid(32), rt::Grid(3, 32), rt::Grid(3, 5, 32), rt::Grid(3, 5, 7)}) {
+      INFO("num_ctas " << numCtas << ", grid (" << grid.x << ", " << grid.y << ", " << grid.z << ")");
+      const int64_t n = grid.x * grid.y * grid.z;
+      std::vector<int32_t> init(n, -1);
+      Buffer out = gpu.upload(init);
+      gpu.launch(k, grid, {out.array(rt::DType::Int32, {grid.z, grid.y, grid.x})});
+      std::vector<int32_t> got = out.toHost<int32_t>();
+      for (int64_t z = 0; z < grid.z; ++z)
+        for (int64_t y = 0; y < grid.y; ++y)
+          for (int64_t x = 0; x < grid.x; ++x)
+            REQUIRE(got[(z * grid.y + y) * grid.x + x] == int32_t(x * 1000 + y * 10 + z));
+    }
+  }
+}

@@ -71,7 +71,7 @@ TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   KernelMetadata md = parseKernelMetadata(R"({
     "format": "tile-kernel/1", "kernel": "scale_rows_TM64", "name": "scale_rows",
     "arch": "sm_90a", "threads_per_block": 128, "dynamic_shared_memory": 65536,
-    "cluster": [2, 1, 1], "occupancy": 3, "programmatic_dependent_launch": true,
+    "cluster": [2, 1, 1], "preferred_cluster_size": 4, "occupancy": 3, "programmatic_dependent_launch": true,
     "constants": {"TM": 64, "EPS": 0.5, "FAST": true, "MODE": "a"},
     "params": [
       {"name": "x", "kind": "array", "dtype": "bfloat16", "rank": 2, "alignment": 16,
@@ -85,6 +85,7 @@ TEST_CASE("metadata: a complete file", "[runtime][metadata]") {
   CHECK(md.threadsPerBlock == 128);
   CHECK(md.dynamicSharedMemory == 65536);
   CHECK(md.cluster == std::array<int, 3>{2, 1, 1});
+  CHECK(md.preferredClusterSize == 4);
   CHECK(md.occupancy == 3);
   CHECK(md.programmaticLaunch);
   CHECK(std::get<std::int64_t>(md.constants.at("TM")) == 64);
@@ -116,6 +117,7 @@ TEST_CASE("metadata: defaults of optional fields", "[runtime][metadata]") {
                                               .text());
   CHECK(md.dynamicSharedMemory == 0);
   CHECK(md.cluster == std::array<int, 3>{1, 1, 1});
+  CHECK(md.preferredClusterSize == 1);
   CHECK(!md.programmaticLaunch);
   CHECK(md.constants.empty());
   CHECK(md.tma.empty());
@@ -140,6 +142,8 @@ TEST_CASE("metadata: toJson parses back to the same metadata", "[runtime][metada
     CHECK(back.constants == md.constants);
     md.programmaticLaunch = true;
     CHECK(parseKernelMetadata(toJson(md)).programmaticLaunch);
+    md.preferredClusterSize = 8;
+    CHECK(parseKernelMetadata(toJson(md)).preferredClusterSize == 8);
   }
 }
 
@@ -176,6 +180,8 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
       {d.with("cluster", "{}").text(), "cluster: expected an array, got object"},
       {d.with("cluster", "[1, 0, 1]").text(), "cluster[1]: 0 is out of range [1, 16]"},
       {d.with("cluster", "[4, 4, 2]").text(), "cluster: 32 blocks per cluster; at most 16"},
+      {d.with("preferred_cluster_size", "3").text(), "preferred_cluster_size: 3 is not a power of two"},
+      {d.with("preferred_cluster_size", "32").text(), "preferred_cluster_size: 32 is out of range [1, 16]"},
       {d.with("occupancy", "0").text(), "occupancy: 0 is out of range [1, 32]"},
       {d.with("occupancy", "\"2\"").text(), "occupancy: expected an integer, got string"},
       {d.with("programmatic_dependent_launch", "1").text(), "programmatic_dependent_launch: expected"},

@@ -182,6 +182,19 @@ TEST_CASE("launch plan: grid, block and shared memory limits", "[runtime][launch
   CHECK_NOTHROW(planLaunch(clustered, args, Grid(4), DeviceLimits{}));
   CHECK(errorOf(clustered, args, Grid(3)) ==
         "launch of 'axpy2d': grid (3, 1, 1) is not a multiple of the cluster shape (2, 1, 1)");
+  CHECK(planLaunch(clustered, args, Grid(4), DeviceLimits{}).cluster == std::array<unsigned, 3>{2, 1, 1});
+  CHECK(planLaunch(md, args, Grid(4), DeviceLimits{}).cluster == std::array<unsigned, 3>{1, 1, 1});
+
+  // num_ctas= is a hint: clusters along the first axis the size divides, none if it divides none.
+  KernelMetadata preferred = md;
+  preferred.preferredClusterSize = 4;
+  CHECK(planLaunch(preferred, args, Grid(8, 3), DeviceLimits{}).cluster == std::array<unsigned, 3>{4, 1, 1});
+  CHECK(planLaunch(preferred, args, Grid(6, 12), DeviceLimits{}).cluster == std::array<unsigned, 3>{1, 4, 1});
+  CHECK(planLaunch(preferred, args, Grid(3, 5, 4), DeviceLimits{}).cluster == std::array<unsigned, 3>{1, 1, 4});
+  CHECK(planLaunch(preferred, args, Grid(3, 5, 7), DeviceLimits{}).cluster == std::array<unsigned, 3>{1, 1, 1});
+  // A required shape wins over the hint.
+  preferred.cluster = {2, 1, 1};
+  CHECK(planLaunch(preferred, args, Grid(8), DeviceLimits{}).cluster == std::array<unsigned, 3>{2, 1, 1});
 }
 
 TEST_CASE("launch plan: DLPack tensors as arrays", "[runtime][launch][dlpack]") {
