@@ -51,6 +51,15 @@ static LogicalResult verifyLatency(Operation *op, std::optional<int32_t> latency
   return success();
 }
 
+// A tile matches its array's element type, or is the signless integer of an unsigned array's
+// width (tiles of unsigned data are signless once the kernel is built).
+static bool elementsMatch(Type tile, Type array) {
+  if (tile == array)
+    return true;
+  auto t = dyn_cast<IntegerType>(tile), a = dyn_cast<IntegerType>(array);
+  return t && a && a.isUnsigned() && t.isSignless() && t.getWidth() == a.getWidth();
+}
+
 // The checks shared by tile.load and tile.store: index count, rank, element
 // type, order and hints. `tileType` is the loaded or stored tile.
 static LogicalResult verifyTileAccess(Operation *op, ArrayType array, ValueRange indices, RankedTensorType tileType,
@@ -63,7 +72,7 @@ static LogicalResult verifyTileAccess(Operation *op, ArrayType array, ValueRange
   if (tileType.getRank() != rank)
     return op->emitOpError() << tileRole << " " << tileType << " has rank " << tileType.getRank()
                              << " but the array has rank " << rank;
-  if (tileType.getElementType() != array.getElementType())
+  if (!elementsMatch(tileType.getElementType(), array.getElementType()))
     return op->emitOpError() << tileRole << " element type " << tileType.getElementType()
                              << " does not match the array element type " << array.getElementType();
   if (order && failed(verifyPermutation(op, *order, rank, "order")))
@@ -78,7 +87,7 @@ static LogicalResult verifyElementAccess(Operation *op, ArrayType array, ValueRa
   if (static_cast<int64_t>(indices.size()) != array.getRank())
     return op->emitOpError() << "expected " << array.getRank() << " index tiles for a rank-" << array.getRank()
                              << " array, got " << indices.size();
-  if (dataType.getElementType() != array.getElementType())
+  if (!elementsMatch(dataType.getElementType(), array.getElementType()))
     return op->emitOpError() << dataRole << " element type " << dataType.getElementType()
                              << " does not match the array element type " << array.getElementType();
   for (auto [i, index] : llvm::enumerate(indices)) {

@@ -9,8 +9,11 @@
 using namespace mlir;
 
 bool tile::isTileElementType(Type type) {
+  // Unsigned integers of 8-64 bits too (arrays keep them; tiles only while the front end
+  // builds a kernel).
   if (auto intType = dyn_cast<IntegerType>(type))
-    return intType.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth());
+    return !intType.isSigned() && llvm::is_contained({1u, 8u, 16u, 32u, 64u}, intType.getWidth()) &&
+           !(intType.isUnsigned() && intType.getWidth() == 1);
   return type.isIndex() || type.isF16() || type.isBF16() || type.isF32() || type.isF64() || type.isTF32() ||
          isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }

@@ -42,8 +42,10 @@ def Tile_ArrayType : TypeDef<Tile_Dialect, "Array"> {
   }];
 }
 
-// Element types a tile or array may hold.
-def Tile_ElementType : AnyTypeOf<[AnySignlessInteger, Index, F16, BF16, F32, F64, TF32,
+// Element types a tile or array may hold. Unsigned integers (ui8-ui64) type arrays; tiles hold
+// them while the front end builds a kernel and are signless afterwards (the operations that
+// depend on signedness carry it themselves, as arith's do).
+def Tile_ElementType : AnyTypeOf<[AnySignlessInteger, AnyUnsignedInteger, Index, F16, BF16, F32, F64, TF32,
                                   F8E4M3FN, F8E5M2], "tile element type">;
 
 // A tile: a statically shaped ranked tensor. Power-of-two dimensions are checked

@@ -42,8 +42,6 @@ class Scalar {
 public:
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
   Scalar(T value) { // NOLINT: implicit on purpose, launch(k, grid, {x, 2.0f})
-    static_assert(std::is_same_v<T, bool> || std::is_floating_point_v<T> || std::is_signed_v<T>,
-                  "cuTile has no unsigned dtypes; use an explicit signed type or Scalar::fromBits");
     static_assert(!std::is_same_v<T, long double>, "long double is not a cuTile dtype");
     if constexpr (std::is_same_v<T, bool>)
       init(DType::Bool, value ? 1 : 0);
@@ -51,6 +49,12 @@ public:
       initFloat(value);
     else if constexpr (std::is_same_v<T, double>)
       initDouble(value);
+    else if constexpr (std::is_unsigned_v<T>)
+      init(sizeof(T) == 1   ? DType::UInt8
+           : sizeof(T) == 2 ? DType::UInt16
+           : sizeof(T) == 4 ? DType::UInt32
+                            : DType::UInt64,
+           std::uint64_t(value));
     else if constexpr (sizeof(T) == 1)
       init(DType::Int8, std::uint64_t(std::int64_t(value)));
     else if constexpr (sizeof(T) == 2)

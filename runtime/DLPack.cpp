@@ -27,6 +27,18 @@ std::optional<DType> dtypeFromDLPack(DLDataType t) {
       return DType::Int64;
     }
     break;
+  case kDLUInt:
+    switch (t.bits) {
+    case 8:
+      return DType::UInt8;
+    case 16:
+      return DType::UInt16;
+    case 32:
+      return DType::UInt32;
+    case 64:
+      return DType::UInt64;
+    }
+    break;
   case kDLFloat:
     switch (t.bits) {
     case 16:
@@ -67,6 +79,11 @@ DLDataType dtypeToDLPack(DType dtype) {
   case DType::Int32:
   case DType::Int64:
     return make(kDLInt, 8 * dtypeSize(dtype));
+  case DType::UInt8:
+  case DType::UInt16:
+  case DType::UInt32:
+  case DType::UInt64:
+    return make(kDLUInt, 8 * dtypeSize(dtype));
   case DType::BFloat16:
     return make(kDLBfloat, 16);
   case DType::TFloat32:

@@ -4,7 +4,8 @@ namespace tile::rt {
 
 namespace {
 constexpr DType kAll[] = {DType::Bool,    DType::Int8,     DType::Int16,        DType::Int32,
-                          DType::Int64,   DType::Float16,  DType::BFloat16,     DType::Float32,
+                          DType::Int64,   DType::UInt8,    DType::UInt16,       DType::UInt32,
+                          DType::UInt64,  DType::Float16,  DType::BFloat16,     DType::Float32,
                           DType::Float64, DType::TFloat32, DType::Float8E4M3FN, DType::Float8E5M2};
 } // namespace
 
@@ -20,6 +21,14 @@ const char *dtypeName(DType dtype) {
     return "int32";
   case DType::Int64:
     return "int64";
+  case DType::UInt8:
+    return "uint8";
+  case DType::UInt16:
+    return "uint16";
+  case DType::UInt32:
+    return "uint32";
+  case DType::UInt64:
+    return "uint64";
   case DType::Float16:
     return "float16";
   case DType::BFloat16:
@@ -59,18 +68,22 @@ unsigned dtypeSize(DType dtype) {
   switch (dtype) {
   case DType::Bool:
   case DType::Int8:
+  case DType::UInt8:
   case DType::Float8E4M3FN:
   case DType::Float8E5M2:
     return 1;
   case DType::Int16:
+  case DType::UInt16:
   case DType::Float16:
   case DType::BFloat16:
     return 2;
   case DType::Int32:
+  case DType::UInt32:
   case DType::Float32:
   case DType::TFloat32:
     return 4;
   case DType::Int64:
+  case DType::UInt64:
   case DType::Float64:
     return 8;
   }
@@ -84,10 +97,18 @@ bool isFloat(DType dtype) {
   case DType::Int16:
   case DType::Int32:
   case DType::Int64:
+  case DType::UInt8:
+  case DType::UInt16:
+  case DType::UInt32:
+  case DType::UInt64:
     return false;
   default:
     return true;
   }
+}
+
+bool isUnsigned(DType dtype) {
+  return dtype == DType::UInt8 || dtype == DType::UInt16 || dtype == DType::UInt32 || dtype == DType::UInt64;
 }
 
 } // namespace tile::rt

@@ -24,6 +24,10 @@ enum class DType : std::uint8_t {
   TFloat32, // stored as a 32-bit float
   Float8E4M3FN,
   Float8E5M2,
+  UInt8, // unsigned integers: after the others, so that the existing values keep their codes
+  UInt16,
+  UInt32,
+  UInt64,
 };
 
 /// cuTile's name: "bool_", "int32", "bfloat16", "float8_e4m3fn", ...
@@ -35,5 +39,7 @@ std::string dtypeNameList();
 /// Bytes per element in memory, and of a scalar kernel parameter (bool is one byte).
 unsigned dtypeSize(DType dtype);
 bool isFloat(DType dtype);
+/// uint8 ... uint64.
+bool isUnsigned(DType dtype);
 
 } // namespace tile::rt

@@ -31,9 +31,13 @@ CUtensorMapDataType tensorMapType(DType dtype) {
   switch (dtype) {
   case DType::Int16:
     return CU_TENSOR_MAP_DATA_TYPE_UINT16; // TMA copies bits
+  case DType::UInt16:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT16;
   case DType::Int32:
-    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::UInt32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32; // TMA copies bits
   case DType::Int64:
+  case DType::UInt64:
     return CU_TENSOR_MAP_DATA_TYPE_INT64;
   case DType::Float16:
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
@@ -46,7 +50,7 @@ CUtensorMapDataType tensorMapType(DType dtype) {
   case DType::TFloat32:
     return CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
   default:
-    return CU_TENSOR_MAP_DATA_TYPE_UINT8; // bool, int8, float8
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8; // bool, int8, uint8, float8
   }
 }
 

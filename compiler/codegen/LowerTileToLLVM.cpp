@@ -20,7 +20,7 @@ static std::string dtypeName(Type t) {
   if (t.isInteger(1))
     return "bool_";
   if (auto i = dyn_cast<IntegerType>(t))
-    return "int" + std::to_string(i.getWidth());
+    return (i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
   if (t.isF16())
     return "float16";
   if (t.isBF16())

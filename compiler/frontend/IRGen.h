@@ -25,6 +25,8 @@ namespace tile::frontend {
 
 /// NumPy broadcasting of two shapes (aligned on the right); nullopt if they do not broadcast.
 std::optional<llvm::SmallVector<int64_t>> broadcastShapeVectors(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+/// An unsigned integer type, or a tile of them (ui8 ... ui64).
+bool isUnsignedInteger(mlir::Type t);
 
 /// Hidden scope names (not Python identifiers) for jumps taken at run time: `break`,
 /// `continue` and a kernel's `return` inside a loop or a run-time `if` set them; statements
@@ -167,6 +169,13 @@ public:
                      bool asTile = false);
   std::optional<llvm::SmallVector<int64_t>> broadcastShapes(const Arg &a, const Arg &b, SourceRange where);
   mlir::Value castElements(mlir::Value v, mlir::Type to, mlir::Location loc);
+  /// Unsigned integers (IRGenUnsigned.cpp): `v` seen as the signless type of its width, and
+  /// `v` given the type `to` (the same bits); arith ops take the former.
+  mlir::Value signless(mlir::Value v, mlir::Location loc);
+  mlir::Value withType(mlir::Value v, mlir::Type to, mlir::Location loc);
+  /// Every value of the built kernel made signless (arrays keep `ui`); false, with an internal
+  /// error, where an op reached an unsigned value without choosing its unsigned form.
+  bool dropSignedness(mlir::ModuleOp module);
   mlir::Value broadcastValue(mlir::Value v, llvm::ArrayRef<int64_t> shape, mlir::Location loc);
   mlir::Value constant(const KValue &c, mlir::Type type, mlir::Location loc);
   mlir::Value splat(double value, mlir::Type type, mlir::Location loc);

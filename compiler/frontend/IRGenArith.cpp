@@ -148,6 +148,13 @@ Type KernelIRGen::defaultType(const KValue &c) {
 }
 
 Value KernelIRGen::constant(const KValue &c, Type type, Location l) {
+  if (isUnsignedInteger(type)) {
+    // arith constants are signless: the same bits, given the unsigned type.
+    auto elt = cast<IntegerType>(getElementTypeOrSelf(type));
+    Type bits = IntegerType::get(type.getContext(), elt.getWidth());
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return withType(constant(c, tensor ? Type(tensor.clone(bits)) : bits, l), type, l);
+  }
   Type elt = getElementTypeOrSelf(type);
   TypedAttr scalar;
   if (auto intType = dyn_cast<IntegerType>(elt)) {
@@ -171,6 +178,40 @@ Value KernelIRGen::castElements(Value v, Type to, Location l) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == to)
     return v;
+  if (isUnsignedInteger(from) || isUnsignedInteger(to)) {
+    // On the signless types of the same widths, choosing the unsigned conversions for the
+    // unsigned side: zero extension from an unsigned integer (sign extension from a signed
+    // one, so int8 -1 becomes uint32 4294967295 as in NumPy), uitofp / fptoui; integers of
+    // one width and the other signedness keep their bits.
+    bool fromUnsigned = isUnsignedInteger(from), toUnsigned = isUnsignedInteger(to);
+    auto fromInt = dyn_cast<IntegerType>(from), toInt = dyn_cast<IntegerType>(to);
+    Type toBits = toInt ? Type(IntegerType::get(to.getContext(), toInt.getWidth())) : to;
+    Type target = toBits;
+    if (auto tensor = dyn_cast<RankedTensorType>(v.getType()))
+      target = tensor.clone(toBits);
+    Value x = signless(v, l), r;
+    if (toInt && toInt.getWidth() == 1)
+      r = castElements(x, toBits, l);
+    else if (fromInt && toInt && fromInt.getWidth() < toInt.getWidth())
+      r = fromUnsigned || fromInt.getWidth() == 1 ? Value(arith::ExtUIOp::create(builder_, l, target, x))
+                                                  : Value(arith::ExtSIOp::create(builder_, l, target, x));
+    else if (fromInt && toInt && fromInt.getWidth() > toInt.getWidth())
+      r = arith::TruncIOp::create(builder_, l, target, x);
+    else if (fromInt && toInt)
+      r = x;
+    else if (fromInt && fromUnsigned)
+      r = arith::UIToFPOp::create(builder_, l, target, x);
+    else if (fromInt)
+      r = castElements(x, to, l);
+    else if (toUnsigned && isa<FloatType>(from))
+      r = arith::FPToUIOp::create(builder_, l, target, x);
+    if (!r)
+      return {};
+    Type result = to;
+    if (auto tensor = dyn_cast<RankedTensorType>(v.getType()))
+      result = tensor.clone(to);
+    return withType(r, result, l);
+  }
   Type target = to;
   if (auto tensor = dyn_cast<RankedTensorType>(v.getType()))
     target = tensor.clone(to);
@@ -279,8 +320,16 @@ Type KernelIRGen::promoteRuntimeTypes(Type ta, Type tb) {
   }
   if (fa != fb)
     return fa ? ta : tb;
-  if (isa<IntegerType>(ta) && isa<IntegerType>(tb))
-    return cast<IntegerType>(ta).getWidth() >= cast<IntegerType>(tb).getWidth() ? ta : tb;
+  if (isa<IntegerType>(ta) && isa<IntegerType>(tb)) {
+    auto ia = cast<IntegerType>(ta), ib = cast<IntegerType>(tb);
+    // Bools count as either; otherwise signed meets unsigned only in a wider signed type,
+    // which holds every value of both (int64 + uint8 is int64); int32 + uint32 has no such
+    // type and is refused (cast one of them).
+    if (ia.getWidth() == 1 || ib.getWidth() == 1 || ia.isUnsigned() == ib.isUnsigned())
+      return ia.getWidth() >= ib.getWidth() ? ta : tb;
+    IntegerType s = ia.isUnsigned() ? ib : ia, u = ia.isUnsigned() ? ia : ib;
+    return s.getWidth() > u.getWidth() ? Type(s) : Type();
+  }
   return {};
 }
 
@@ -290,6 +339,12 @@ Type KernelIRGen::promote(const Arg &lhs, const Arg &rhs, SourceRange where) {
   if (a.isRuntime() && b.isRuntime()) {
     if (Type t = promoteRuntimeTypes(typeOf(a), typeOf(b)))
       return t;
+    if (isa<IntegerType>(typeOf(a)) && isa<IntegerType>(typeOf(b)) &&
+        isUnsignedInteger(typeOf(a)) != isUnsignedInteger(typeOf(b))) {
+      error(where, "cannot combine " + describe(a) + " and " + describe(b) +
+                       ": no integer type of this width holds the values of both; cast one with astype()");
+      return {};
+    }
     error(where, "cannot combine " + describe(a) + " and " + describe(b));
     return {};
   }
@@ -307,8 +362,8 @@ Type KernelIRGen::promote(const Arg &lhs, const Arg &rhs, SourceRange where) {
     return builder_.getF32Type();
   if (c.isInt() && t.isInteger(1))
     return builder_.getI32Type();
-  if (c.isInt() && isa<IntegerType>(t) && (c.intValue() < INT32_MIN || c.intValue() > INT32_MAX) &&
-      cast<IntegerType>(t).getWidth() < 64)
+  if (c.isInt() && isa<IntegerType>(t) && !isUnsignedInteger(t) &&
+      (c.intValue() < INT32_MIN || c.intValue() > INT32_MAX) && cast<IntegerType>(t).getWidth() < 64)
     return builder_.getI64Type();
   return t;
 }
@@ -321,6 +376,15 @@ bool KernelIRGen::constantFits(const KValue &v, Type type, SourceRange where) {
     return true;
   unsigned width = intType.getWidth();
   bool fits;
+  if (intType.isUnsigned()) {
+    double d = v.numberAsDouble();
+    fits = v.isFloat() ? std::isfinite(d) && d >= 0 && d < std::ldexp(1.0, width)
+                       : v.intValue() >= 0 && (width >= 64 || llvm::isUIntN(width, v.intValue()));
+    if (!fits)
+      error(where, describe(v) + " does not fit in " + typeString(intType) + " (range 0 to " +
+                       (width >= 64 ? std::string("2**64 - 1") : std::to_string(llvm::maxUIntN(width))) + ")");
+    return fits;
+  }
   if (v.isFloat()) {
     double d = v.floatValue();
     fits = std::isfinite(d) && d >= -std::ldexp(1.0, width - 1) && d < std::ldexp(1.0, width - 1);
@@ -601,6 +665,51 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
   (void)anyTile;
   Location l = loc(opRange);
   Value r;
+  if (isUnsignedInteger(elt)) {
+    // Unsigned: the same bits as signless values, with the unsigned division, remainder
+    // (Python's floor semantics need no sign fix) and logical right shift; the result gets
+    // the unsigned type back.
+    Type resultType = x.getType();
+    Value sx = signless(x, l), sy = signless(y, l);
+    switch (op) {
+    case BinOpKind::Add:
+      r = arith::AddIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::Sub:
+      r = arith::SubIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::Mult:
+      r = arith::MulIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::FloorDiv:
+      r = arith::DivUIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::Mod:
+      r = arith::RemUIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::Pow:
+      r = math::IPowIOp::create(builder_, l, sx, sy); // a product of wrapping multiplications
+      break;
+    case BinOpKind::BitAnd:
+      r = arith::AndIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::BitOr:
+      r = arith::OrIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::BitXor:
+      r = arith::XOrIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::LShift:
+      r = arith::ShLIOp::create(builder_, l, sx, sy);
+      break;
+    case BinOpKind::RShift:
+      r = arith::ShRUIOp::create(builder_, l, sx, sy);
+      break;
+    default:
+      break;
+    }
+    return r ? KValue::runtime(withType(r, resultType, l)) : KValue::error();
+  }
   if (isFloat) {
     switch (op) {
     case BinOpKind::Add:
@@ -801,6 +910,7 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
     }
     return KValue::runtime(arith::CmpFOp::create(builder_, l, p, x, y));
   }
+  bool u = isUnsignedInteger(elt);
   arith::CmpIPredicate p;
   switch (op) {
   case CmpOpKind::Eq:
@@ -810,19 +920,19 @@ KValue KernelIRGen::compare(CmpOpKind op, const Arg &lhs, const Arg &rhs, Source
     p = arith::CmpIPredicate::ne;
     break;
   case CmpOpKind::Lt:
-    p = arith::CmpIPredicate::slt;
+    p = u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt;
     break;
   case CmpOpKind::LtE:
-    p = arith::CmpIPredicate::sle;
+    p = u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle;
     break;
   case CmpOpKind::Gt:
-    p = arith::CmpIPredicate::sgt;
+    p = u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt;
     break;
   default:
-    p = arith::CmpIPredicate::sge;
+    p = u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge;
     break;
   }
-  return KValue::runtime(arith::CmpIOp::create(builder_, l, p, x, y));
+  return KValue::runtime(arith::CmpIOp::create(builder_, l, p, signless(x, l), signless(y, l)));
 }
 
 } // namespace tile::frontend

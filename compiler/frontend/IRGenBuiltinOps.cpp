@@ -82,7 +82,17 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     Type result = *dtype;
     if (auto t = dyn_cast<RankedTensorType>(v.getType()))
       result = RankedTensorType::get(t.getShape(), *dtype);
-    return KValue::runtime(arith::BitcastOp::create(builder_, l, result, v));
+    // Integers of one width differ only in their type: no op; otherwise arith.bitcast on the
+    // signless side (unsigned integers: IRGenUnsigned.cpp).
+    if (isa<IntegerType>(from) && isa<IntegerType>(*dtype))
+      return KValue::runtime(withType(v, result, l));
+    Value sv = signless(v, l);
+    Type bits = *dtype;
+    if (auto i = dyn_cast<IntegerType>(bits); i && i.isUnsigned())
+      bits = IntegerType::get(bits.getContext(), i.getWidth());
+    if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+      bits = RankedTensorType::get(t.getShape(), bits);
+    return KValue::runtime(withType(arith::BitcastOp::create(builder_, l, bits, sv), result, l));
   }
   if (name == "ct.minimum" || name == "ct.maximum" || name == "ct.pow" || name == "ct.atan2") {
     if (!bind(args, {"x", "y"}, b))
@@ -124,6 +134,12 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
     if (isa<FloatType>(elt))
       return KValue::runtime(isMin ? Value(arith::MinimumFOp::create(builder_, l, a, c))
                                    : Value(arith::MaximumFOp::create(builder_, l, a, c)));
+    if (isUnsignedInteger(elt)) {
+      Value sa = signless(a, l), sc = signless(c, l);
+      return KValue::runtime(withType(isMin ? Value(arith::MinUIOp::create(builder_, l, sa, sc))
+                                            : Value(arith::MaxUIOp::create(builder_, l, sa, sc)),
+                                      a.getType(), l));
+    }
     return KValue::runtime(isMin ? Value(arith::MinSIOp::create(builder_, l, a, c))
                                  : Value(arith::MaxSIOp::create(builder_, l, a, c)));
   }
@@ -196,7 +212,7 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
   Type elt = x.value.elementType();
   if (isa<IntegerType>(elt)) {
     if (op == "abs")
-      return KValue::runtime(math::AbsIOp::create(builder_, l, v));
+      return isUnsignedInteger(elt) ? x.value : KValue::runtime(math::AbsIOp::create(builder_, l, v));
     if (op == "floor" || op == "ceil")
       return x.value;
     v = castElements(v, builder_.getF32Type(), l); // integers compute in f32, as NumPy's float
@@ -371,6 +387,21 @@ KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args)
     return KValue::error();
   }
   bool isArg = kind == mlir::tile::ReduceKind::argmax || kind == mlir::tile::ReduceKind::argmin;
+  // Unsigned maxima and minima: with the sign bit flipped, unsigned order is signed order, so
+  // the signed reduction runs on the flipped bits and the result is flipped back.
+  Type unsignedElt; // set when the bits are flipped
+  auto flip = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    APInt sign = APInt::getSignMask(t.getElementTypeBitWidth());
+    Value bit = arith::ConstantOp::create(builder_, l, t,
+                                          SplatElementsAttr::get(t, builder_.getIntegerAttr(t.getElementType(), sign)));
+    return arith::XOrIOp::create(builder_, l, v, bit).getResult();
+  };
+  if (isUnsignedInteger(type) && kind != mlir::tile::ReduceKind::sum && kind != mlir::tile::ReduceKind::prod) {
+    unsignedElt = type.getElementType();
+    x = flip(signless(x, l));
+    type = cast<RankedTensorType>(x.getType());
+  }
   Type resultElt = isArg ? Type(builder_.getI32Type()) : type.getElementType();
   SmallVector<int64_t> originalShape(type.getShape());
   int32_t axis;
@@ -402,6 +433,8 @@ KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args)
     SmallVector<int64_t> ones(originalShape.size(), 1);
     r = mlir::tile::ReshapeOp::create(builder_, l, RankedTensorType::get(ones, resultElt), r);
   }
+  if (unsignedElt && !isArg)
+    r = withType(flip(r), cast<RankedTensorType>(r.getType()).clone(unsignedElt), l);
   return KValue::runtime(r);
 }
 
@@ -478,6 +511,12 @@ KValue KernelIRGen::builtinShape(const std::string &name, const CallArgs &args) 
     const Arg &a = *b.get("a"), &bb = *b.get("b");
     if (!expectTile(a, "a") || !expectTile(bb, "b"))
       return KValue::error();
+    for (const Arg *operand : {&a, &bb, b.get("acc")})
+      if (operand && isUnsignedInteger(operand->value.elementType())) {
+        error(operand->range, args.callee + " of unsigned integers (" + describe(operand->value) +
+                                  ") is not supported: convert the operands with astype()");
+        return KValue::error();
+      }
     ArrayRef<int64_t> as = a.value.shape(), bs = bb.value.shape();
     auto productRank = [](ArrayRef<int64_t> shape) { return shape.size() == 2 || shape.size() == 3; };
     if (!isMma && !(productRank(as) && productRank(bs))) {

@@ -369,6 +369,8 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     Value a = coerce(x, t, {}, args.callRange), d = coerce(y, t, {}, args.callRange);
     if (!a || !d)
       return KValue::error();
+    if (isUnsignedInteger(t))
+      return KValue::runtime(withType(arith::CeilDivUIOp::create(builder_, l, signless(a, l), signless(d, l)), t, l));
     return KValue::runtime(arith::CeilDivSIOp::create(builder_, l, a, d));
   }
   if (name == "ct.num_tiles") {
@@ -619,7 +621,7 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     const KValue &sc = scopeArg->value;
     std::string member =
         sc.kind() == KValue::Kind::Namespace && sc.name().rfind("ct.MemoryScope.", 0) == 0 ? sc.name().substr(15) : "";
-    // No thread-block clusters yet: CLUSTER scope is served by the (stronger) device scope.
+    // CLUSTER scope is served by the (wider) device scope.
     scope = member == "BLOCK"                           ? "block"
             : member == "DEVICE" || member == "CLUSTER" ? "device"
             : member == "SYS"                           ? "sys"
@@ -638,6 +640,11 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
     op = mlir::tile::AtomicCASOp::create(builder_, l, v.getType(), e, v, arrayValue, indexTiles, maskTile,
                                          builder_.getStringAttr(order), builder_.getStringAttr(scope));
   } else {
+    if ((name == "ct.atomic_max" || name == "ct.atomic_min") && isUnsignedInteger(array.getElementType())) {
+      error(args.callRange, name + " on an array of " + describe(KValue::dtype(array.getElementType())) +
+                                " is not supported (unsigned atomic order); add, and, or, xor, xchg and cas are");
+      return KValue::error();
+    }
     op = mlir::tile::AtomicRMWOp::create(builder_, l, v.getType(), v, arrayValue, indexTiles, maskTile,
                                          builder_.getStringAttr(name.substr(10)), builder_.getStringAttr(order),
                                          builder_.getStringAttr(scope));
@@ -655,6 +662,8 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
 static const char *conversionFor(Type t) {
   if (isa<FloatType>(t))
     return "%f";
+  if (isUnsignedInteger(t))
+    return t.getIntOrFloatBitWidth() == 64 ? "%llu" : "%u";
   if (t.isInteger(64))
     return "%lld";
   return "%d";

@@ -266,8 +266,9 @@ KValue KernelIRGen::evalIfExp(const IfExpExpr &e) {
 }
 
 // dtype names under ct.
-static const char *kDTypeNames[] = {"bool_",    "int8",    "int16",   "int32",    "int64",         "float16",
-                                    "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn", "float8_e5m2"};
+static const char *kDTypeNames[] = {"bool_",   "int8",     "int16",         "int32",      "int64",    "uint8",
+                                    "uint16",  "uint32",   "uint64",        "float16",    "bfloat16", "float32",
+                                    "float64", "tfloat32", "float8_e4m3fn", "float8_e5m2"};
 
 // Functions under ct. (the language's operations).
 static const char *kCtFunctions[] = {"kernel",
@@ -376,12 +377,6 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
         return KValue::ns("ct.PaddingMode");
       if (attr == "RoundingMode" || attr == "MemoryOrder" || attr == "MemoryScope")
         return KValue::ns("ct." + attr);
-      static const char *unsignedTypes[] = {"uint8", "uint16", "uint32", "uint64"};
-      for (const char *u : unsignedTypes)
-        if (attr == u) {
-          error(e.attrRange, "unsigned dtypes (ct." + attr + ") are not supported yet");
-          return KValue::error();
-        }
       if (attr == "Constant")
         return KValue::constantAnnotation("");
       error(e.attrRange, "'ct." + attr + "' is not a supported operation or dtype");

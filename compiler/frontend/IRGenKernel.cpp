@@ -68,6 +68,10 @@ mlir::Type KernelIRGen::dtypeFromName(const std::string &name) {
     return IntegerType::get(ctx, 32);
   if (name == "int64")
     return IntegerType::get(ctx, 64);
+  // Unsigned integers are typed ui8..ui64 while the kernel is built; dropSignedness() leaves
+  // that only on arrays (IRGenUnsigned.cpp).
+  if (name.rfind("uint", 0) == 0 && (name == "uint8" || name == "uint16" || name == "uint32" || name == "uint64"))
+    return IntegerType::get(ctx, std::stoi(name.substr(4)), IntegerType::Unsigned);
   if (name == "float16")
     return Float16Type::get(ctx);
   if (name == "bfloat16")
@@ -470,6 +474,14 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
       ok = false;
       continue;
     }
+    // Arrays of unsigned integers are parameters; a scalar one is not (yet): the kernel's
+    // scalars are signless once built, and the launch would have no unsigned type to check.
+    if (!it->second.isArray() && isa<IntegerType>(elt) && cast<IntegerType>(elt).isUnsigned()) {
+      error(p.nameRange, "argument '" + p.name + "' is an unsigned scalar (" + it->second.dtype +
+                             "), which kernels do not take yet: pass it as int64 and convert inside with astype()");
+      ok = false;
+      continue;
+    }
     // Scalar annotations (`n: int`) must agree with the given type.
     if (auto *ann = p.annotation ? p.annotation->dynCast<NameExpr>() : nullptr) {
       bool isInt = isa<IntegerType>(elt) && !elt.isInteger(1);
@@ -585,7 +597,7 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   mlir::tile::ReturnOp::create(builder_, loc(SourceRange(fn->range.end)));
   scope_ = nullptr;
   undefined_ = nullptr;
-  if (diags_.hasErrors())
+  if (diags_.hasErrors() || !dropSignedness(*module))
     return nullptr;
 
   // Everything was checked while generating; a verifier failure here is a front-end bug, but

@@ -17,6 +17,14 @@ std::optional<std::string> canonicalDTypeName(const std::string &s) {
                                                            {"i32", "int32"},
                                                            {"int64", "int64"},
                                                            {"i64", "int64"},
+                                                           {"uint8", "uint8"},
+                                                           {"u8", "uint8"},
+                                                           {"uint16", "uint16"},
+                                                           {"u16", "uint16"},
+                                                           {"uint32", "uint32"},
+                                                           {"u32", "uint32"},
+                                                           {"uint64", "uint64"},
+                                                           {"u64", "uint64"},
                                                            {"float16", "float16"},
                                                            {"f16", "float16"},
                                                            {"half", "float16"},
@@ -99,8 +107,8 @@ bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std
   auto canonical = canonicalDTypeName(dtype);
   if (!canonical) {
     error = "argument '" + name + "': unknown dtype '" + dtype +
-            "' (expected one of bool_, int8, int16, int32, int64, float16, bfloat16, float32, "
-            "float64, tfloat32, float8_e4m3fn, float8_e5m2)";
+            "' (expected one of bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, "
+            "bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2)";
     return false;
   }
   char *end = nullptr;

@@ -17,9 +17,9 @@ namespace tile::frontend {
 using ConstantValue = std::variant<int64_t, double, bool>;
 
 /// The type of a non-constant kernel argument: an array of `dtype` and `rank` (rank >= 1), or a
-/// scalar (rank 0). dtype uses cuTile's names: bool_, int8, int16, int32, int64, float16,
-/// bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2 (short forms such as
-/// i32, f32, bf16, f16 are accepted and normalised).
+/// scalar (rank 0). dtype uses cuTile's names: bool_, int8, int16, int32, int64, uint8 ...
+/// uint64 (arrays only), float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn,
+/// float8_e5m2 (short forms such as i32, u8, f32, bf16, f16 are accepted and normalised).
 struct ArgType {
   std::string dtype;
   int64_t rank = 0;

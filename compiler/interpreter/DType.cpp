@@ -19,6 +19,10 @@ constexpr NameEntry kNames[] = {
     {"int16", DType::Int16},
     {"int32", DType::Int32},
     {"int64", DType::Int64},
+    {"uint8", DType::UInt8},
+    {"uint16", DType::UInt16},
+    {"uint32", DType::UInt32},
+    {"uint64", DType::UInt64},
     {"float16", DType::Float16},
     {"bfloat16", DType::BFloat16},
     {"float32", DType::Float32},
@@ -32,6 +36,10 @@ constexpr NameEntry kNames[] = {
     {"i16", DType::Int16},
     {"i32", DType::Int32},
     {"i64", DType::Int64},
+    {"u8", DType::UInt8},
+    {"u16", DType::UInt16},
+    {"u32", DType::UInt32},
+    {"u64", DType::UInt64},
     {"f16", DType::Float16},
     {"half", DType::Float16},
     {"bf16", DType::BFloat16},
@@ -63,10 +71,13 @@ unsigned intWidth(DType dtype) {
   case DType::Bool:
     return 1;
   case DType::Int8:
+  case DType::UInt8:
     return 8;
   case DType::Int16:
+  case DType::UInt16:
     return 16;
   case DType::Int32:
+  case DType::UInt32:
     return 32;
   default:
     return 64;
@@ -80,7 +91,7 @@ int64_t wrapInt(int64_t v, DType dtype) {
   if (w == 1)
     return v & 1;
   uint64_t mask = (uint64_t(1) << w) - 1, u = static_cast<uint64_t>(v) & mask;
-  if (u >> (w - 1))
+  if (u >> (w - 1) && !rt::isUnsigned(dtype))
     u |= ~mask;
   return static_cast<int64_t>(u);
 }
@@ -138,6 +149,12 @@ int64_t readInt(const void *p, DType dtype) {
     return load<int16_t>(p);
   case DType::Int32:
     return load<int32_t>(p);
+  case DType::UInt8:
+    return load<uint8_t>(p);
+  case DType::UInt16:
+    return load<uint16_t>(p);
+  case DType::UInt32:
+    return load<uint32_t>(p);
   default:
     return load<int64_t>(p);
   }
@@ -149,12 +166,15 @@ void writeInt(void *p, DType dtype, int64_t v) {
     store(p, static_cast<uint8_t>(v & 1));
     return;
   case DType::Int8:
+  case DType::UInt8:
     store(p, static_cast<int8_t>(v));
     return;
   case DType::Int16:
+  case DType::UInt16:
     store(p, static_cast<int16_t>(v));
     return;
   case DType::Int32:
+  case DType::UInt32:
     store(p, static_cast<int32_t>(v));
     return;
   default:

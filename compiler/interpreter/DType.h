@@ -4,7 +4,9 @@
 //
 // The interpreter keeps float elements as doubles that are exactly representable in their
 // dtype (every op rounds its results back into the dtype), and integer elements as int64
-// canonicalised to their width: sign-extended, except bool which is 0 or 1.
+// canonicalised to their width: sign-extended, except bool which is 0 or 1 and the unsigned
+// dtypes, zero-extended. (Tiles are signless in the IR, so only host arrays and scalar
+// arguments have unsigned dtypes.)
 #pragma once
 
 #include "runtime/DType.h"

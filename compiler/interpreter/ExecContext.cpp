@@ -50,6 +50,19 @@ std::optional<DType> dtypeOf(Type type) {
   if (type.isIndex())
     return DType::Int64;
   if (auto i = dyn_cast<IntegerType>(type)) {
+    if (i.isUnsigned()) // arrays of unsigned integers (tiles are signless)
+      switch (i.getWidth()) {
+      case 8:
+        return DType::UInt8;
+      case 16:
+        return DType::UInt16;
+      case 32:
+        return DType::UInt32;
+      case 64:
+        return DType::UInt64;
+      default:
+        return std::nullopt;
+      }
     switch (i.getWidth()) {
     case 1:
       return DType::Bool;

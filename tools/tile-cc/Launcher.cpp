@@ -23,6 +23,14 @@ const char *scalarType(rt::DType dtype) {
     return "std::int32_t";
   case rt::DType::Int64:
     return "std::int64_t";
+  case rt::DType::UInt8:
+    return "std::uint8_t";
+  case rt::DType::UInt16:
+    return "std::uint16_t";
+  case rt::DType::UInt32:
+    return "std::uint32_t";
+  case rt::DType::UInt64:
+    return "std::uint64_t";
   case rt::DType::Float32:
     return "float";
   case rt::DType::Float64:

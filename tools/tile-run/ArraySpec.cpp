@@ -97,7 +97,9 @@ bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
   for (int64_t k = 0; k < n; ++k) {
     double v = fill == "ones" ? 1 : fill == "iota" ? static_cast<double>(k) : fullValue;
     if (fill == "random")
-      v = isFloat(a.dtype) ? 2 * hashUniform(seed, k) - 1 : std::floor(200 * hashUniform(seed, k)) - 100;
+      v = isFloat(a.dtype)          ? 2 * hashUniform(seed, k) - 1
+          : rt::isUnsigned(a.dtype) ? std::floor(200 * hashUniform(seed, k))
+                                    : std::floor(200 * hashUniform(seed, k)) - 100;
     char *p = a.bytes.data() + k * size;
     if (!isFloat(a.dtype) && !(std::fabs(v) < 0x1p63)) {
       error = "--array " + a.name + ": fill value " + std::to_string(v) + " does not fit an integer";

@@ -21,7 +21,7 @@ struct ArrayArg {
 };
 
 /// FILL: zeros (default), ones, iota (element k holds k, in row-major order), random[:SEED]
-/// (floats uniform in [-1, 1), integers in [-100, 100)), full=V. LAYOUT: rowmajor, colmajor.
+/// (floats uniform in [-1, 1), integers in [-100, 100), unsigned ones in [0, 200)), full=V. LAYOUT: rowmajor, colmajor.
 bool parseArrayArg(const std::string &text, ArrayArg &array, std::string &error);
 bool parseScalarArg(const std::string &text, std::string &name, interp::LaunchArg &arg, std::string &error);
 

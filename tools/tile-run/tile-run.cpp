@@ -12,7 +12,8 @@
 // N launches. --print shows the GPU's results.
 //
 // Arrays: NAME=DTYPE:SHAPE[:FILL[:LAYOUT]], SHAPE like 100x70; FILL zeros (default), ones,
-// iota (element k holds k), random[:SEED] (uniform in [-1, 1), integers in [-100, 100)),
+// iota (element k holds k), random[:SEED] (uniform in [-1, 1), integers in [-100, 100), unsigned
+// ones in [0, 200)),
 // full=V; LAYOUT rowmajor (default) or colmajor. Scalars: NAME=DTYPE:VALUE. For .py files
 // the argument types come from these (no --arg); parameters are named as in the source
 // (KernelOp::getParamName: a `tile.name` argument attribute in .mlir files, else arg0, ...).

@@ -49,7 +49,7 @@ import cuda.tile as ct
 # CONSTASARG: 1 error generated.
 # ARGASCONST: {{.*}}kernels.py:[[@LINE+7]]:12: error: 'x' is not a ct.Constant parameter; pass its type with --arg, not --const
 # ARGASCONST: 1 error generated.
-# BADDTYPE: tile-cc: error: --arg argument 'x': unknown dtype 'f33' (expected one of bool_, int8, int16, int32, int64, float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2)
+# BADDTYPE: tile-cc: error: --arg argument 'x': unknown dtype 'f33' (expected one of bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2)
 # ARGFORM: tile-cc: error: --arg argument 'x': expected DTYPE:RANK (rank 0 for a scalar), got 'f32'
 # RANK: tile-cc: error: --arg argument 'x': rank '9' is not an integer in [0, 8]
 # CONSTVALUE: tile-cc: error: --const constant 'BLOCK' has value 'abc', which is not an integer, a float, True or False

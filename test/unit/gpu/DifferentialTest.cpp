@@ -284,6 +284,49 @@ def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
        // across one rounding boundary: one bf16 ulp, at most 2^-7 |out| (u = 2^-8).
        std::ldexp(1.0, -7),
        1e-6});
+  // Unsigned integers: the inputs hold values near 2^32 and 2^8 (negative numbers wrapped), so
+  // every operation whose result depends on the signedness (division, remainder, right shift,
+  // comparison, min/max, maxima of a reduction, conversions to float and back, widening) would
+  // differ if it took the signed form; ragged edges (300 elements, 128 per block).
+  out.push_back({"unsigned",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, out, wide, red):
+    i = ct.bid(0)
+    x = ct.load(a, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    y = ct.load(b, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    z = ct.load(c, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    w = y.astype(ct.uint32)
+    ct.store(out, (0, i), ct.reshape(x + w, (1, 128)))
+    ct.store(out, (1, i), ct.reshape(x // (w + 1), (1, 128)))
+    ct.store(out, (2, i), ct.reshape(x % (w + 1), (1, 128)))
+    ct.store(out, (3, i), ct.reshape((x >> 5) | (w << 24), (1, 128)))
+    ct.store(out, (4, i), ct.reshape(ct.maximum(x, w * 16777216), (1, 128)))
+    ct.store(out, (5, i), ct.reshape(ct.where(x > 2147483648, x - 7, x + 7), (1, 128)))
+    ct.store(out, (6, i), ct.reshape((x.astype(ct.float32) * 0.25).astype(ct.uint32), (1, 128)))
+    ct.store(out, (7, i), ct.reshape((z >> 33).astype(ct.uint32) + (z % 1000).astype(ct.uint32), (1, 128)))
+    ct.store(wide, (i,), y.astype(ct.int64) + ct.astype(y, ct.int16).astype(ct.int64) * 1000)
+    m = ct.reshape(ct.max(x, axis=0), (1,))
+    n = ct.reshape(ct.min(x, axis=0), (1,))
+    j = ct.reshape(ct.argmax(x, axis=0), (1,)).astype(ct.uint32)
+    ct.store(red, (i * 4,), m)
+    ct.store(red, (i * 4 + 1,), n)
+    ct.store(red, (i * 4 + 2,), j)
+    ct.store(red, (i * 4 + 3,), ct.reshape(ct.sum(x, axis=0), (1,)))
+)py",
+                 "k",
+                 {},
+                 {{"a", D::UInt32, {300}},
+                  {"b", D::UInt8, {300}},
+                  {"c", D::UInt64, {300}},
+                  {"out", D::UInt32, {8, 300}, false, true},
+                  {"wide", D::Int64, {300}, false, true},
+                  {"red", D::UInt32, {12}, false, true}},
+                 {},
+                 {"a", "b", "c", "out", "wide", "red"},
+                 rt::Grid(3),
+                 0,
+                 0});
   // Transcendentals: the PTX approximations (ex2, lg2, rsqrt within about 2^-22 relative or
   // absolute, sin/cos within 2^-20.9 absolute on [-pi, pi]) against the interpreter's libm,
   // on t in [-2, 2]: a dozen terms of magnitude at most 8 (exp(2) = 7.4) each off by at most

@@ -145,6 +145,17 @@ TEST_CASE("integers wrap to their width; bool reads -1 signed and 1 unsigned", "
   CHECK(unsignedValue(1, DType::Bool) == 1);
   CHECK(unsignedValue(-1, DType::Int8) == 255);
   CHECK(unsignedValue(-1, DType::Int64) == UINT64_MAX);
+  // Unsigned dtypes (host arrays) keep zero-extended values.
+  CHECK(wrapInt(-1, DType::UInt8) == 255);
+  CHECK(wrapInt(int64_t(1) << 31, DType::UInt32) == int64_t(1) << 31);
+  CHECK(wrapInt(-6, DType::UInt32) == 4294967290);
+  CHECK(unsignedValue(-1, DType::UInt64) == UINT64_MAX);
+  uint8_t bytes[8] = {};
+  writeInt(bytes, DType::UInt32, 4294967290);
+  CHECK(readInt(bytes, DType::UInt32) == 4294967290);
+  CHECK(readInt(bytes, DType::Int32) == -6);
+  writeInt(bytes, DType::UInt16, 65535);
+  CHECK(readInt(bytes, DType::UInt16) == 65535);
 }
 
 TEST_CASE("64-bit integers round once into narrow floats", "[interpreter][dtype]") {
@@ -162,6 +173,10 @@ TEST_CASE("dtype names parse in cuTile and short spellings", "[interpreter][dtyp
   CHECK(parseDType("bf16") == DType::BFloat16);
   CHECK(parseDType("f8e4m3") == DType::Float8E4M3FN);
   CHECK(parseDType("bool_") == DType::Bool);
+  CHECK(parseDType("uint32") == DType::UInt32);
+  CHECK(parseDType("u8") == DType::UInt8);
+  CHECK(std::string(dtypeName(DType::UInt64)) == "uint64");
+  CHECK(dtypeSize(DType::UInt16) == 2);
   CHECK_FALSE(parseDType("f128"));
   CHECK(std::string(dtypeName(DType::Float8E5M2)) == "float8_e5m2");
   CHECK(dtypeSize(DType::TFloat32) == 4);

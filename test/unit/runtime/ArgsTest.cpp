@@ -34,6 +34,13 @@ TEST_CASE("scalar: C++ types map to dtypes", "[runtime][dtype]") {
   CHECK(Scalar(-3).bits() == 0xfffffffdu);
   CHECK(Scalar(std::int64_t(-4)).dtype() == DType::Int64);
   CHECK(Scalar(std::int64_t(-4)).bits() == ~std::uint64_t(3));
+  CHECK(Scalar(std::uint8_t(250)).dtype() == DType::UInt8);
+  CHECK(Scalar(std::uint8_t(250)).bits() == 250);
+  CHECK(Scalar(std::uint16_t(65535)).dtype() == DType::UInt16);
+  CHECK(Scalar(4294967290u).dtype() == DType::UInt32);
+  CHECK(Scalar(4294967290u).bits() == 4294967290u);
+  CHECK(Scalar(~std::uint64_t(0)).dtype() == DType::UInt64);
+  CHECK(Scalar(~std::uint64_t(0)).bits() == ~std::uint64_t(0));
   CHECK(Scalar(1.0f).dtype() == DType::Float32);
   CHECK(Scalar(1.0f).bits() == 0x3f800000);
   CHECK(Scalar(1.0).dtype() == DType::Float64);

@@ -22,14 +22,18 @@ TEST_CASE("dlpack: dtype mapping", "[runtime][dlpack]") {
   CHECK(dtypeFromDLPack(type(6, 8)) == DType::Bool);          // kDLBool
   CHECK(dtypeFromDLPack(type(10, 8)) == DType::Float8E4M3FN); // kDLFloat8_e4m3fn
   CHECK(dtypeFromDLPack(type(12, 8)) == DType::Float8E5M2);   // kDLFloat8_e5m2
-  // Not cuTile dtypes: unsigned, vectors, complex, odd widths, other float8 flavours.
-  CHECK(!dtypeFromDLPack(type(kDLUInt, 8)));
+  CHECK(dtypeFromDLPack(type(kDLUInt, 8)) == DType::UInt8);
+  CHECK(dtypeFromDLPack(type(kDLUInt, 16)) == DType::UInt16);
+  CHECK(dtypeFromDLPack(type(kDLUInt, 32)) == DType::UInt32);
+  CHECK(dtypeFromDLPack(type(kDLUInt, 64)) == DType::UInt64);
+  // Not cuTile dtypes: vectors, complex, odd widths, other float8 flavours.
+  CHECK(!dtypeFromDLPack(type(kDLUInt, 4)));
   CHECK(!dtypeFromDLPack(type(kDLFloat, 32, 4)));
   CHECK(!dtypeFromDLPack(type(kDLComplex, 64)));
   CHECK(!dtypeFromDLPack(type(kDLInt, 4)));
   CHECK(!dtypeFromDLPack(type(kDLBfloat, 32)));
   CHECK(!dtypeFromDLPack(type(8, 8))); // kDLFloat8_e4m3 (with infinities)
-  for (int d = 0; d <= int(DType::Float8E5M2); ++d) {
+  for (int d = 0; d <= int(DType::UInt64); ++d) {
     auto dtype = DType(d);
     INFO(dtypeName(dtype));
     DLDataType t = dtypeToDLPack(dtype);

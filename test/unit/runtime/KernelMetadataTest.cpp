@@ -198,7 +198,8 @@ TEST_CASE("metadata: malformed files are refused with the field and the reason",
        "params[0].kind: unknown value 'tensor' (expected one of: array, scalar)"},
       {d.with("params", R"([{"name": "a", "kind": "scalar", "dtype": "f32"}])").text(),
        "params[0].dtype: unknown dtype 'f32' (expected one of: bool_, int8, int16, int32, "
-       "int64, float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2)"},
+       "int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn, "
+       "float8_e5m2)"},
       {d.with("params", R"([{"name": "a", "kind": "scalar"}])").text(), "params[0]: missing required field 'dtype'"},
       {d.with("params", R"([{"name": "a", "kind": "array", "dtype": "int8"}])").text(),
        "params[0]: missing required field 'rank'"},

@@ -230,8 +230,12 @@ TEST_CASE("launch plan: DLPack tensors as arrays", "[runtime][launch][dlpack]") 
         "on cuda:0");
   DLTensor u8 = t;
   u8.dtype = {kDLUInt, 8, 1};
-  CHECK(errorOf(md, {&u8, out, out, 1.0f}) ==
-        "launch of 'axpy2d': argument 0 ('x'): DLPack tensor has type uint8, which is not a "
+  CHECK(errorOf(md, {&u8, out, out, 1.0f}) == "launch of 'axpy2d': argument 0 ('x'): dtype is uint8, the kernel "
+                                              "expects float32");
+  DLTensor u4 = t;
+  u4.dtype = {kDLUInt, 4, 1};
+  CHECK(errorOf(md, {&u4, out, out, 1.0f}) ==
+        "launch of 'axpy2d': argument 0 ('x'): DLPack tensor has type uint4, which is not a "
         "cuTile dtype");
   DLTensor f64 = t;
   f64.dtype = {kDLFloat, 64, 1};
