@@ -313,7 +313,12 @@ Value KernelLowering::paddedPosition(Value linear, int64_t rowLength, int64_t ro
                                arith::RemUIOp::create(b_, loc_, linear, i32(rowLength)));
 }
 
-void KernelLowering::barrier() { NVVM::Barrier0Op::create(b_, loc_); }
+// A barrier orders the shared-memory accesses around it, which a deferred wgmma's reads are
+// not part of: its wait comes first.
+void KernelLowering::barrier() {
+  waitForDeferredWgmma();
+  NVVM::Barrier0Op::create(b_, loc_);
+}
 
 void KernelLowering::shareOwnersValues(Elements &values, const TileLayout &layout, Type type) {
   if (!layout.replicated)
@@ -525,6 +530,12 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
   for (Operation &op : region.front().without_terminator()) {
     loc_ = op.getLoc();
     currentOp_ = &op;
+    if (deferredWgmma_) {
+      if (mayRunBeforeWgmmaWait(&op))
+        ++deferredWgmma_->opsOverlapped;
+      else
+        waitForDeferredWgmma();
+    }
     if (failed(lowerOp(&op)))
       return failure();
     // Every tile result must now have this thread's elements (a permute folded into the
@@ -537,6 +548,9 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
         if (tiles_.lookup(r).size() != static_cast<size_t>(layoutOf(type).perThread))
           return op.emitError("internal error: code generation lost the elements of this op's result");
   }
+  // The terminator's operands (lowered by the region's owner) are complete.
+  loc_ = region.front().back().getLoc();
+  waitForDeferredWgmma();
   return success();
 }
 

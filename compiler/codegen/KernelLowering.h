@@ -193,6 +193,11 @@ private:
   /// The accumulators of a loop's pending wgmma group (kWgmmaPendingAttr) once every group is
   /// complete (wgmma.wait_group 0, threaded through).
   Elements waitForWgmma(const Elements &accumulators);
+  /// A product's wgmma group runs while the ops after it that neither use its result nor may
+  /// write shared memory are lowered (mayRunBeforeWgmmaWait): its wait comes before the first
+  /// op that does, before every barrier and at the end of the region.
+  void waitForDeferredWgmma();
+  bool mayRunBeforeWgmmaWait(mlir::Operation *op) const;
   /// One wgmma.mma_async m64nNk16 with A from registers (four i32 of two 16-bit elements: row
   /// g and row g + 8 at columns 2q, 2q + 1, then both 8 columns right) and B by descriptor,
   /// accumulating into the struct of f32 registers `d`; returns the new struct.
@@ -401,6 +406,20 @@ public:
   /// Per pipelined loop with a pending wgmma product: the issue of the next stage's copies,
   /// which that product's lowering emits after its wait (KernelLoweringPipeline.cpp).
   llvm::DenseMap<mlir::Operation *, std::function<void()>> deferredCopies_;
+  /// The product whose wgmma wait is deferred: its result, its groups' accumulators as
+  /// issued (tiles_ holds them unwaited until the wait) and the A fragments the instructions
+  /// read from registers (kept unchanged until the wait).
+  struct DeferredWgmma {
+    mlir::Value result;
+    struct Group {
+      mlir::Value accumulators; // the wgmma struct
+      int64_t firstReg, count;
+    };
+    llvm::SmallVector<Group> groups;
+    llvm::SmallVector<mlir::Value> aRegisters;
+    int64_t opsOverlapped = 0;
+  };
+  std::optional<DeferredWgmma> deferredWgmma_;
   mlir::Operation *currentOp_ = nullptr;
   mlir::Operation *largestSharedUser_ = nullptr;
   llvm::DenseMap<mlir::Value, Elements> tiles_;

@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/Support/MathExtras.h"
 
 #include "compiler/codegen/Debug.h"
@@ -157,12 +159,14 @@ Value KernelLowering::packPair(Value lo, Value hi) {
 }
 
 // Inline asm whose outputs are its inputs (tied): `ptx` runs after every input is computed and
-// before any use of an output, which the compilers may not move across it.
+// before any use of an output, which the compilers may not move across it. `constraint` is the
+// register class of every value ("" : "f" for f32, "r" for 32-bit integers, each by its type).
 static SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> values, StringRef ptx,
                                      StringRef constraint) {
   std::string constraints;
   for (size_t i = 0; i < values.size(); ++i)
-    constraints += (i ? ",=" : "=") + constraint.str();
+    constraints += (i ? ",=" : "=") +
+                   (constraint.empty() ? std::string(values[i].getType().isF32() ? "f" : "r") : constraint.str());
   for (size_t i = 0; i < values.size(); ++i)
     constraints += "," + std::to_string(i);
   SmallVector<Type> types;
@@ -396,6 +400,18 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   // iteration's), threading every accumulator through the wait (tied operands), so no use of a
   // result can be scheduled before it.
   bool keepPending = op->hasAttr(kWgmmaPendingAttr);
+  if (!keepPending) {
+    // Or later: the wait is deferred past the ops that can run meanwhile (lowerRegion).
+    DeferredWgmma deferred{op.getResult(), {}, aPacked, 0};
+    for (Pending &p : pending) {
+      deferred.groups.push_back({p.structValue, p.firstReg, p.count});
+      for (int64_t i = 0; i < p.count; ++i)
+        result[p.firstReg + i] = LLVM::ExtractValueOp::create(b_, loc_, p.structValue, i);
+    }
+    tiles_[op] = result;
+    deferredWgmma_ = std::move(deferred);
+    return success();
+  }
   for (Pending &p : pending) {
     SmallVector<Value> regs;
     for (int64_t i = 0; i < p.count; ++i)
@@ -419,6 +435,46 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
       deferredCopies_.erase(deferred);
     }
   return success();
+}
+
+void KernelLowering::waitForDeferredWgmma() {
+  if (!deferredWgmma_)
+    return;
+  DeferredWgmma d = std::move(*deferredWgmma_);
+  deferredWgmma_.reset();
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << d.result.getLoc() << ": wgmma wait deferred past "
+                          << d.opsOverlapped << " op(s)\n");
+  // One wait for every group, the A fragments threaded through it too: their registers may
+  // not be reused while the instructions read them.
+  Elements &result = tiles_[d.result];
+  for (auto [i, g] : llvm::enumerate(d.groups)) {
+    SmallVector<Value> regs;
+    for (int64_t k = 0; k < g.count; ++k)
+      regs.push_back(LLVM::ExtractValueOp::create(b_, loc_, g.accumulators, k));
+    if (i == 0)
+      llvm::append_range(regs, d.aRegisters);
+    SmallVector<Value> waited = throughAsm(b_, loc_, regs, i == 0 ? "wgmma.wait_group.sync.aligned 0;" : "", "");
+    for (int64_t k = 0; k < g.count; ++k)
+      result[g.firstReg + k] = waited[k];
+  }
+}
+
+bool KernelLowering::mayRunBeforeWgmmaWait(Operation *op) const {
+  if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>() ||
+      llvm::is_contained(op->getOperands(), deferredWgmma_->result))
+    return false;
+  // Element-wise arithmetic, index math and data movement in registers; loads (from global
+  // memory or a pipeline stage) and element stores to global memory. Whatever of these goes
+  // through shared memory does so behind a barrier, which waits first.
+  if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return true;
+  if (isa<tensor::ExtractOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
+          mlir::tile::IotaOp, mlir::tile::LoadOp, mlir::tile::BlockIdOp, mlir::tile::NumBlocksOp, mlir::tile::DimOp,
+          mlir::tile::StrideOp>(op))
+    return true;
+  if (auto store = dyn_cast<mlir::tile::StoreOp>(op))
+    return !store->hasAttr(kTmaAttr);
+  return false;
 }
 
 KernelLowering::Elements KernelLowering::waitForWgmma(const Elements &accumulators) {

@@ -124,13 +124,6 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
     else:
         S = ct.zeros((BP, BN), dtype=ct.float32)
     for c in range(nchunks):
-        # The state entering chunk c.
-        if SWAP:
-            ct.store(states_t, (bi, c, h, nb, pb), ct.reshape(S, (1, 1, 1, BN, BP)).astype(states_t.dtype),
-                     allow_tma=TMA)
-        else:
-            ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype),
-                     allow_tma=TMA)
         s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
         u = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
         # The chunk's last cumulative decay, loaded as one element (every thread reads it)
@@ -141,13 +134,21 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
         bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO), (Q, BN))
         if SWAP:
             wbt = (ct.transpose(bc).astype(ct.float32) * w[None, :]).astype(MT)
-            S = ct.mma(wbt, xc.astype(MT), S * ct.exp(s_last))
+            S_next = ct.mma(wbt, xc.astype(MT), S * ct.exp(s_last))
         elif XW:
             xw = (ct.transpose(xc).astype(ct.float32) * w[None, :]).astype(MT)
-            S = ct.mma(xw, bc.astype(MT), S * ct.exp(s_last))
+            S_next = ct.mma(xw, bc.astype(MT), S * ct.exp(s_last))
         else:
             wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
-            S = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
+            S_next = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
+        # The state entering chunk c, stored while the Tensor Cores compute the next one.
+        if SWAP:
+            ct.store(states_t, (bi, c, h, nb, pb), ct.reshape(S, (1, 1, 1, BN, BP)).astype(states_t.dtype),
+                     allow_tma=TMA)
+        else:
+            ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype),
+                     allow_tma=TMA)
+        S = S_next
     if SWAP:
         ct.store(final_states_t, (bi, h, nb, pb), ct.reshape(S, (1, 1, BN, BP)))
     else:
@@ -222,6 +223,9 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
     for hh in range(HB):
         h = h0 + hh
         s_rows = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
+        u_rows = ct.reshape(ct.load(dt_out, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
+        xq = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
 
         # The state contribution C_rows . S_in^T, over N blocks, decayed to each row.
         yacc = ct.zeros((BQ, BP), dtype=ct.float32)
@@ -236,7 +240,12 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
                 sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
                                          padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(MT)
                 yacc = ct.mma(cr, ct.transpose(sin), yacc)
-        yacc = yacc * ct.exp(s_rows)[:, None]
+        # While the Tensor Cores run that product, the masked, decayed diagonal block of C.B^T
+        # (the A operand of the product with the block's own x rows below) and the row decays.
+        decay = ct.exp(ct.minimum(s_rows[:, None] - s_rows[None, :], 0.0))
+        m_diag = (cbd * decay * u_rows[None, :]).astype(MT)
+        row_decay = ct.exp(s_rows)[:, None]
+        yacc = yacc * row_decay
 
         # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
         # diagonal (kb < qb: every column precedes every row, no mask)...
@@ -252,12 +261,7 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
 
         # ...and the diagonal block (masked above), whose x rows are the block's own: loaded
         # once for the product and the D term.
-        xq = ct.reshape(ct.load(x, (bi, c * row_tiles + qb, h, pb), (1, BQ, 1, BP),
-                                padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
-        u_rows = ct.reshape(ct.load(dt_out, (bi, h, c, qb), (1, 1, 1, BQ)), (BQ,))
-        decay = ct.exp(ct.minimum(s_rows[:, None] - s_rows[None, :], 0.0))
-        m = (cbd * decay * u_rows[None, :]).astype(MT)
-        yacc = ct.mma(m, xq.astype(MT), yacc)
+        yacc = ct.mma(m_diag, xq.astype(MT), yacc)
 
         xr = xq.astype(ct.float32)
         if HAS_D:
