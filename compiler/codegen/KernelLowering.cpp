@@ -61,7 +61,11 @@ Type KernelLowering::storageType(Type elt) {
   return registerType(elt);
 }
 
-Type KernelLowering::registerType(Type elt) { return elt.isTF32() ? Float32Type::get(elt.getContext()) : elt; }
+Type KernelLowering::registerType(Type elt) {
+  if (auto i = dyn_cast<IntegerType>(elt); i && i.isUnsigned()) // an unsigned scalar parameter
+    return IntegerType::get(elt.getContext(), i.getWidth());
+  return elt.isTF32() ? Float32Type::get(elt.getContext()) : elt;
+}
 
 // Integer rounding on the bits: add half an ulp of tf32 (plus the kept lsb, for ties to even)
 // and clear the 13 dropped bits; infinities and NaNs pass unchanged.
@@ -589,6 +593,12 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
                << op->getName() << "', not " << tt << " (a tile.convert_layout is missing)";
   if (auto convert = dyn_cast<mlir::tile::ConvertLayoutOp>(op))
     return lowerConvertLayout(convert);
+  // An unsigned scalar parameter seen as the signless integer of its width: the same register.
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+      cast && cast->getNumOperands() == 1 && scalars_.count(cast.getOperand(0))) {
+    scalars_[cast.getResult(0)] = scalars_[cast.getOperand(0)];
+    return success();
+  }
   if (auto bid = dyn_cast<mlir::tile::BlockIdOp>(op)) {
     Value v = bid.getAxis() == 0   ? Value(NVVM::BlockIdXOp::create(b_, loc_, b_.getI32Type()))
               : bid.getAxis() == 1 ? Value(NVVM::BlockIdYOp::create(b_, loc_, b_.getI32Type()))

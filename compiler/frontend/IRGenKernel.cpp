@@ -474,14 +474,7 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
       ok = false;
       continue;
     }
-    // Arrays of unsigned integers are parameters; a scalar one is not (yet): the kernel's
-    // scalars are signless once built, and the launch would have no unsigned type to check.
-    if (!it->second.isArray() && isa<IntegerType>(elt) && cast<IntegerType>(elt).isUnsigned()) {
-      error(p.nameRange, "argument '" + p.name + "' is an unsigned scalar (" + it->second.dtype +
-                             "), which kernels do not take yet: pass it as int64 and convert inside with astype()");
-      ok = false;
-      continue;
-    }
+
     // Scalar annotations (`n: int`) must agree with the given type.
     if (auto *ann = p.annotation ? p.annotation->dynCast<NameExpr>() : nullptr) {
       bool isInt = isa<IntegerType>(elt) && !elt.isInteger(1);

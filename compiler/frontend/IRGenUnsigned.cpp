@@ -75,6 +75,18 @@ bool KernelIRGen::dropSignedness(ModuleOp module) {
   });
   if (!ok)
     return false;
+  // An unsigned scalar parameter keeps its type (the launch passes a uint32); its uses see it
+  // through one cast at the kernel's entry, which the interpreter and the lowering read as the
+  // same bits.
+  module.walk([&](mlir::tile::KernelOp kernel) {
+    Block &entry = kernel.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    for (BlockArgument arg : entry.getArguments())
+      if (isa<IntegerType>(arg.getType()) && isUnsignedInteger(arg.getType()) && !arg.use_empty()) {
+        auto cast = UnrealizedConversionCastOp::create(b, arg.getLoc(), signlessOf(arg.getType()), arg);
+        arg.replaceAllUsesExcept(cast.getResult(0), cast);
+      }
+  });
   // Then the types: every value but the kernel's parameters (arrays keep `ui`).
   module.walk([&](Operation *op) {
     for (Region &region : op->getRegions())
@@ -85,8 +97,8 @@ bool KernelIRGen::dropSignedness(ModuleOp module) {
     for (OpResult r : op->getResults())
       r.setType(signlessOf(r.getType()));
   });
-  // The casts between a type and itself are gone; one left is a parameter's (scalar unsigned
-  // parameters are refused when they are bound) and would be a front-end bug.
+  // The casts between a type and itself are gone; one left that is not a parameter's would be
+  // a front-end bug.
   module.walk([&](UnrealizedConversionCastOp cast) {
     if (cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
         cast.getOperand(0).getType() == cast.getResult(0).getType()) {
@@ -94,6 +106,9 @@ bool KernelIRGen::dropSignedness(ModuleOp module) {
       cast->erase();
       return;
     }
+    if (auto arg = dyn_cast<BlockArgument>(cast.getOperand(0));
+        arg && isa<mlir::tile::KernelOp>(arg.getOwner()->getParentOp()))
+      return;
     error(sourceRangeOf(diags_.sources(), cast->getLoc()),
           "internal error: a conversion between unsigned and signless values remained");
     ok = false;

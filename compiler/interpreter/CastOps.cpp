@@ -4,6 +4,7 @@
 #include "compiler/interpreter/OpTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
 
@@ -100,6 +101,9 @@ void registerCastOps(OpTable &t) {
   t.add<arith::ExtUIOp>(zeroExtend);
   t.add<arith::IndexCastUIOp>(zeroExtend);
   t.add<arith::BitcastOp>(bitcast);
+  // An unsigned scalar parameter seen as the signless integer of its width (the front end's
+  // dropSignedness): the same bits.
+  t.add<UnrealizedConversionCastOp>(bitcast);
   t.add<arith::SIToFPOp>([](ExecContext &ctx, Operation *op) {
     return convert(ctx, op, [](const Tensor &a, int64_t k, Tensor &r) {
       r.f[k] = roundToFloat(static_cast<long double>(signedValue(a.i[k], a.dtype)), r.dtype);

@@ -4,7 +4,7 @@
 # RUN: tile-cc %s --kernel ops --arg a=u32:1 --arg b=u8:1 --arg out=u32:1 --arg f=f32:1 --emit=tile | FileCheck %s
 # RUN: not tile-cc %s --kernel mixed --arg a=u32:1 --arg y=i32:1 2>&1 | FileCheck %s --check-prefix=MIXED
 # RUN: not tile-cc %s --kernel negative --arg a=u32:1 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-# RUN: not tile-cc %s --kernel scalar_param --arg a=u32:1 --arg n=u32:0 2>&1 | FileCheck %s --check-prefix=SCALAR
+# RUN: tile-cc %s --kernel scalar_param --arg a=u32:1 --arg n=u32:0 --emit=tile | FileCheck %s --check-prefix=SCALAR
 # RUN: not tile-cc %s --kernel atomic --arg a=u32:1 2>&1 | FileCheck %s --check-prefix=ATOMIC
 # RUN: not tile-cc %s --kernel product --arg a=u8:2 2>&1 | FileCheck %s --check-prefix=MMA
 # RUN: tile-cc %s --kernel ops --arg a=u32:1 --arg b=u8:1 --arg out=u32:1 --arg f=f32:1 --emit=launcher --ptx-only -o %t.h
@@ -60,10 +60,13 @@ def negative(a):
     ct.store(a, (0,), ct.load(a, (0,), (16,)) + -1)
 
 
-# SCALAR: unsigned.py:[[@LINE+2]]:{{[0-9]+}}: error: argument 'n' is an unsigned scalar (uint32), which kernels do not take yet: pass it as int64 and convert inside with astype()
+# An unsigned scalar parameter keeps its type; its uses see it through one cast at the entry.
+# SCALAR: tile.kernel @scalar_param(%arg0: !tile.array<?xui32>, %arg1: ui32)
+# SCALAR-NEXT: %[[N:.*]] = builtin.unrealized_conversion_cast %arg1 : ui32 to i32
+# SCALAR: arith.divui %[[N]], %{{.*}} : i32
 @ct.kernel
 def scalar_param(a, n):
-    ct.store(a, (0,), ct.load(a, (0,), (16,)))
+    ct.store(a, (0,), ct.load(a, (0,), (16,)) + n // 3)
 
 
 # ATOMIC: unsigned.py:[[@LINE+3]]:{{[0-9]+}}: error: ct.atomic_max on an array of dtype ui32 is not supported (unsigned atomic order); add, and, or, xor, xchg and cas are

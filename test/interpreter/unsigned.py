@@ -3,6 +3,8 @@
 # negative quotients, sign-filled shifts and the other maximum.
 # RUN: tile-run %s --kernel uops --array a=u32:8:full=4294967290 --array b=u8:8:iota --array out=u32:7x8 --array red=u32:3 --print out --print red | FileCheck %s
 # RUN: tile-run %s --kernel bytes --array a=u8:4:full=250 --array out=i32:4 --print out | FileCheck %s --check-prefix=BYTES
+# RUN: tile-run %s --kernel scalar --array a=u32:2:full=4294967290 --scalar n=u32:4000000000 --array out=u32:2 --print out | FileCheck %s --check-prefix=SCALAR
+# RUN: not tile-run %s --kernel scalar --array a=u32:2 --scalar n=u32:-1 --array out=u32:2 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 import cuda.tile as ct
 
 # CHECK: out: uint32 (7, 8)
@@ -50,3 +52,14 @@ def bytes(a, out):
     r = r + ct.where(ct.arange(4, dtype=ct.int32) == 2, ct.bitcast(x, ct.int8).astype(ct.int32), 0)
     r = r + ct.where(ct.arange(4, dtype=ct.int32) == 3, (x >> 6).astype(ct.int32) + 1, 0)
     ct.store(out, (0,), r)
+
+
+# An unsigned scalar parameter: a // n = 1, n >> 1 = 2000000000, and 1 + 2000000000 + n wraps
+# to 6000000001 - 2^32 = 1705032705.
+# SCALAR: out: uint32 (2,)
+# SCALAR-NEXT: [1705032705, 1705032705]
+# NEGATIVE: --scalar n (uint32): -1 is out of range [0, 4294967295]
+@ct.kernel
+def scalar(a, n, out):
+    x = ct.load(a, (0,), (2,))
+    ct.store(out, (0,), x // n + (n >> 1) + ct.full((2,), n, dtype=ct.uint32))

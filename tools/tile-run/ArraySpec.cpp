@@ -168,13 +168,15 @@ bool parseScalarArg(const std::string &text, std::string &name, LaunchArg &arg, 
       v = 0;
     else {
       // The dtype's range (bool: 0 or 1): a value that does not fit would silently wrap.
+      // Unsigned: [0, 2^bits - 1] (uint64 up to 2^63 - 1).
       const unsigned bits = intWidth(*dtype);
+      const bool isUnsigned = rt::isUnsigned(*dtype);
       const int64_t max = bits == 1    ? 1
                           : bits >= 64 ? std::numeric_limits<int64_t>::max()
-                                       : (int64_t(1) << (bits - 1)) - 1;
-      const int64_t min = bits == 1    ? 0
-                          : bits >= 64 ? std::numeric_limits<int64_t>::min()
-                                       : -(int64_t(1) << (bits - 1));
+                                       : (int64_t(1) << (isUnsigned ? bits : bits - 1)) - 1;
+      const int64_t min = bits == 1 || isUnsigned ? 0
+                          : bits >= 64            ? std::numeric_limits<int64_t>::min()
+                                                  : -(int64_t(1) << (bits - 1));
       auto parsed = tools::parseInt(value, min, max, "--scalar " + name + " (" + dtypeName(*dtype) + ")", error);
       if (!parsed)
         return false;

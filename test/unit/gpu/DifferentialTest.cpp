@@ -160,6 +160,9 @@ void runCase(const Case &c, rt::Device &device, jit::Jit &jit) {
     if (s.dtype == interp::DType::Float32) {
       gpuArgs.push_back(static_cast<float>(s.value));
       cpuArgs.push_back(interp::LaunchArg::floating(s.dtype, s.value));
+    } else if (s.dtype == interp::DType::UInt32) {
+      gpuArgs.push_back(static_cast<uint32_t>(s.value));
+      cpuArgs.push_back(interp::LaunchArg::integer(s.dtype, static_cast<int64_t>(s.value)));
     } else {
       gpuArgs.push_back(static_cast<int32_t>(s.value));
       cpuArgs.push_back(interp::LaunchArg::integer(s.dtype, static_cast<int64_t>(s.value)));
@@ -291,14 +294,14 @@ def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
   out.push_back({"unsigned",
                  std::string(kHeader) + R"py(
 @ct.kernel
-def k(a, b, c, out, wide, red):
+def k(a, b, c, n, out, wide, red):
     i = ct.bid(0)
     x = ct.load(a, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
     y = ct.load(b, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
     z = ct.load(c, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
     w = y.astype(ct.uint32)
     ct.store(out, (0, i), ct.reshape(x + w, (1, 128)))
-    ct.store(out, (1, i), ct.reshape(x // (w + 1), (1, 128)))
+    ct.store(out, (1, i), ct.reshape(x // (w + 1) + x // n, (1, 128)))
     ct.store(out, (2, i), ct.reshape(x % (w + 1), (1, 128)))
     ct.store(out, (3, i), ct.reshape((x >> 5) | (w << 24), (1, 128)))
     ct.store(out, (4, i), ct.reshape(ct.maximum(x, w * 16777216), (1, 128)))
@@ -322,8 +325,8 @@ def k(a, b, c, out, wide, red):
                   {"out", D::UInt32, {8, 300}, false, true},
                   {"wide", D::Int64, {300}, false, true},
                   {"red", D::UInt32, {12}, false, true}},
-                 {},
-                 {"a", "b", "c", "out", "wide", "red"},
+                 {{"n", D::UInt32, 3000000000.0}},
+                 {"a", "b", "c", "n", "out", "wide", "red"},
                  rt::Grid(3),
                  0,
                  0});
