@@ -16,28 +16,9 @@ std::optional<DType> dtypeFromDLPack(DLDataType t) {
     return std::nullopt;
   switch (t.code) {
   case kDLInt:
-    switch (t.bits) {
-    case 8:
-      return DType::Int8;
-    case 16:
-      return DType::Int16;
-    case 32:
-      return DType::Int32;
-    case 64:
-      return DType::Int64;
-    }
-    break;
   case kDLUInt:
-    switch (t.bits) {
-    case 8:
-      return DType::UInt8;
-    case 16:
-      return DType::UInt16;
-    case 32:
-      return DType::UInt32;
-    case 64:
-      return DType::UInt64;
-    }
+    if (t.bits >= 8) // DLPack's booleans have their own code
+      return integerDType(t.bits, t.code == kDLUInt);
     break;
   case kDLFloat:
     switch (t.bits) {

@@ -107,6 +107,22 @@ bool isFloat(DType dtype) {
   }
 }
 
+std::optional<DType> integerDType(unsigned bits, bool isUnsigned) {
+  switch (bits) {
+  case 1:
+    return isUnsigned ? std::nullopt : std::optional<DType>(DType::Bool);
+  case 8:
+    return isUnsigned ? DType::UInt8 : DType::Int8;
+  case 16:
+    return isUnsigned ? DType::UInt16 : DType::Int16;
+  case 32:
+    return isUnsigned ? DType::UInt32 : DType::Int32;
+  case 64:
+    return isUnsigned ? DType::UInt64 : DType::Int64;
+  }
+  return std::nullopt;
+}
+
 bool isUnsigned(DType dtype) {
   return dtype == DType::UInt8 || dtype == DType::UInt16 || dtype == DType::UInt32 || dtype == DType::UInt64;
 }

@@ -41,5 +41,7 @@ unsigned dtypeSize(DType dtype);
 bool isFloat(DType dtype);
 /// uint8 ... uint64.
 bool isUnsigned(DType dtype);
+/// The integer dtype of `bits` (1: bool; 8, 16, 32, 64) and signedness; nullopt for other widths.
+std::optional<DType> integerDType(unsigned bits, bool isUnsigned);
 
 } // namespace tile::rt

@@ -665,51 +665,6 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
   (void)anyTile;
   Location l = loc(opRange);
   Value r;
-  if (isUnsignedInteger(elt)) {
-    // Unsigned: the same bits as signless values, with the unsigned division, remainder
-    // (Python's floor semantics need no sign fix) and logical right shift; the result gets
-    // the unsigned type back.
-    Type resultType = x.getType();
-    Value sx = signless(x, l), sy = signless(y, l);
-    switch (op) {
-    case BinOpKind::Add:
-      r = arith::AddIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::Sub:
-      r = arith::SubIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::Mult:
-      r = arith::MulIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::FloorDiv:
-      r = arith::DivUIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::Mod:
-      r = arith::RemUIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::Pow:
-      r = math::IPowIOp::create(builder_, l, sx, sy); // a product of wrapping multiplications
-      break;
-    case BinOpKind::BitAnd:
-      r = arith::AndIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::BitOr:
-      r = arith::OrIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::BitXor:
-      r = arith::XOrIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::LShift:
-      r = arith::ShLIOp::create(builder_, l, sx, sy);
-      break;
-    case BinOpKind::RShift:
-      r = arith::ShRUIOp::create(builder_, l, sx, sy);
-      break;
-    default:
-      break;
-    }
-    return r ? KValue::runtime(withType(r, resultType, l)) : KValue::error();
-  }
   if (isFloat) {
     switch (op) {
     case BinOpKind::Add:
@@ -748,6 +703,13 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
       break;
     }
   } else {
+    // Unsigned integers compute on the same bits as signless values, with the unsigned
+    // division, remainder (Python's floor semantics need no sign fix) and logical right
+    // shift; the result gets the unsigned type back.
+    bool isUnsigned = isUnsignedInteger(elt);
+    Type resultType = x.getType();
+    x = signless(x, l);
+    y = signless(y, l);
     switch (op) {
     case BinOpKind::Add:
       r = arith::AddIOp::create(builder_, l, x, y);
@@ -759,9 +721,14 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
       r = arith::MulIOp::create(builder_, l, x, y);
       break;
     case BinOpKind::FloorDiv:
-      r = arith::FloorDivSIOp::create(builder_, l, x, y);
+      r = isUnsigned ? Value(arith::DivUIOp::create(builder_, l, x, y))
+                     : Value(arith::FloorDivSIOp::create(builder_, l, x, y));
       break;
     case BinOpKind::Mod: {
+      if (isUnsigned) {
+        r = arith::RemUIOp::create(builder_, l, x, y);
+        break;
+      }
       Value m = arith::RemSIOp::create(builder_, l, x, y);
       Value zero = constant(KValue::integer(0), x.getType(), l);
       Value mNeg = arith::CmpIOp::create(builder_, l, arith::CmpIPredicate::slt, m, zero);
@@ -794,11 +761,14 @@ KValue KernelIRGen::binary(BinOpKind op, const Arg &lhs, const Arg &rhs, SourceR
       r = arith::ShLIOp::create(builder_, l, x, y);
       break;
     case BinOpKind::RShift:
-      r = arith::ShRSIOp::create(builder_, l, x, y);
+      r = isUnsigned ? Value(arith::ShRUIOp::create(builder_, l, x, y))
+                     : Value(arith::ShRSIOp::create(builder_, l, x, y));
       break;
     default:
       break;
     }
+    if (r)
+      r = withType(r, resultType, l);
   }
   return r ? KValue::runtime(r) : KValue::error();
 }

@@ -49,35 +49,8 @@ std::optional<DType> dtypeOf(Type type) {
     type = tensor.getElementType();
   if (type.isIndex())
     return DType::Int64;
-  if (auto i = dyn_cast<IntegerType>(type)) {
-    if (i.isUnsigned()) // arrays of unsigned integers (tiles are signless)
-      switch (i.getWidth()) {
-      case 8:
-        return DType::UInt8;
-      case 16:
-        return DType::UInt16;
-      case 32:
-        return DType::UInt32;
-      case 64:
-        return DType::UInt64;
-      default:
-        return std::nullopt;
-      }
-    switch (i.getWidth()) {
-    case 1:
-      return DType::Bool;
-    case 8:
-      return DType::Int8;
-    case 16:
-      return DType::Int16;
-    case 32:
-      return DType::Int32;
-    case 64:
-      return DType::Int64;
-    default:
-      return std::nullopt;
-    }
-  }
+  if (auto i = dyn_cast<IntegerType>(type)) // unsigned: arrays and scalar parameters
+    return rt::integerDType(i.getWidth(), i.isUnsigned());
   if (type.isF16())
     return DType::Float16;
   if (type.isBF16())
