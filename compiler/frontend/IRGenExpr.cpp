@@ -164,6 +164,14 @@ KValue KernelIRGen::evalUnaryOp(const UnaryOpExpr &e) {
       return KValue::integer(~v.intValue());
     if (v.isBool())
       return KValue::integer(~v.intValue());
+    if ((v.isScalar() || v.isTile()) && isUnsignedInteger(v.elementType())) {
+      // All ones of the width (a Python -1 is out of an unsigned type's range).
+      Location l = loc(e.range);
+      Value bits = signless(v.value(), l);
+      return KValue::runtime(
+          withType(arith::XOrIOp::create(builder_, l, bits, constant(KValue::integer(-1), bits.getType(), l)),
+                   v.value().getType(), l));
+    }
     if ((v.isScalar() || v.isTile()) && isa<IntegerType>(v.elementType()))
       return binary(BinOpKind::BitXor, arg, {KValue::integer(-1), e.opRange}, e.opRange);
     break;

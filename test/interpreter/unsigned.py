@@ -5,6 +5,7 @@
 # RUN: tile-run %s --kernel bytes --array a=u8:4:full=250 --array out=i32:4 --print out | FileCheck %s --check-prefix=BYTES
 # RUN: tile-run %s --kernel scalar --array a=u32:2:full=4294967290 --scalar n=u32:4000000000 --array out=u32:2 --print out | FileCheck %s --check-prefix=SCALAR
 # RUN: not tile-run %s --kernel scalar --array a=u32:2 --scalar n=u32:-1 --array out=u32:2 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+# RUN: tile-run %s --kernel unary --array a=u64:4:iota --array out=u64:4 --print out | FileCheck %s --check-prefix=UNARY
 import cuda.tile as ct
 
 # CHECK: out: uint32 (7, 8)
@@ -63,3 +64,13 @@ def bytes(a, out):
 def scalar(a, n, out):
     x = ct.load(a, (0,), (2,))
     ct.store(out, (0,), x // n + (n >> 1) + ct.full((2,), n, dtype=ct.uint32))
+
+
+# Negation and inversion wrap: -k + ~k = -k + (2^64 - 1 - k); with abs(k) = k and + k, every
+# element is 2^64 - 1.
+# UNARY: out: uint64 (4,)
+# UNARY-NEXT: [18446744073709551615, 18446744073709551615, 18446744073709551615, 18446744073709551615]
+@ct.kernel
+def unary(a, out):
+    x = ct.load(a, (0,), (4,))
+    ct.store(out, (0,), -x + (~x) + abs(x) + ct.arange(4, dtype=ct.uint64))

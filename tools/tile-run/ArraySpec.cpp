@@ -192,6 +192,8 @@ static std::string formatValue(const ArrayArg &a, int64_t offset, int precision)
   char buf[64];
   if (isFloat(a.dtype))
     std::snprintf(buf, sizeof buf, "%.*g", static_cast<int>(precision), readFloat(p, a.dtype));
+  else if (rt::isUnsigned(a.dtype)) // uint64 beyond 2^63 reads back as a negative int64
+    std::snprintf(buf, sizeof buf, "%" PRIu64, static_cast<uint64_t>(readInt(p, a.dtype)));
   else
     std::snprintf(buf, sizeof buf, "%" PRId64, readInt(p, a.dtype));
   return buf;
