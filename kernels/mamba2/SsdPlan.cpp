@@ -141,10 +141,10 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
     v.request = base;
     v.request.config = i;
     // The fitted sizes override the configuration's own (a constant given overrides it). Kernel
-    // options (occupancy, num_ctas) are no constants: the front end takes them from the
-    // configuration itself (request.config); they stay in the candidate's label.
+    // options (occupancy, num_ctas, num_threads) are no constants: the front end takes them
+    // from the configuration itself (request.config); they stay in the candidate's label.
     for (auto &[name, value] : tuned)
-      if (name != "occupancy" && name != "num_ctas")
+      if (name != "occupancy" && name != "num_ctas" && name != "num_threads")
         v.request.constants[name] = value;
     v.grid = grid(v.request.constants);
     l.variants.push_back(std::move(v));

@@ -184,11 +184,17 @@ def chunk_bmm(B, C, cb, ngroups: int,
 # With the masked product's A operand built in registers, 8 heads fit 3 blocks per SM at 32-wide
 # P blocks (165 registers, no spills), but measured 17-20% slower than 64-wide ones at 2 per SM
 # on every benchmark shape (2.7B: 0.283 against 0.242 ms), so that configuration is not listed.
+# The last three take 128-row blocks over two warpgroups (256 threads, 1 block per SM): at chunk
+# 128 a block covers the chunk with no block below its diagonal, and they run 0.19 ms on 2.7B
+# where the 64-row ones take 0.38 or more (chunk 64 fits them to 64 rows).
 @ct.autotune(configs=[dict(BQ=64, BP=64, BN=32), dict(BQ=32, BP=64, BN=32), dict(BQ=64, BP=32, BN=64),
                       dict(BQ=64, BP=64, BN=32, occupancy=4), dict(BQ=64, BP=64, BN=128),
                       dict(BQ=64, BP=64, BN=128, HB=8, occupancy=2), dict(BQ=64, BP=64, BN=128, occupancy=4),
                       dict(BQ=64, BP=64, BN=128, HB=16, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=32, occupancy=2),
-                      dict(BQ=64, BP=64, BN=128, HB=40, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=16, occupancy=1)],
+                      dict(BQ=64, BP=64, BN=128, HB=40, occupancy=2), dict(BQ=64, BP=64, BN=128, HB=16, occupancy=1),
+                      dict(BQ=128, BP=64, BN=128, HB=20, occupancy=1, num_threads=256),
+                      dict(BQ=128, BP=64, BN=128, HB=8, occupancy=1, num_threads=256),
+                      dict(BQ=128, BP=64, BN=128, HB=40, occupancy=1, num_threads=256)],
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
 def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,

@@ -19,7 +19,7 @@ namespace tile::mamba2::test {
 
 // The @ct.autotune configurations of ssd.py's kernels, in SsdPlan::launches' order, read from
 // the source the library compiles (so a configuration added there is tested here); only the
-// block sizes (occupancy and num_ctas do not change what a kernel computes).
+// block sizes (occupancy, num_ctas and num_threads do not change what a kernel computes).
 inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfigs() {
   mlir::MLIRContext context;
   frontend::SourceManager sources;
@@ -35,7 +35,7 @@ inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfig
     for (const auto &config : sig->autotuneConfigs) {
       std::map<std::string, int64_t> blocks;
       for (const auto &[name, value] : config)
-        if (name != "occupancy" && name != "num_ctas")
+        if (name != "occupancy" && name != "num_ctas" && name != "num_threads")
           blocks[name] =
               std::holds_alternative<bool>(value) ? int64_t(std::get<bool>(value)) : std::get<int64_t>(value);
       configs[k].push_back(blocks);
