@@ -159,14 +159,12 @@ Value KernelLowering::packPair(Value lo, Value hi) {
 }
 
 // Inline asm whose outputs are its inputs (tied): `ptx` runs after every input is computed and
-// before any use of an output, which the compilers may not move across it. `constraint` is the
-// register class of every value ("" : "f" for f32, "r" for 32-bit integers, each by its type).
-static SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> values, StringRef ptx,
-                                     StringRef constraint) {
+// before any use of an output, which the compilers may not move across it. Each value's
+// register class follows its type: "f" for f32 (accumulators), "r" for i32 (packed A fragments).
+static SmallVector<Value> throughAsm(OpBuilder &b, Location loc, ArrayRef<Value> values, StringRef ptx) {
   std::string constraints;
   for (size_t i = 0; i < values.size(); ++i)
-    constraints += (i ? ",=" : "=") +
-                   (constraint.empty() ? std::string(values[i].getType().isF32() ? "f" : "r") : constraint.str());
+    constraints += std::string(i ? ",=" : "=") + (values[i].getType().isF32() ? "f" : "r");
   for (size_t i = 0; i < values.size(); ++i)
     constraints += "," + std::to_string(i);
   SmallVector<Type> types;
@@ -342,7 +340,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   if (aRegisters) {
     for (size_t i = 0; i < aIn.size(); i += 2)
       aPacked.push_back(packPair(aIn[i], aIn[i + 1]));
-    aPacked = throughAsm(b_, loc_, aPacked, "wgmma.fence.sync.aligned;", "r");
+    aPacked = throughAsm(b_, loc_, aPacked, "wgmma.fence.sync.aligned;");
   } else {
     NVVM::WgmmaFenceAlignedOp::create(b_, loc_);
   }
@@ -419,7 +417,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     StringRef wait = &p != pending.begin() ? ""
                      : keepPending         ? "wgmma.wait_group.sync.aligned 1;"
                                            : "wgmma.wait_group.sync.aligned 0;";
-    SmallVector<Value> waited = throughAsm(b_, loc_, regs, wait, "f");
+    SmallVector<Value> waited = throughAsm(b_, loc_, regs, wait);
     for (int64_t i = 0; i < p.count; ++i)
       result[p.firstReg + i] = waited[i];
   }
@@ -453,7 +451,7 @@ void KernelLowering::waitForDeferredWgmma() {
       regs.push_back(LLVM::ExtractValueOp::create(b_, loc_, g.accumulators, k));
     if (i == 0)
       llvm::append_range(regs, d.aRegisters);
-    SmallVector<Value> waited = throughAsm(b_, loc_, regs, i == 0 ? "wgmma.wait_group.sync.aligned 0;" : "", "");
+    SmallVector<Value> waited = throughAsm(b_, loc_, regs, i == 0 ? "wgmma.wait_group.sync.aligned 0;" : "");
     for (int64_t k = 0; k < g.count; ++k)
       result[g.firstReg + k] = waited[k];
   }
@@ -478,7 +476,7 @@ bool KernelLowering::mayRunBeforeWgmmaWait(Operation *op) const {
 }
 
 KernelLowering::Elements KernelLowering::waitForWgmma(const Elements &accumulators) {
-  SmallVector<Value> waited = throughAsm(b_, loc_, accumulators, "wgmma.wait_group.sync.aligned 0;", "f");
+  SmallVector<Value> waited = throughAsm(b_, loc_, accumulators, "wgmma.wait_group.sync.aligned 0;");
   return Elements(waited.begin(), waited.end());
 }
 

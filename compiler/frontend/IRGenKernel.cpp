@@ -231,8 +231,6 @@ static int archNumber(llvm::StringRef arch) {
   return arch.getAsInteger(10, sm) ? 0 : static_cast<int>(sm);
 }
 
-static const char *kKernelOptions[] = {"occupancy", "num_ctas", "num_threads"};
-
 bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
                                   std::map<std::string, ConstantValue> &configConstants, const Specialization &spec) {
   bool ok = true, isKernel = false;
@@ -252,7 +250,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         KValue v = evalDecorator(*kw.value);
         if (v.isNone()) // ct.ByTarget without a value for this target: the default
           continue;
-        if (std::find(std::begin(kKernelOptions), std::end(kKernelOptions), kw.name) == std::end(kKernelOptions)) {
+        if (!isKernelOption(kw.name)) {
           error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy, num_ctas or num_threads)");
           ok = false;
         } else if (!v.isInt()) {
@@ -325,8 +323,7 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
       for (size_t i = 0; i < chosen.keys().size(); ++i) {
         const std::string &key = chosen.keys()[i];
         auto c = toConstantValue(chosen.elements()[i]);
-        bool isOption =
-            std::find(std::begin(kKernelOptions), std::end(kKernelOptions), key) != std::end(kKernelOptions);
+        bool isOption = isKernelOption(key);
         if (isOption && std::holds_alternative<int64_t>(*c)) {
           options[key] = std::get<int64_t>(*c);
           optionRanges[key] = configs->value->range;

@@ -46,6 +46,10 @@ std::optional<std::string> canonicalDTypeName(const std::string &s) {
   return it->second;
 }
 
+bool isKernelOption(const std::string &name) {
+  return name == "occupancy" || name == "num_ctas" || name == "num_threads";
+}
+
 static bool splitAssignment(const std::string &text, std::string &name, std::string &value, std::string &error,
                             const char *form) {
   size_t eq = text.find('=');

@@ -56,6 +56,11 @@ struct Specialization {
 /// The canonical cuTile dtype name for a spelling ("bf16" -> "bfloat16"), or nullopt.
 std::optional<std::string> canonicalDTypeName(const std::string &spelling);
 
+/// Whether `name` is a kernel option (occupancy, num_ctas, num_threads) rather than a constant:
+/// in `@ct.kernel(...)` and in an autotune configuration, where the option does not change
+/// what the kernel computes.
+bool isKernelOption(const std::string &name);
+
 /// Parses "NAME=VALUE" (VALUE: integer, float, True/False). On error returns false and sets
 /// `error`.
 bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value, std::string &error);

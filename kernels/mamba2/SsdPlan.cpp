@@ -144,7 +144,7 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
     // options (occupancy, num_ctas, num_threads) are no constants: the front end takes them
     // from the configuration itself (request.config); they stay in the candidate's label.
     for (auto &[name, value] : tuned)
-      if (name != "occupancy" && name != "num_ctas" && name != "num_threads")
+      if (!frontend::isKernelOption(name))
         v.request.constants[name] = value;
     v.grid = grid(v.request.constants);
     l.variants.push_back(std::move(v));

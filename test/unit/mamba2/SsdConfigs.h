@@ -35,7 +35,7 @@ inline std::array<std::vector<std::map<std::string, int64_t>>, 4> autotuneConfig
     for (const auto &config : sig->autotuneConfigs) {
       std::map<std::string, int64_t> blocks;
       for (const auto &[name, value] : config)
-        if (name != "occupancy" && name != "num_ctas" && name != "num_threads")
+        if (!frontend::isKernelOption(name))
           blocks[name] =
               std::holds_alternative<bool>(value) ? int64_t(std::get<bool>(value)) : std::get<int64_t>(value);
       configs[k].push_back(blocks);
