@@ -1,5 +1,7 @@
 #include "compiler/codegen/DeviceMath.h"
 
+#include "dialect/NumericAttrs.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -71,8 +73,15 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
   for (Value v : operands)
     xs.push_back(inF32 ? v : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), v)));
   Value x = xs[0], r;
-  auto ex2 = [&](Value v) { return intrinsic(b, loc, "llvm.nvvm.ex2.approx.f32", v); };
-  auto lg2 = [&](Value v) { return intrinsic(b, loc, "llvm.nvvm.lg2.approx.f", v); };
+  // flush_to_zero=True in the source: the .ftz forms, which skip the subnormal handling (for
+  // ex2 a range check and two multiplications around the MUFU.EX2).
+  bool ftz = op->hasAttr(mlir::tile::kFlushToZeroAttr);
+  auto approx = [&](StringRef name, Value v) {
+    return intrinsic(
+        b, loc, ("llvm.nvvm." + name + (ftz ? ".approx.ftz." : ".approx.")).str() + (name == "ex2" ? "f32" : "f"), v);
+  };
+  auto ex2 = [&](Value v) { return approx("ex2", v); };
+  auto lg2 = [&](Value v) { return approx("lg2", v); };
   constexpr double kLog2E = 1.4426950408889634, kLn2 = 0.6931471805599453;
   if (isa<math::Exp2Op>(op))
     r = ex2(x);
@@ -83,18 +92,18 @@ FailureOr<Value> lowerDeviceMath(OpBuilder &b, Operation *op, ValueRange operand
   else if (isa<math::LogOp>(op))
     r = arith::MulFOp::create(b, loc, lg2(x), f32(b, loc, kLn2));
   else if (isa<math::SinOp>(op))
-    r = intrinsic(b, loc, "llvm.nvvm.sin.approx.f", x);
+    r = approx("sin", x);
   else if (isa<math::CosOp>(op))
-    r = intrinsic(b, loc, "llvm.nvvm.cos.approx.f", x);
+    r = approx("cos", x);
   else if (isa<math::RsqrtOp>(op))
-    r = intrinsic(b, loc, "llvm.nvvm.rsqrt.approx.f", x);
+    r = approx("rsqrt", x);
   else if (isa<math::PowFOp>(op))
     r = ex2(arith::MulFOp::create(b, loc, xs[1], lg2(x)));
   else if (isa<math::Atan2Op>(op))
     r = atan2F32(b, loc, xs[0], xs[1]);
   else if (isa<math::TanOp>(op)) {
-    Value sin = intrinsic(b, loc, "llvm.nvvm.sin.approx.f", x);
-    Value cos = intrinsic(b, loc, "llvm.nvvm.cos.approx.f", x);
+    Value sin = approx("sin", x);
+    Value cos = approx("cos", x);
     r = arith::DivFOp::create(b, loc, sin, cos);
   } else if (isa<math::SinhOp, math::CoshOp>(op)) {
     // (e^x -+ e^-x) / 2; sinh near 0 from its series instead (x + x^3/6 + x^5/120 + x^7/5040,

@@ -77,6 +77,8 @@ private:
     std::string callee;
     /// A method call (t.sum(...)): positional[0] is the tile, which the user did not write.
     bool hasSelf = false;
+    /// flush_to_zero=True was given (stripNumericOptions takes it out of `keywords`).
+    bool flushToZero = false;
   };
   /// Arguments bound to a signature; missing optional parameters are absent.
   struct Bound {

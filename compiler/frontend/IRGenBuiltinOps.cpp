@@ -8,6 +8,7 @@
 
 #include "compiler/frontend/IRGen.h"
 
+#include "dialect/NumericAttrs.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -251,8 +252,12 @@ KValue KernelIRGen::builtinMath(const std::string &name, const CallArgs &args) {
   else { // sigmoid(x) = 1 / (1 + exp(-x))
     Value one = splat(1.0, v.getType(), l);
     Value e = math::ExpOp::create(builder_, l, arith::NegFOp::create(builder_, l, v));
+    if (args.flushToZero)
+      e.getDefiningOp()->setAttr(mlir::tile::kFlushToZeroAttr, builder_.getUnitAttr());
     r = arith::DivFOp::create(builder_, l, one, arith::AddFOp::create(builder_, l, one, e));
   }
+  if (Operation *def = r.getDefiningOp(); args.flushToZero && isa<math::MathDialect>(def->getDialect()))
+    def->setAttr(mlir::tile::kFlushToZeroAttr, builder_.getUnitAttr());
   return KValue::runtime(r);
 }
 

@@ -65,11 +65,13 @@ bool KernelIRGen::stripNumericOptions(CallArgs &args) {
   std::vector<std::pair<std::string, Arg>> kept;
   for (auto &[name, arg] : args.keywords) {
     if (name == "flush_to_zero") {
-      // Permission to flush subnormals to zero; the IEEE result tile-cc computes is allowed.
+      // Permission to flush subnormals to zero: the element-wise math functions then take the
+      // .ftz instructions on the GPU (kFlushToZeroAttr); elsewhere the IEEE result is allowed.
       if (!arg.value.isBool()) {
         error(arg.range, "flush_to_zero must be a constant True or False, got " + describe(arg.value));
         return false;
       }
+      args.flushToZero |= arg.value.boolValue();
       continue;
     }
     if (name == "rounding_mode") {

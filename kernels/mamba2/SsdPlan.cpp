@@ -154,6 +154,12 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
 
 } // namespace
 
+int defaultChunkSize(std::int64_t dstate, rt::DType dataType, MatmulPrecision precision) {
+  const bool tensorCores16 =
+      (dataType == rt::DType::BFloat16 || dataType == rt::DType::Float16) && precision == MatmulPrecision::Native;
+  return tensorCores16 && dstate >= 128 ? 128 : 64;
+}
+
 bool readsChunkBmm(const SsdPlan &plan, const SsdVariant &computeOut) {
   return std::get<std::int64_t>(computeOut.request.constants.at("BQ")) < plan.chunkSize;
 }
@@ -182,7 +188,9 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
       expectFloatDType(SsdTensor(i), inputs[i]->dtype);
   if (inputs[unsigned(T::B)]->dtype != inputs[unsigned(T::C)]->dtype)
     invalid("B and C must have the same dtype");
-  const std::int64_t Q = options.chunkSize == 0 ? kDefaultChunkSize : options.chunkSize;
+  const std::int64_t Q = options.chunkSize == 0
+                             ? defaultChunkSize(plan.dims.dstate, inputs[unsigned(T::X)]->dtype, options.precision)
+                             : options.chunkSize;
   if (Q < 16 || Q > 256 || (Q & (Q - 1)))
     invalid(fmt::format("chunk_size {} must be a power of two from 16 to 256", Q));
   const SsdDims &d = plan.dims;

@@ -32,16 +32,19 @@ std::optional<MatmulPrecision> parseMatmulPrecision(const std::string &text);
 
 struct ForwardOptions {
   SsdOptions dt; // dt_bias/softplus/limits, as the reference takes them
-  /// A power of two from 16 to 256; 0 lets planSsdForward choose (kDefaultChunkSize). The result
+  /// A power of two from 16 to 256; 0 lets planSsdForward choose (defaultChunkSize). The result
   /// does not depend on it beyond rounding.
   int chunkSize = 0;
   MatmulPrecision precision = MatmulPrecision::Native;
   /// The dtype of y; default x's.
   std::optional<rt::DType> outputDType;
 };
-/// The chunk size chosen when ForwardOptions::chunkSize is 0: the fastest on the H200 for the
-/// benchmark shapes (README).
-constexpr int kDefaultChunkSize = 64;
+/// The chunk size chosen when ForwardOptions::chunkSize is 0: 128 for 16-bit data with native
+/// products and dstate >= 128, else 64. A longer chunk halves the chunk-entry states written and
+/// read (P x N per head and chunk) and doubles the intra-chunk work per row (Q x P), so it pays
+/// where the states are large; measured on the H200 (docs/mamba2.md): chunk 128 is faster on the
+/// four benchmark shapes with dstate 128, chunk 64 on the one with dstate 64.
+int defaultChunkSize(std::int64_t dstate, rt::DType dataType, MatmulPrecision precision);
 
 /// Every tensor a launch may reference: the inputs, then the outputs and intermediates.
 enum class SsdTensor : unsigned {

@@ -27,6 +27,9 @@
 import cuda.tile as ct
 
 
+LOG2E = 1.4426950408889634  # exp(x) = exp2(x * LOG2E)
+
+
 @ct.function
 def product_type(dtype, tf32):
     """The operand type of the matrix products for data of `dtype`."""
@@ -248,9 +251,12 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
                 yacc = ct.mma(cr, ct.transpose(sin), yacc)
         # While the Tensor Cores run that product, the masked, decayed diagonal block of C.B^T
         # (the A operand of the product with the block's own x rows below) and the row decays.
-        decay = ct.exp(ct.minimum(s_rows[:, None] - s_rows[None, :], 0.0))
+        # The decays are powers of two of the cumulative decays scaled by log2(e) once per row,
+        # flushed to zero below 2^-126 (a single MUFU.EX2 each: BQ*BQ of them per head).
+        a_rows = s_rows * LOG2E
+        decay = ct.exp2(ct.minimum(a_rows[:, None] - a_rows[None, :], 0.0), flush_to_zero=True)
         m_diag = (cbd * decay * u_rows[None, :]).astype(MT)
-        row_decay = ct.exp(s_rows)[:, None]
+        row_decay = ct.exp2(a_rows, flush_to_zero=True)[:, None]
         yacc = yacc * row_decay
 
         # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
@@ -259,7 +265,7 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
             s_cols = ct.reshape(ct.load(dA_cumsum, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
             u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
             cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
-            decay = ct.exp(ct.minimum(s_rows[:, None] - s_cols[None, :], 0.0))
+            decay = ct.exp2(ct.minimum(a_rows[:, None] - s_cols[None, :] * LOG2E, 0.0), flush_to_zero=True)
             m = (cbb * decay * u_cols[None, :]).astype(MT)
             xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
                                     padding_mode=ct.PaddingMode.ZERO), (BQ, BP))

@@ -120,3 +120,35 @@ def angles(x, y):
 @ct.kernel
 def int_angles(x, y):
     ct.store(y, (0,), ct.atan2(ct.load(x, (0,), (32,)), 2))
+
+
+# flush_to_zero=True (FTZ): the front end marks the math op (tile.flush_to_zero, --emit=tile)
+# and the lowering takes the .ftz approximations (ex2.approx.ftz.f32 is one MUFU.EX2; the IEEE
+# form adds a range check and two multiplications for subnormal results). It reaches the exp
+# inside sigmoid; flush_to_zero=False and no option keep the IEEE forms.
+# RUN: tile-cc %s --kernel flushed --arg x=f32:1 --arg y=f32:1 --num-threads 32 --emit=tile | FileCheck %s --check-prefix=FTZ-IR
+# RUN: tile-cc %s --kernel flushed --arg x=f32:1 --arg y=f32:1 --num-threads 32 --emit=gpu | FileCheck %s --check-prefix=FTZ
+# RUN: tile-run %s --kernel flushed --array x=f32:32:iota --array y=f32:32 --print y --precision 4 | FileCheck %s --check-prefix=FTZ-VALUES
+# FTZ-IR: math.exp2 %{{[0-9]+}} {tile.flush_to_zero} : tensor<32xf32>
+# FTZ-IR: math.exp2 %{{[0-9]+}} : tensor<32xf32>
+# FTZ-IR: math.exp %{{[0-9]+}} {tile.flush_to_zero} : tensor<32xf32>
+# FTZ: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+# FTZ: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+# FTZ: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+# FTZ: llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
+# FTZ: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.ftz.f"
+# FTZ: llvm.call_intrinsic "llvm.nvvm.sin.approx.ftz.f"
+# FTZ: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+# The interpreter computes the IEEE result, which the option allows (y holds the first store).
+# FTZ-VALUES: y: float32 (32,)
+# FTZ-VALUES-NEXT: [1, 2, 4, 8, {{.*}}]
+@ct.kernel
+def flushed(x, y):
+    t = ct.load(x, (0,), (32,))
+    ct.store(y, (0,), ct.exp2(t, flush_to_zero=True))
+    ct.store(y, (1,), ct.exp2(t, flush_to_zero=False))
+    ct.store(y, (2,), ct.exp(t, flush_to_zero=True))
+    ct.store(y, (3,), ct.log2(t, flush_to_zero=True))
+    ct.store(y, (4,), ct.rsqrt(t, flush_to_zero=True))
+    ct.store(y, (5,), ct.sin(t, flush_to_zero=True))
+    ct.store(y, (6,), ct.sigmoid(t, flush_to_zero=True))

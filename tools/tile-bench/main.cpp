@@ -238,7 +238,8 @@ int main(int argc, char **argv) {
     options.chunkSize = chunkOverride >= 0 ? chunkOverride : static_cast<int>(s.chunk);
     options.precision = precision;
     options.dt.dtSoftplus = true;
-    const int64_t chunk = options.chunkSize ? options.chunkSize : mamba2::kDefaultChunkSize;
+    const int64_t chunk =
+        options.chunkSize ? options.chunkSize : mamba2::defaultChunkSize(s.dstate, rt::DType::BFloat16, precision);
     try {
       // The first call compiles what neither cache holds (the four kernels' configurations
       // concurrently) and tunes what the tuning cache does not know.

@@ -168,7 +168,9 @@ int main(int argc, char **argv) {
       inputs = ssd::demoInputs(shape);
       std::printf("tile-ssd: demo shape (b, T, H, P, G, N) = (%lld, %lld, %lld, %lld, %lld, %lld), bf16, chunk %d\n",
                   (long long)shape.b, (long long)shape.T, (long long)shape.H, (long long)shape.P, (long long)shape.G,
-                  (long long)shape.N, options.chunkSize ? options.chunkSize : kDefaultChunkSize);
+                  (long long)shape.N,
+                  options.chunkSize ? options.chunkSize
+                                    : defaultChunkSize(shape.N, rt::DType::BFloat16, options.precision));
     } else {
       inputs = ssd::loadInputs(inputDir);
     }
