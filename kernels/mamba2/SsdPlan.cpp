@@ -299,6 +299,9 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
       [&](Constants &c) {
         fitPow2(c, "BP", P);
         fitPow2(c, "BN", N);
+        // Parts of a whole chunk or more: the plain chunk loop (merges with its configuration).
+        if (c.count("SQ") && intOf(c, "SQ") >= Q)
+          c.erase("SQ");
       },
       [&](const Constants &c) {
         return std::array<std::int64_t, 3>{cdiv(P, intOf(c, "BP")), cdiv(N, intOf(c, "BN")), b * H};
