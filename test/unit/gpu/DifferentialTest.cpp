@@ -354,6 +354,27 @@ def k(x, y):
                  rt::Grid(4),
                  0,
                  1e-4});
+  // The same approximations with flush_to_zero=True (the .ftz instructions): the same bounds,
+  // and exp2(-70 t^2) reaches below 2^-126 for |t| > 1.35, where the GPU flushes the result
+  // to zero and the interpreter keeps the subnormal (a difference below 2^-126).
+  out.push_back({"math flushed to zero",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, y):
+    t = ct.load(x, (ct.bid(0),), (256,), padding_mode=ct.PaddingMode.ZERO)
+    r = ct.exp(t, flush_to_zero=True) + ct.exp2(t, flush_to_zero=True) + ct.sin(t, flush_to_zero=True)
+    r = r + ct.log2(ct.abs(t) + 1.0, flush_to_zero=True) + ct.cos(t, flush_to_zero=True)
+    r = r + ct.rsqrt(ct.abs(t) + 0.5, flush_to_zero=True) + ct.sigmoid(t, flush_to_zero=True)
+    ct.store(y, (ct.bid(0),), r + ct.exp2(t * t * -70.0, flush_to_zero=True))
+)py",
+                 "k",
+                 {},
+                 {{"x", D::Float32, {1000}}, {"y", D::Float32, {1000}, false, true}},
+                 {},
+                 {"x", "y"},
+                 rt::Grid(4),
+                 0,
+                 1e-4});
   // atan2 in every quadrant, on random data and on signed zeros, infinities and tiny values
   // (cycles of 8 and 7, so every pair meets): Cephes' atanf polynomial after reduction to
   // [0, tan(pi/8)] is within about 2e-7 of the value; the reductions and pi/2 - r, pi - r add
