@@ -439,6 +439,52 @@ TEST_CASE("mamba2 interpreted: block sizes fit small shapes, merging configurati
   CHECK(plan.launches[3].keyNames == std::vector<std::string>{"headdim", "dstate", "Q", "nheads", "ngroups"});
 }
 
+TEST_CASE("mamba2 interpreted: the plan picks the chunk size when the caller leaves it at 0", "[mamba2][autotune]") {
+  auto planFor = [](rt::DType dtype, std::int64_t N, MatmulPrecision precision, int chunk) {
+    SsdTensorTypes types;
+    auto set = [&](SsdTensor t, rt::DType d, Shape shape) { types[unsigned(t)] = SsdTensorType{d, shape}; };
+    set(SsdTensor::X, dtype, {1, 300, 4, 64});
+    set(SsdTensor::Dt, rt::DType::Float32, {1, 300, 4});
+    set(SsdTensor::A, rt::DType::Float32, {4});
+    set(SsdTensor::B, dtype, {1, 300, 1, N});
+    set(SsdTensor::C, dtype, {1, 300, 1, N});
+    ForwardOptions options;
+    options.chunkSize = chunk;
+    options.precision = precision;
+    return planSsdForward(types, options);
+  };
+  const auto bf16 = rt::DType::BFloat16, f16 = rt::DType::Float16, f32 = rt::DType::Float32;
+  const auto native = MatmulPrecision::Native, tf32 = MatmulPrecision::TF32;
+  // 16-bit data with native products and dstate >= 128: chunk 128 (half the chunk-entry states).
+  CHECK(planFor(bf16, 128, native, 0).chunkSize == 128);
+  CHECK(planFor(f16, 256, native, 0).chunkSize == 128);
+  CHECK(planFor(bf16, 128, native, 0).numChunks == 3);
+  // Smaller states, tf32 products or fp32 data: chunk 64. A chunk the caller gives is kept.
+  CHECK(planFor(bf16, 64, native, 0).chunkSize == 64);
+  CHECK(planFor(bf16, 128, tf32, 0).chunkSize == 64);
+  CHECK(planFor(f32, 128, native, 0).chunkSize == 64);
+  CHECK(planFor(bf16, 128, native, 32).chunkSize == 32);
+  CHECK(defaultChunkSize(128, bf16, native) == 128);
+  CHECK(defaultChunkSize(64, bf16, native) == 64);
+  // fwd_pass_state's configuration in 64-row parts (ssd.py's configuration 20) stays a variant
+  // of its own at chunk 128 and merges with the whole-chunk one of the same blocks and
+  // occupancy at chunk 64.
+  auto parts = [](const SsdPlan &plan) {
+    for (const SsdVariant &v : plan.launches[2].variants)
+      if (v.candidate.label().find("SQ=64") != std::string::npos)
+        return true;
+    return false;
+  };
+  CHECK(parts(planFor(bf16, 128, native, 128)));
+  const SsdPlan at64 = planFor(bf16, 128, native, 64);
+  CHECK_FALSE(parts(at64));
+  bool merged = false;
+  for (const SsdVariant &v : at64.launches[2].variants)
+    for (unsigned m : v.candidate.merged)
+      merged |= v.candidate.label() == "BN=64 BP=64 occupancy=3" && m == 20u;
+  CHECK(merged);
+}
+
 TEST_CASE("mamba2 interpreted: checks the inputs like the GPU path", "[mamba2][interpreter]") {
   Stored x(Tensor({1, 16, 4, 8}), interp::DType::Float32, false), dt(Tensor({1, 16, 4}), interp::DType::Float32, false),
       A(Tensor({4}), interp::DType::Float32, false), B(Tensor({1, 16, 3, 8}), interp::DType::Float32, false);
