@@ -408,16 +408,18 @@ struct TilePipelineLoopsPass : impl::TilePipelineLoopsBase<TilePipelineLoopsPass
       int64_t stageBarrier = llvm::any_of(loads, mayUseTma) ? kTmaBarrierBytes : 0;
       while (n >= 2 && used + n * (stageBytes + stageBarrier) > budget)
         --n;
+      // The figures count each stage's mbarrier (TMA copies), which decides close cases.
+      const char *withBarriers = stageBarrier ? " with their mbarriers" : "";
       if (n < 2) {
-        loop.emitRemark() << "loop not pipelined: 2 stages of its loads need " << 2 * stageBytes
-                          << " bytes of shared memory and " << std::max<int64_t>(0, budget - used)
+        loop.emitRemark() << "loop not pipelined: 2 stages of its loads need " << 2 * (stageBytes + stageBarrier)
+                          << " bytes of shared memory" << withBarriers << " and " << std::max<int64_t>(0, budget - used)
                           << " are left at occupancy " << occupancy;
         continue;
       }
       if (n < want)
         loop.emitRemark() << "loop pipelined with " << n << " stages instead of " << want << ": " << want << " need "
-                          << want * stageBytes << " bytes of shared memory and " << budget - used
-                          << " are left at occupancy " << occupancy;
+                          << want * (stageBytes + stageBarrier) << " bytes of shared memory" << withBarriers << " and "
+                          << budget - used << " are left at occupancy " << occupancy;
       loop->setAttr(kPipelineStagesAttr, b.getI64IntegerAttr(n));
       loop->setAttr(kPipelineStageBytesAttr, b.getI64IntegerAttr(stageBytes));
       for (auto [load, offset, operand] : llvm::zip(loads, offsets, operands)) {
