@@ -205,6 +205,7 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
       }
     }
   }
+  out.chunkSize = plan.chunkSize;
   out.cbBlock =
       skipped[1] ? 0
                  : std::get<std::int64_t>(plan.launches[1].variants[decisions[1]->winner].request.constants.at("BQ"));

@@ -61,17 +61,18 @@ struct SsdKernelChoice {
 
 /// Shapes as in docs/mamba2.md.
 struct SsdOutputs {
-  SsdOutput y;              // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
-  SsdOutput finalStates;    // (b, H, P, N)
-  SsdOutput dtOut;          // (b, H, nc, Q)
-  SsdOutput dACumsum;       // (b, H, nc, Q)
-  SsdOutput states;         // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
-                            // with native products, else fp32)
-  SsdOutput cb;             // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
-                            // causal diagonal, in blocks of cbBlock rows, are written, and
-                            // nothing when chunk_bmm was skipped (cbBlock 0)
-  std::int64_t cbBlock = 0; // chunk_bmm's row block (its BQ) in the configuration that ran; 0
-                            // when it did not run
+  SsdOutput y;                // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
+  SsdOutput finalStates;      // (b, H, P, N)
+  SsdOutput dtOut;            // (b, H, nc, Q)
+  SsdOutput dACumsum;         // (b, H, nc, Q)
+  SsdOutput states;           // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
+                              // with native products, else fp32)
+  SsdOutput cb;               // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
+                              // causal diagonal, in blocks of cbBlock rows, are written, and
+                              // nothing when chunk_bmm was skipped (cbBlock 0)
+  std::int64_t cbBlock = 0;   // chunk_bmm's row block (its BQ) in the configuration that ran; 0
+                              // when it did not run
+  std::int64_t chunkSize = 0; // Q: ForwardOptions::chunkSize, or the plan's choice when it was 0
   /// The configuration each kernel ran in (SsdPlan::launches' order).
   std::array<SsdKernelChoice, 4> choices;
 };

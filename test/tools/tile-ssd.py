@@ -25,6 +25,10 @@
 # NOMATCH: tile-ssd: error: TILE_AUTOTUNE_FORCE rule 'chunk_cumsum:7' matches no configuration of chunk_cumsum nheads=2 Q=16 blocks~2^2 (its configurations: 0: BH=2)
 # BADMODE: tile-ssd: error: TILE_AUTOTUNE='maybe': expected 1 (tune), 0 (first configuration) or table
 #
+# Without --chunk-size the library chooses, and the output says which (64 for float32 data).
+# RUN: tile-ssd --interpret --inputs %t/in | FileCheck %s --check-prefix=DEFAULTCHUNK
+# DEFAULTCHUNK: tile-ssd: chunk 64 (the library's choice)
+#
 # A good run passes its check and writes both outputs.
 # RUN: tile-ssd --interpret --inputs %t/in --chunk-size 16 --check --out %t/out | FileCheck %s --check-prefix=PASS
 # RUN: test -f %t/out/y.npy && test -f %t/out/final_states.npy
@@ -61,6 +65,7 @@
 # LIMITORDER: tile-ssd: error: --dt-limit: MIN must not exceed MAX, got '2,1'
 # LIMITNEG: tile-ssd: error: --dt-limit: -1 is out of range [0, inf] (in '-1,2')
 # LIMITNAN: tile-ssd: error: --dt-limit: 'nan' is not a number (NaN is not allowed here)
+# PASS: tile-ssd: chunk 16{{$}}
 # PASS: tile-ssd: chunk_cumsum   ran BH=2 (config 0, disabled)
 # PASS: tile-ssd: compute_out    ran BN=16 BP=16 BQ=16 HB=1 (config 0, disabled)
 # PASS: tile-ssd: wrote

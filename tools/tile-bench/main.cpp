@@ -238,13 +238,12 @@ int main(int argc, char **argv) {
     options.chunkSize = chunkOverride >= 0 ? chunkOverride : static_cast<int>(s.chunk);
     options.precision = precision;
     options.dt.dtSoftplus = true;
-    const int64_t chunk =
-        options.chunkSize ? options.chunkSize : mamba2::defaultChunkSize(s.dstate, rt::DType::BFloat16, precision);
     try {
       // The first call compiles what neither cache holds (the four kernels' configurations
       // concurrently) and tunes what the tuning cache does not know.
       auto firstStart = std::chrono::steady_clock::now();
       mamba2::SsdOutputs first = mamba2::ssdForward(backend, in, options);
+      const int64_t chunk = first.chunkSize; // the plan's choice when options.chunkSize is 0
       choices.push_back({s.name, first.choices});
       double tuneMs = 0;
       json autotune = json::array();

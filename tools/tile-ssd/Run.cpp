@@ -28,6 +28,7 @@ RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::Forward
   mamba2::SsdOutputs out = mamba2::ssdForward(backend, in, options, nullptr, &r.timings);
   r.firstCallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   r.choices = out.choices;
+  r.chunkSize = out.chunkSize;
   if (jit::Jit *jit = backend.jit()) {
     r.compiled = jit->stats().compiles;
     r.fromDiskCache = jit->stats().diskHits;

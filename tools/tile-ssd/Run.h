@@ -14,6 +14,7 @@ struct RunResult {
   mamba2::Tensor y, finalStates;
   rt::DType yDType = rt::DType::Float32;
   mamba2::SsdTimings timings; // GPU events, or host wall-clock time when interpreted
+  std::int64_t chunkSize = 0; // the chunk the pass ran with (the library's choice unless given)
   // The first call (compiling or loading the kernels, then running), and on the GPU where the
   // kernels came from.
   double firstCallMs = 0;

@@ -3,8 +3,9 @@
 //   tile-ssd --inputs DIR [--out DIR] [--chunk-size N] [--dt-softplus] [--dt-limit MIN,MAX]
 //            [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] [--interpret]
 //
-// --chunk-size defaults to the library's choice (64); --precision picks the operand type of the
-// matrix products for 16-bit data (default: the data's own bf16/fp16).
+// --chunk-size defaults to the library's choice (64, or 128 for 16-bit data with dstate >= 128;
+// the output says which ran); --precision picks the operand type of the matrix products for
+// 16-bit data (default: the data's own bf16/fp16).
 //   tile-ssd                          # the built-in demo shape, checked against the reference
 //
 // DIR holds x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
@@ -166,17 +167,16 @@ int main(int argc, char **argv) {
       options.dt.dtSoftplus = true;
       ssd::DemoShape shape{1, 1000, 8, 64, 1, 64};
       inputs = ssd::demoInputs(shape);
-      std::printf("tile-ssd: demo shape (b, T, H, P, G, N) = (%lld, %lld, %lld, %lld, %lld, %lld), bf16, chunk %d\n",
+      std::printf("tile-ssd: demo shape (b, T, H, P, G, N) = (%lld, %lld, %lld, %lld, %lld, %lld), bf16\n",
                   (long long)shape.b, (long long)shape.T, (long long)shape.H, (long long)shape.P, (long long)shape.G,
-                  (long long)shape.N,
-                  options.chunkSize ? options.chunkSize
-                                    : defaultChunkSize(shape.N, rt::DType::BFloat16, options.precision));
+                  (long long)shape.N);
     } else {
       inputs = ssd::loadInputs(inputDir);
     }
     options.outputDType = outputDType;
 
     ssd::RunResult r = ssd::run(backend, inputs, options);
+    std::printf("tile-ssd: chunk %lld%s\n", (long long)r.chunkSize, options.chunkSize ? "" : " (the library's choice)");
     if (interpret)
       std::printf("tile-ssd: first call %.1f ms (compiling to tile IR and interpreting)\n", r.firstCallMs);
     else
