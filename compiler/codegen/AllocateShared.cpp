@@ -1,7 +1,8 @@
 // The tile-allocate-shared pass: places every tgpu.alloc_shared buffer in the block's shared
 // memory by liveness. A buffer is live from its allocation to its last use (through the views
-// tgpu.stage and tgpu.transpose make of it); a use inside a loop or another region keeps it
-// live until that op ends. Buffers whose live ranges do not overlap may share bytes; each
+// tgpu.stage and tgpu.transpose make of it, and the tiles tgpu.load_shared reads, which a
+// Tensor Core product reads in place); a use inside a loop or another region keeps it live
+// until that op ends. Buffers whose live ranges do not overlap may share bytes; each
 // starts on its encoding's alignment (1024 bytes for the 128-byte swizzle, the period of its
 // XOR pattern; 16 bytes at least). Decisions: `tgpu.offset` on each allocation and
 // `tgpu.shared_bytes` on the op whose body holds them; more than a block may have is an error
@@ -58,81 +59,81 @@ struct TileAllocateSharedPass : impl::TileAllocateSharedBase<TileAllocateSharedP
       scopes.insert(scope);
     });
     for (Operation *scope : scopes)
-      if (failed(allocate(scope, *target)))
+      if (failed(allocateSharedBuffers(scope, *target)))
         return signalPassFailure();
-  }
-
-  LogicalResult allocate(Operation *scope, const GpuTarget &target) {
-    Block &body = scope->getRegion(0).front();
-    llvm::DenseMap<Operation *, int64_t> position;
-    int64_t n = 0;
-    for (Operation &op : body)
-      position[&op] = n++;
-    // The op of the scope's block that holds `op`.
-    auto anchor = [&](Operation *op) {
-      while (op->getBlock() != &body)
-        op = op->getParentOp();
-      return op;
-    };
-    SmallVector<Buffer> buffers;
-    scope->walk([&](tgpu::AllocSharedOp alloc) {
-      Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], alloc.getType().getSizeInBytes(),
-                    bufferAlignment(alloc.getType())};
-      SmallVector<Value> worklist{alloc.getResult()};
-      while (!worklist.empty()) {
-        for (Operation *user : worklist.pop_back_val().getUsers()) {
-          buffer.end = std::max(buffer.end, position[anchor(user)]);
-          if (isa<tgpu::StageOp, tgpu::TransposeOp>(user))
-            worklist.push_back(user->getResult(0));
-        }
-      }
-      buffers.push_back(buffer);
-    });
-    // First fit in allocation order: the lowest aligned offset clear of every buffer already
-    // placed whose live range overlaps.
-    int64_t total = 0;
-    for (Buffer &b : buffers) {
-      SmallVector<std::pair<int64_t, int64_t>> taken;
-      for (Buffer &other : buffers)
-        if (other.offset >= 0 && other.start <= b.end && b.start <= other.end)
-          taken.push_back({other.offset, other.offset + other.bytes});
-      llvm::sort(taken);
-      int64_t at = 0;
-      for (auto [lo, hi] : taken)
-        if (alignUp(at, b.align) + b.bytes > lo)
-          at = std::max(at, hi);
-      b.offset = alignUp(at, b.align);
-      total = std::max(total, b.offset + b.bytes);
-      b.alloc->setAttr(kOffsetAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), b.offset));
-      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << b.alloc.getType() << " at " << b.alloc.getLoc() << ": "
-                              << b.bytes << " bytes at offset " << b.offset << ", live over ops " << b.start << "-"
-                              << b.end << " of its scope\n");
-    }
-    scope->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
-    int64_t limit = target.maxSharedBytesPerBlock();
-    if (total <= limit)
-      return success();
-    // The figures, and the buffers live together at the point that needs the most.
-    Buffer *worst = nullptr;
-    int64_t worstLive = 0;
-    for (Buffer &b : buffers) {
-      int64_t live = 0;
-      for (Buffer &other : buffers)
-        if (other.start <= b.start && b.start <= other.end)
-          live += other.bytes;
-      if (live > worstLive) {
-        worstLive = live;
-        worst = &b;
-      }
-    }
-    InFlightDiagnostic diag = scope->emitError()
-                              << "shared memory: the buffers need " << total << " bytes, over the " << limit
-                              << " a block may have on sm_" << target.sm << (target.archSpecific ? "a" : "");
-    diag.attachNote(worst->alloc.getLoc()) << "here " << worstLive << " bytes of buffers are live at once";
-    return failure();
   }
 };
 
 } // namespace
+
+LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
+  Block &body = scope->getRegion(0).front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t n = 0;
+  for (Operation &op : body)
+    position[&op] = n++;
+  // The op of the scope's block that holds `op`.
+  auto anchor = [&](Operation *op) {
+    while (op->getBlock() != &body)
+      op = op->getParentOp();
+    return op;
+  };
+  SmallVector<Buffer> buffers;
+  scope->walk([&](tgpu::AllocSharedOp alloc) {
+    Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], alloc.getType().getSizeInBytes(),
+                  bufferAlignment(alloc.getType())};
+    SmallVector<Value> worklist{alloc.getResult()};
+    while (!worklist.empty()) {
+      for (Operation *user : worklist.pop_back_val().getUsers()) {
+        buffer.end = std::max(buffer.end, position[anchor(user)]);
+        if (isa<tgpu::StageOp, tgpu::TransposeOp, tgpu::LoadSharedOp>(user))
+          worklist.push_back(user->getResult(0));
+      }
+    }
+    buffers.push_back(buffer);
+  });
+  // First fit in allocation order: the lowest aligned offset clear of every buffer already
+  // placed whose live range overlaps.
+  int64_t total = 0;
+  for (Buffer &b : buffers) {
+    SmallVector<std::pair<int64_t, int64_t>> taken;
+    for (Buffer &other : buffers)
+      if (other.offset >= 0 && other.start <= b.end && b.start <= other.end)
+        taken.push_back({other.offset, other.offset + other.bytes});
+    llvm::sort(taken);
+    int64_t at = 0;
+    for (auto [lo, hi] : taken)
+      if (alignUp(at, b.align) + b.bytes > lo)
+        at = std::max(at, hi);
+    b.offset = alignUp(at, b.align);
+    total = std::max(total, b.offset + b.bytes);
+    b.alloc->setAttr(kOffsetAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), b.offset));
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << b.alloc.getType() << " at " << b.alloc.getLoc() << ": " << b.bytes
+                            << " bytes at offset " << b.offset << ", live over ops " << b.start << "-" << b.end
+                            << " of its scope\n");
+  }
+  scope->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
+  int64_t limit = target.maxSharedBytesPerBlock();
+  if (total <= limit)
+    return success();
+  // The figures, and the buffers live together at the point that needs the most.
+  Buffer *worst = nullptr;
+  int64_t worstLive = 0;
+  for (Buffer &b : buffers) {
+    int64_t live = 0;
+    for (Buffer &other : buffers)
+      if (other.start <= b.start && b.start <= other.end)
+        live += other.bytes;
+    if (live > worstLive) {
+      worstLive = live;
+      worst = &b;
+    }
+  }
+  InFlightDiagnostic diag = scope->emitError()
+                            << "shared memory: the buffers need " << total << " bytes, over the " << limit
+                            << " a block may have on sm_" << target.sm << (target.archSpecific ? "a" : "");
+  diag.attachNote(worst->alloc.getLoc()) << "here " << worstLive << " bytes of buffers are live at once";
+  return failure();
+}
 
 } // namespace tile::codegen

@@ -10,6 +10,7 @@
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/StageLayout.h"
 #include "dialect/TileTraits.h"
+#include "dialect/gpu/TileGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -543,9 +544,10 @@ LogicalResult KernelLowering::lowerRegion(Region &region) {
     if (failed(lowerOp(&op)))
       return failure();
     // Every tile result must now have this thread's elements (a permute folded into the
-    // products it feeds, or only recomputed by its users, has none: they read its input).
+    // products it feeds, or only recomputed by its users, has none: they read its input; a
+    // buffer's tile has none: its products read the buffer).
     auto permute = dyn_cast<mlir::tile::PermuteOp>(op);
-    if (permute && (permuteFoldsIntoMma(permute) || onlyRematerialized(permute)))
+    if ((permute && (permuteFoldsIntoMma(permute) || onlyRematerialized(permute))) || isa<mlir::tgpu::LoadSharedOp>(op))
       continue;
     for (Value r : op.getResults())
       if (auto type = dyn_cast<RankedTensorType>(r.getType()))
@@ -569,6 +571,9 @@ static bool acceptsAnyLayout(Operation *op) {
   // layouts agree (else they go through shared memory, which reads and writes any layout).
   if (isa<mlir::tile::ConvertLayoutOp, mlir::tile::MmaOp, mlir::tile::StoreOp, mlir::tile::ReshapeOp, scf::ForOp,
           scf::IfOp, scf::YieldOp, scf::WhileOp, scf::ConditionOp>(op))
+    return true;
+  // A buffer holds any layout's tile; a product reads it in place.
+  if (isa<mlir::tgpu::TileGpuDialect>(op->getDialect()))
     return true;
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) { // a scalar, a 1-element or recomputed tile fill any layout
     auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
@@ -635,6 +640,8 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
     return lowerScan(scan);
   if (auto mma = dyn_cast<mlir::tile::MmaOp>(op))
     return lowerMma(mma);
+  if (isa<mlir::tgpu::TileGpuDialect>(op->getDialect()))
+    return lowerSharedBufferOp(op);
   if (auto permute = dyn_cast<mlir::tile::PermuteOp>(op); permute && permuteFoldsIntoMma(permute)) {
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.permute at " << op->getLoc()
                             << ": folded into the Tensor Core products it feeds\n");

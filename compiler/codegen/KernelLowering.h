@@ -23,6 +23,21 @@
 
 namespace tile::codegen {
 
+/// The load whose stages hold `v` in core-matrix order (tile.pipeline_core_matrices), through
+/// reshapes and at most one transpose of a 2-D tile, and whether `v` is that transpose; a null
+/// load when there is none.
+std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(mlir::Value v);
+
+/// A wgmma operand that is a pipelined load in core-matrix order (through reshapes and a
+/// transpose), read in place: K-major, or MN-major (A loaded K x M, B loaded K x N).
+struct StageOperand {
+  mlir::tile::LoadOp load;
+  bool mnMajor;
+};
+/// The stage `operand` (A, or B with `isB`) is read from in place: a kernel-start copy, or
+/// the stages of the pipelined loop around the load (tile-pipeline-loops); none otherwise.
+std::optional<StageOperand> stageOperand(mlir::Value operand, bool isB);
+
 /// The launch facts lowering decides, for the kernel metadata.
 struct KernelLaunchInfo {
   std::string symbol;
@@ -45,6 +60,9 @@ public:
   void setTmaStoreBuffers(int64_t buffers) { tmaStoreBuffers_ = buffers; }
   int64_t scratchBytes() const { return sharedBytes_; }
   int64_t pipelineBytes() const { return prefetchBytes_ + pipelineBytes_; }
+
+  /// Stages of a pipelined loop (0 for other loops).
+  static int64_t pipelineStages(mlir::scf::ForOp op);
 
   // Shared by the lowering files.
   struct Array {
@@ -76,8 +94,6 @@ private:
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
   // Loads copied into shared-memory stages ahead of their iteration, as tile-pipeline-loops
   // decided (KernelLoweringPipeline.cpp).
-  /// Stages of a pipelined loop (0 for other loops).
-  static int64_t pipelineStages(mlir::scf::ForOp op);
   /// Refuses pipelining attributes that do not fit together (hand-written IR).
   mlir::LogicalResult verifyPipelineAttributes();
   /// Before the loop: copies for its first stages - 1 iterations.
@@ -163,13 +179,7 @@ private:
   /// The same as a byte offset (i32) into shared memory (null for a pipelined load outside
   /// its pipelined loop).
   mlir::Value stageByteOffset(mlir::tile::LoadOp load);
-  /// A wgmma operand that is a pipelined load in core-matrix order (through reshapes and a
-  /// transpose), read in place: K-major, or MN-major (A loaded K x M, B loaded K x N).
-  struct StageOperand {
-    mlir::tile::LoadOp load;
-    bool mnMajor;
-  };
-  std::optional<StageOperand> stageOperand(mlir::Value operand, bool isB);
+  using StageOperand = tile::codegen::StageOperand;
   mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
   mlir::LogicalResult lowerWhile(mlir::scf::WhileOp op); // KernelLoweringWhile.cpp
   // Memory (KernelLoweringMemory.cpp).
@@ -186,6 +196,21 @@ private:
   mlir::LogicalResult lowerScan(mlir::tile::ScanOp op);
   mlir::LogicalResult lowerMma(mlir::tile::MmaOp op);
   mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
+  // The tgpu dialect's shared buffers (KernelLoweringSharedBuffers.cpp).
+  mlir::LogicalResult lowerSharedBufferOp(mlir::Operation *op);
+  /// A wgmma operand read in place from a buffer (tgpu.load_shared, tile-place-shared-operands):
+  /// its tile, oriented for operand A or B, and its bytes from the scratch start.
+  struct BufferOperand {
+    OperandTile tile;
+    int64_t offset;
+  };
+  std::optional<BufferOperand> bufferOperand(mlir::Value operand, bool isB);
+  /// Before a product reads buffers written since the last one did: the writes ordered before
+  /// the async proxy's reads, and every thread's writes done.
+  void finishBufferWrites();
+  /// Bytes from the scratch start to where the buffers' offsets count from: the largest
+  /// alignment a buffer of the kernel needs (1024 bytes for the 128-byte swizzle).
+  int64_t bufferRegionPad();
   // wgmma (KernelLoweringWgmma.cpp).
   mlir::LogicalResult lowerMmaWgmma(mlir::tile::MmaOp op);
   /// Two 16-bit elements in one i32 register, `lo` in the low half (a Tensor Core operand).
@@ -221,10 +246,9 @@ private:
   /// 8-row groups from (row, col) on (i64; row a multiple of 8, col inside its column block).
   mlir::Value operandDescriptor(mlir::Value base, const OperandTile &tile, mlir::Value row, mlir::Value col);
   /// Writes a (batch-stacked) wgmma operand held in registers in a canonical layout into the
-  /// scratch at `byteOffset` as `tile`; with `transposed` the tile holds the values' transpose
-  /// (element-wise stores), otherwise their own rows (vector stores).
+  /// scratch at `byteOffset` as `tile`, row by row (vector stores).
   void writeOperandTile(const Elements &values, const TileLayout &layout, mlir::Type type, int64_t byteOffset,
-                        const OperandTile &tile, bool transposed);
+                        const OperandTile &tile);
   mlir::LogicalResult lowerConvertLayout(mlir::tile::ConvertLayoutOp op);
   /// This thread's place in an mma warp grid of warpsB x wm x wn warps (see #tile.mma).
   struct MmaThread {
@@ -248,10 +272,6 @@ private:
   /// The registers of `input` (a core-matrix stage's tile or its transpose, coreMatrixLoad)
   /// in `type`'s mma layout, read with ldmatrix; none when it is not such a tile.
   std::optional<Elements> ldmatrixFragments(mlir::Value input, mlir::RankedTensorType type);
-  /// The load whose stages hold `v` in core-matrix order (tile.pipeline_core_matrices), through
-  /// reshapes and at most one transpose of a 2-D tile, and whether `v` is that transpose; a null
-  /// load when there is none.
-  std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(mlir::Value v);
   mlir::Value mmaLinearIndex(const TileLayout &layout, int64_t r);
   /// Register r's element of a #tile.mma tile: its batch index (over the dims before M) and
   /// row, and its column.
@@ -420,6 +440,10 @@ public:
     int64_t opsOverlapped = 0;
   };
   std::optional<DeferredWgmma> deferredWgmma_;
+  /// tgpu.store_shared wrote a buffer that no product has read yet (finishBufferWrites).
+  bool bufferWritesPending_ = false;
+  /// The largest alignment of the kernel's buffers (0 until bufferRegionPad computes it).
+  int64_t bufferAlign_ = 0;
   mlir::Operation *currentOp_ = nullptr;
   mlir::Operation *largestSharedUser_ = nullptr;
   llvm::DenseMap<mlir::Value, Elements> tiles_;

@@ -356,11 +356,7 @@ static Value toAccType(OpBuilder &b, Location loc, Value v, Type acc) {
 // tile-assign-layouts records its choice (tile.mma_instruction); hand-written IR may ask for
 // mma.sync where wgmma would do, never for wgmma where it cannot run (lowerMmaTensorCore).
 bool KernelLowering::runsAsWgmma(mlir::tile::MmaOp op, std::string *why) {
-  auto chosen = op->getAttrOfType<StringAttr>("tile.mma_instruction");
-  if (!usesTensorCores(op, target_))
-    return false;
-  auto acc = dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(op.getAcc().getType().getEncoding());
-  return usesWgmma(op, target_, acc, why) && !(chosen && chosen.getValue() == "mma.sync");
+  return codegen::runsAsWgmma(op, target_, why);
 }
 
 LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {

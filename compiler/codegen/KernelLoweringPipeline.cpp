@@ -144,7 +144,7 @@ Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
   return arith::AddIOp::create(b_, loc_, sharedWindowBase(), stageByteOffset(load));
 }
 
-std::pair<mlir::tile::LoadOp, bool> KernelLowering::coreMatrixLoad(Value v) {
+std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(Value v) {
   bool transposed = false;
   if (mlir::tile::PermuteOp p = lastTwoSwapped(v); p && p.getPermutation().size() == 2) {
     transposed = true;
@@ -158,7 +158,7 @@ std::pair<mlir::tile::LoadOp, bool> KernelLowering::coreMatrixLoad(Value v) {
   return {load, transposed};
 }
 
-std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value operand, bool isB) {
+std::optional<StageOperand> stageOperand(Value operand, bool isB) {
   auto [load, transposed] = coreMatrixLoad(operand);
   if (!load)
     return std::nullopt;
@@ -169,7 +169,7 @@ std::optional<KernelLowering::StageOperand> KernelLowering::stageOperand(Value o
       return std::nullopt;
   if (!load->hasAttr(kPrefetchOffsetAttr)) {
     auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
-    if (!loop || !pipelineStageOffset_.lookup(loop))
+    if (!loop || !KernelLowering::pipelineStages(loop))
       return std::nullopt;
   }
   // A is K-major as loaded (M x K) and M-major transposed; B the other way round.

@@ -1,14 +1,16 @@
 // Warpgroup matrix products (wgmma.mma_async, sm_90a). Operands read in place from pipeline
-// stages keep their stage layout (StageLayout.h: swizzled); the others are written to the
-// scratch in the same layout, in their own orientation where wgmma can read it. wgmma reads
-// both through 64-bit matrix descriptors; the accumulator stays in the #tile.mma registers,
-// whose per-warp order is wgmma's D fragment order. An A operand in the #tile.mma layout
-// (computed in registers, tile-assign-layouts) is read from registers instead. Each warpgroup
-// runs one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step, then waits.
+// stages keep their stage layout (StageLayout.h: swizzled); the others are read in place from
+// the buffers tile-place-shared-operands gave them (KernelLoweringSharedBuffers.cpp), in the
+// same layout. wgmma reads both through 64-bit matrix descriptors; the accumulator stays in the
+// #tile.mma registers, whose per-warp order is wgmma's D fragment order. An A operand in the
+// #tile.mma layout (computed in registers, tile-assign-layouts) is read from registers instead.
+// Each warpgroup runs one m64nNk16 instruction per 64-row block, N chunk (N <= 256) and K step;
+// the wait comes later (waitForDeferredWgmma).
 
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/StageLayout.h"
+#include "dialect/gpu/TileGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -98,23 +100,20 @@ Value KernelLowering::operandDescriptor(Value base, const OperandTile &tile, Val
 }
 
 void KernelLowering::writeOperandTile(const Elements &values, const TileLayout &layout, Type type, int64_t byteOffset,
-                                      const OperandTile &tile, bool transposed) {
+                                      const OperandTile &tile) {
   int64_t rank = layout.shape.size();
-  int64_t rows = layout.shape[rank - 2], cols = layout.shape[rank - 1];
+  int64_t rows = layout.shape[rank - 2];
   reserveShared(byteOffset + layout.numElements * tile.elementBytes);
   // A run (TileLayout::runLength: up to 8 consecutive elements of one row, starting at a
   // multiple of its length) stays within one 16-byte chunk of a tile row, which the swizzle
   // moves whole.
-  int64_t width = transposed || layout.replicated ? 1 : std::min<int64_t>(layout.runLength(), 16 / tile.elementBytes);
+  int64_t width = layout.replicated ? 1 : std::min<int64_t>(layout.runLength(), 16 / tile.elementBytes);
   for (int64_t r = 0; r < static_cast<int64_t>(values.size()); r += width) {
     SmallVector<Value> idx = delinearize(linearIndex(layout, r), layout.shape);
     Value bIndex = rank == 3 ? idx[0] : i32(0);
     Value row = idx[rank - 2], col = idx[rank - 1];
-    if (transposed)
-      std::swap(row, col);
     // Batches are stacked along the tile's rows.
-    Value stacked =
-        arith::AddIOp::create(b_, loc_, row, arith::MulIOp::create(b_, loc_, bIndex, i32(transposed ? cols : rows)));
+    Value stacked = arith::AddIOp::create(b_, loc_, row, arith::MulIOp::create(b_, loc_, bIndex, i32(rows)));
     storeRun(values, layout, type, r, width, sharedPointer(type, byteOffset, operandTileOffset(tile, stacked, col)));
   }
 }
@@ -230,100 +229,48 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
 
   // An A operand in the #tile.mma layout (tile-assign-layouts: computed in registers) is read
   // from its registers. Operands copied into pipeline stages in core-matrix order are read
-  // there in place (KernelLoweringPipeline.cpp); the others are written to the scratch.
+  // there in place (KernelLoweringPipeline.cpp), the others in place from the buffers
+  // tile-place-shared-operands gave them (KernelLoweringSharedBuffers.cpp).
   bool aRegisters = layoutOf(aType).isMma();
   std::optional<StageOperand> aStage = aRegisters ? std::nullopt : stageOperand(op.getA(), /*isB=*/false);
   std::optional<StageOperand> bStage = stageOperand(op.getB(), /*isB=*/true);
-  TILE_DEBUG(if (aStage || bStage) llvm::dbgs()
-             << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": "
-             << (aStage ? (aStage->mnMajor ? "A M-major" : "A K-major") : "A from the scratch") << ", "
-             << (bStage ? (bStage->mnMajor ? "B N-major" : "B K-major") : "B from registers")
-             << (aStage && bStage ? ", both" : "") << " read in place from pipeline stages\n");
-  TILE_DEBUG(if (aRegisters) llvm::dbgs()
-             << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": A from registers (its #tile.mma fragments)\n");
-
-  // The other operands go to the scratch in their own orientation where wgmma can read it
-  // (16-bit types MN-major as well as K-major, tf32 K-major only), so that the stores are
-  // vectors; the tile swizzled (StageLayout.h) so that a warp's stores and wgmma's reads hit
-  // distinct banks. An operand that is a transpose (permuteFoldsIntoMma) is its input written
-  // in the other orientation, with no permute through shared memory.
-  struct ScratchOperand {
-    Value values;     // the operand, or the input of the permute producing it
-    bool transposed;  // written transposed (element-wise stores) to be K-major: 32-bit types,
-                      // which wgmma reads K-major only (usesWgmma admits 16-bit ones today)
-    OperandTile tile; // in the scratch, rows stacked over the batch
-    int64_t offset;   // bytes from the scratch start
-  };
-  auto planScratch = [&](Value operand, bool isB) {
-    ScratchOperand s{operand, false, {}, 0};
-    bool permuted = false;
-    if (mlir::tile::PermuteOp p = lastTwoSwapped(operand); p && permuteFoldsIntoMma(p)) {
-      s.values = p.getInput();
-      permuted = true;
-    }
-    // A's own rows run along K unless it is a permute's input; B's only then.
-    bool rowsAlongK = isB == permuted;
-    bool mnMajor = !rowsAlongK && esize == 2;
-    s.transposed = !rowsAlongK && !mnMajor;
-    int64_t mn = isB ? n : m;
-    s.tile = {batch * (mnMajor ? k : mn), mnMajor ? mn : k, esize, 0, mnMajor};
-    return s;
-  };
-  std::optional<ScratchOperand> aScratch, bScratch;
-  if (!aStage && !aRegisters)
-    aScratch = planScratch(op.getA(), /*isB=*/false);
-  if (!bStage)
-    bScratch = planScratch(op.getB(), /*isB=*/true);
-  // Place them: swizzled tiles start on kSwizzleAlign boundaries of shared memory (the scratch
-  // follows the stages), unless the padding would overflow shared memory.
-  auto place = [&](bool swizzle) {
-    int64_t used = 0, align = swizzle ? kSwizzleAlign : 128;
-    for (std::optional<ScratchOperand> *s : {&aScratch, &bScratch}) {
-      if (!*s)
-        continue;
-      (*s)->tile.swizzleBytes = swizzle ? stageSwizzleBytes((*s)->tile.cols * esize) : 0;
-      (*s)->offset = static_cast<int64_t>(llvm::alignTo(scratchOffset() + used, align)) - scratchOffset();
-      used = (*s)->offset + (*s)->tile.rows * (*s)->tile.cols * esize;
-    }
-    return scratchOffset() + used;
-  };
-  if (place(/*swizzle=*/true) > target_.maxSharedBytesPerBlock())
-    place(/*swizzle=*/false);
-  TILE_DEBUG(for (auto [name, s]
-                  : {std::pair{"A", &aScratch}, std::pair{"B", &bScratch}}) if (*s) llvm::dbgs()
-             << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": " << name << " written to the scratch at +"
-             << (*s)->offset << ", " << ((*s)->tile.mnMajor ? "MN-major" : "K-major")
-             << ((*s)->transposed ? " (transposed, element-wise)" : "") << ", swizzle " << (*s)->tile.swizzleBytes
-             << " bytes\n");
-  bool scratch = aScratch || bScratch;
-  if (scratch) {
-    barrier();
-    for (std::optional<ScratchOperand> *s : {&aScratch, &bScratch})
-      if (*s)
-        writeOperandTile(tiles_[(*s)->values], layoutOf((*s)->values.getType()), ea, (*s)->offset, (*s)->tile,
-                         (*s)->transposed);
-    // The stores above go through the generic proxy; wgmma reads through the async proxy.
-    asyncProxyFence();
-    barrier();
-  }
+  std::optional<BufferOperand> aBuffer = aRegisters || aStage ? std::nullopt : bufferOperand(op.getA(), false);
+  std::optional<BufferOperand> bBuffer = bStage ? std::nullopt : bufferOperand(op.getB(), true);
+  if (!aRegisters && !aStage && !aBuffer)
+    return op.emitError("code generation needs wgmma's A in registers, a pipeline stage or a shared buffer "
+                        "(tile-place-shared-operands places it)");
+  if (!bStage && !bBuffer)
+    return op.emitError("code generation needs wgmma's B in a pipeline stage or a shared buffer "
+                        "(tile-place-shared-operands places it)");
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": A "
+                          << (aRegisters ? "from registers (its #tile.mma fragments)"
+                              : aStage
+                                  ? (aStage->mnMajor ? "M-major in a pipeline stage" : "K-major in a pipeline stage")
+                                  : (aBuffer->tile.mnMajor ? "M-major in a buffer" : "K-major in a buffer"))
+                          << ", B "
+                          << (bStage ? (bStage->mnMajor ? "N-major in a pipeline stage" : "K-major in a pipeline stage")
+                                     : (bBuffer->tile.mnMajor ? "N-major in a buffer" : "K-major in a buffer"))
+                          << ", read in place\n");
+  finishBufferWrites();
 
   auto add64 = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   // The shared window address of the scratch start, as descriptors carry it.
-  Value scratchAddress = scratch ? LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase()).getResult() : Value();
+  Value scratchAddress =
+      aBuffer || bBuffer ? LLVM::PtrToIntOp::create(b_, loc_, i64t, sharedBase()).getResult() : Value();
   auto stageTile = [&](StageOperand s) {
     auto type = s.load.getType();
     int64_t cols = type.getShape().back();
     return OperandTile{type.getNumElements() / cols, cols, esize, stageSwizzleBytes(cols * esize), s.mnMajor};
   };
   // The descriptor of an operand's 8-row groups from K-major (mn, k) or MN-major (k, mn) on.
-  auto descriptor = [&](const std::optional<StageOperand> &stage, const std::optional<ScratchOperand> &scratchOp,
-                        Value mn, Value kRow) {
-    Value base = stage ? toI64(stageAddress(stage->load)) : add64(scratchAddress, i64(scratchOp->offset));
-    OperandTile tile = stage ? stageTile(*stage) : scratchOp->tile;
+  auto descriptor = [&](const std::optional<StageOperand> &stage, const std::optional<BufferOperand> &buffer, Value mn,
+                        Value kRow) {
+    Value base = stage ? toI64(stageAddress(stage->load)) : add64(scratchAddress, i64(buffer->offset));
+    OperandTile tile = stage ? stageTile(*stage) : buffer->tile;
     return tile.mnMajor ? operandDescriptor(base, tile, kRow, mn) : operandDescriptor(base, tile, mn, kRow);
   };
-  bool aMnMajor = aRegisters ? false : aStage ? aStage->mnMajor : aScratch->tile.mnMajor;
-  bool bMnMajor = bStage ? bStage->mnMajor : bScratch->tile.mnMajor;
+  bool aMnMajor = aRegisters ? false : aStage ? aStage->mnMajor : aBuffer->tile.mnMajor;
+  bool bMnMajor = bStage ? bStage->mnMajor : bBuffer->tile.mnMajor;
 
   Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
   Value warpgroup = toI64(arith::DivUIOp::create(b_, loc_, warp, i32(4)));
@@ -331,13 +278,15 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     return t.isF16() ? NVVM::WGMMATypes::f16 : t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::tf32;
   };
   const Elements &accIn = tiles_[op.getAcc()];
-  const Elements &aIn = tiles_[op.getA()];
   Elements result(accIn.size());
   // The fence orders this thread's register writes (accumulator, A fragments) before the
   // async reads. A's fragments, packed in pairs, pass through it (tied operands), so that no
   // packing is scheduled after it (ptxas would then add a fence before each wgmma).
   SmallVector<Value> aPacked;
   if (aRegisters) {
+    // (Only here: an operand read from a buffer has no registers, and operator[] would insert
+    // it into tiles_, moving accIn.)
+    const Elements &aIn = tiles_[op.getA()];
     for (size_t i = 0; i < aIn.size(); i += 2)
       aPacked.push_back(packPair(aIn[i], aIn[i + 1]));
     aPacked = throughAsm(b_, loc_, aPacked, "wgmma.fence.sync.aligned;");
@@ -369,7 +318,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
           // or bLocal * k, B's N or K rows at bLocal * n or bLocal * k.
           Value kStacked = i64(bLocal * k + k0);
           Value descB =
-              descriptor(bStage, bScratch, bMnMajor ? i64(n0) : i64(bLocal * n + n0), bMnMajor ? kStacked : i64(k0));
+              descriptor(bStage, bBuffer, bMnMajor ? i64(n0) : i64(bLocal * n + n0), bMnMajor ? kStacked : i64(k0));
           if (aRegisters) {
             // The A fragment of this m-tile and K step: n-tiles 2s and 2s + 1 of A's #tile.mma
             // registers (A is 2-D: its registers run m-tile, then n-tile, then fragment).
@@ -377,7 +326,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
             d = registerAWgmma(d, ArrayRef<Value>(aPacked).slice(first, 4), descB, chunk, ea, bMnMajor);
             continue;
           }
-          Value descA = descriptor(aStage, aScratch, aMnMajor ? row0 : aRow, aMnMajor ? kStacked : i64(k0));
+          Value descA = descriptor(aStage, aBuffer, aMnMajor ? row0 : aRow, aMnMajor ? kStacked : i64(k0));
           d = NVVM::WgmmaMmaAsyncOp::create(
               b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
               NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),
@@ -465,6 +414,9 @@ bool KernelLowering::mayRunBeforeWgmmaWait(Operation *op) const {
   // memory or a pipeline stage) and element stores to global memory. Whatever of these goes
   // through shared memory does so behind a barrier, which waits first.
   if (isa<arith::ArithDialect, math::MathDialect>(op->getDialect()))
+    return true;
+  // Buffers and their views take no code (their writes start with a barrier, which waits).
+  if (isa<tgpu::AllocSharedOp, tgpu::TransposeOp, tgpu::LoadSharedOp>(op))
     return true;
   if (isa<tensor::ExtractOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
           mlir::tile::IotaOp, mlir::tile::LoadOp, mlir::tile::BlockIdOp, mlir::tile::NumBlocksOp, mlir::tile::DimOp,

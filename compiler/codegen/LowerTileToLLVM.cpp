@@ -83,7 +83,8 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
   }
 
   // tile-pipeline-loops sized the stages from an estimate of the lowering's scratch; when the
-  // real scratch does not fit beside them, the kernel is lowered again with synchronous loads.
+  // real scratch does not fit beside them, the kernel is lowered again with synchronous loads
+  // (whose products' operands are then placed in buffers).
   FailureOr<KernelLaunchInfo> lowerKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
     int64_t threads = kernelThreads(kernel, numThreads);
     if (!threads)
@@ -118,6 +119,9 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       op->removeAttr(kPipelineStageBytesAttr);
       op->removeAttr(kPipelineOffsetAttr);
     });
+    // The operands read from the stages now need buffers of their own.
+    if (failed(placeSharedOperands(kernel, target)) || failed(allocateSharedBuffers(kernel, target)))
+      return failure();
     KernelLowering again(kernel, threads, target);
     again.setTmaStoreBuffers(tmaStoreBuffers);
     return again.run();

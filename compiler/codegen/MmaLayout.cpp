@@ -146,4 +146,12 @@ mlir::tile::LoadOp operandLoad(Value operand) {
   return operand.getDefiningOp<mlir::tile::LoadOp>();
 }
 
+bool runsAsWgmma(mlir::tile::MmaOp op, const GpuTarget &target, std::string *why) {
+  auto chosen = op->getAttrOfType<mlir::StringAttr>(kMmaInstructionAttr);
+  if (!usesTensorCores(op, target))
+    return false;
+  auto acc = llvm::dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(op.getAcc().getType().getEncoding());
+  return usesWgmma(op, target, acc, why) && !(chosen && chosen.getValue() == "mma.sync");
+}
+
 } // namespace tile::codegen

@@ -32,6 +32,10 @@ bool usesTensorCores(mlir::tile::MmaOp op, const GpuTarget &target);
 bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc,
                std::string *why = nullptr);
 
+/// Whether `op` runs as wgmma: on Tensor Cores, usesWgmma with its accumulator's layout, and
+/// tile-select-mma did not choose mma.sync (else why not, in `why`).
+bool runsAsWgmma(mlir::tile::MmaOp op, const GpuTarget &target, std::string *why = nullptr);
+
 /// A wgmma matrix descriptor for a shared-memory byte address, the leading/stride byte offsets
 /// and the swizzle of the layout in bytes (0: none; 128, 64, 32: StageLayout.h) (PTX ISA
 /// "Matrix Descriptor Format").

@@ -10,6 +10,7 @@
 
 #include "compiler/codegen/GpuTarget.h"
 #include "dialect/TileDialect.h"
+#include "dialect/gpu/TileGpu.h"
 
 namespace tile::codegen {
 
@@ -38,6 +39,13 @@ inline int64_t kernelThreads(mlir::tile::KernelOp kernel, int64_t option) {
   kernel.emitError(error);
   return 0;
 }
+
+/// tile-place-shared-operands on one kernel (the lowering runs it again when it drops the
+/// pipeline stages whose operands were read in place).
+mlir::LogicalResult placeSharedOperands(mlir::tile::KernelOp kernel, const GpuTarget &target);
+
+/// tile-allocate-shared on the buffers allocated in `scope`'s body (a kernel).
+mlir::LogicalResult allocateSharedBuffers(mlir::Operation *scope, const GpuTarget &target);
 
 #define GEN_PASS_DECL
 #include "compiler/codegen/Passes.h.inc"

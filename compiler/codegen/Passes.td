@@ -132,12 +132,29 @@ def TilePlaceTma : Pass<"tile-place-tma", "::mlir::ModuleOp"> {
   let options = TileTargetOptions;
 }
 
+def TilePlaceSharedOperands : Pass<"tile-place-shared-operands", "::mlir::ModuleOp"> {
+  let summary = "Give each wgmma operand read from shared memory a tgpu buffer";
+  let description = [{
+    For every product that runs as wgmma, each operand that is neither in registers (A in the
+    `#tile.mma` layout) nor in a pipeline stage read in place gets `tgpu.alloc_shared`,
+    `tgpu.store_shared` and `tgpu.load_shared` in front of the product, which reads the
+    buffer in place. The buffer holds the tile as computed (vector stores), or, for an operand
+    that swaps the last two dimensions of a `tile.permute`, the permute's input behind a
+    `tgpu.transpose` view (wgmma's transpose bit: no transpose in registers). Its NVMMA swizzle
+    is the widest its rows allow. A product left pending across loop iterations (`tile.wgmma_pending`) that
+    reads such a buffer is waited for in its own iteration.
+  }];
+  let options = TileTargetOptions;
+  let dependentDialects = ["::mlir::tgpu::TileGpuDialect"];
+}
+
 def TileAllocateShared : Pass<"tile-allocate-shared", "::mlir::ModuleOp"> {
   let summary = "Place the tgpu dialect's shared buffers by liveness";
   let description = [{
     Gives every `tgpu.alloc_shared` an offset in the block's shared memory (`tgpu.offset`):
     a buffer is live from its allocation to its last use (through `tgpu.stage` and
-    `tgpu.transpose` views; a use in a loop keeps it live until the loop ends), buffers whose
+    `tgpu.transpose` views and the users of `tgpu.load_shared`'s tile, which a product reads
+    in place; a use in a loop keeps it live until the loop ends), buffers whose
     live ranges do not overlap may share bytes, and each starts on its encoding's alignment
     (8 rows of the swizzle: 1024 bytes for the 128-byte NVMMA swizzle; 16 bytes otherwise).
     The op holding the allocations gets `tgpu.shared_bytes`; more than a block may have on the
@@ -163,7 +180,7 @@ def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   ]);
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect", "::mlir::tgpu::TileGpuDialect"];
 }
 
 #endif // TILE_CODEGEN_PASSES_TD

@@ -38,6 +38,8 @@ void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileLayoutPipeline(pm, options);
   pm.addPass(codegen::createTilePipelineLoops({fallbackThreads(options), options.arch, options.pipelineStages}));
   pm.addPass(codegen::createTilePlaceTma({fallbackThreads(options), options.arch}));
+  pm.addPass(codegen::createTilePlaceSharedOperands({fallbackThreads(options), options.arch}));
+  pm.addPass(codegen::createTileAllocateShared({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileLowerToLLVM({fallbackThreads(options), options.arch}));
   {
     // Without region simplification (block merging, dead block arguments) this canonicalizer

@@ -87,14 +87,18 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError, A
   if (stages < 0)
     return emitError() << "a shared buffer's stages must be 0 (none) or more, not " << stages;
   if (auto nvmma = dyn_cast_or_null<NvmmaEncodingAttr>(encoding)) {
-    if (shape.size() != 2)
-      return emitError() << "the NVMMA layout is for 2-D tiles, not rank " << shape.size();
+    // Leading dimensions are a batch of 2-D tiles stacked along the rows.
+    if (shape.size() < 2)
+      return emitError()
+             << "the NVMMA layout is for tiles of rank 2 or more (a batch stacked along the rows), not rank "
+             << shape.size();
     int64_t rowBytes = shape.back() * elementBits(elementType) / 8;
     if (nvmma.getSwizzle() && rowBytes % nvmma.getSwizzle())
       return emitError() << "rows of " << rowBytes << " bytes are not whole " << nvmma.getSwizzle()
                          << "-byte swizzle blocks";
-    if (shape.front() % 8)
-      return emitError() << "the NVMMA layout needs rows in groups of 8 (core matrices), not " << shape.front();
+    if (shape[shape.size() - 2] % 8)
+      return emitError() << "the NVMMA layout needs rows in groups of 8 (core matrices), not "
+                         << shape[shape.size() - 2];
   } else if (auto padded = dyn_cast_or_null<PaddedEncodingAttr>(encoding)) {
     if (padded.getPitch() < shape.back())
       return emitError() << "a row pitch of " << padded.getPitch() << " elements is shorter than the rows ("
@@ -192,15 +196,18 @@ LogicalResult StageOp::verify() {
 
 LogicalResult TransposeOp::verify() {
   SharedType in = getBuffer().getType(), out = getResult().getType();
-  if (in.getRank() != 2)
-    return emitOpError() << "transposes 2-D buffers, not rank " << in.getRank();
+  if (in.getRank() < 2)
+    return emitOpError() << "transposes buffers of rank 2 or more (their last two dimensions), not rank "
+                         << in.getRank();
   NvmmaEncodingAttr nvmma = in.getNvmma();
   if (!nvmma)
     return emitOpError() << "transposes buffers in the NVMMA layout (what wgmma reads with its transpose bit)";
   if (elementBits(in.getElementType()) != 16)
     return emitOpError() << "wgmma reads transposed operands of 16-bit elements only, not " << in.getElementType();
+  SmallVector<int64_t> shape(in.getShape());
+  std::swap(shape[shape.size() - 2], shape.back());
   auto expected =
-      SharedType::get(getContext(), {in.getShape()[1], in.getShape()[0]}, in.getElementType(),
+      SharedType::get(getContext(), shape, in.getElementType(),
                       NvmmaEncodingAttr::get(getContext(), nvmma.getSwizzle(), !nvmma.getTransposed()), in.getStages());
   if (out != expected)
     return emitOpError() << "result must be " << expected << ", not " << out;

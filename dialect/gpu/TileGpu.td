@@ -44,8 +44,12 @@ def TileGpu_NvmmaEncodingAttr : AttrDef<TileGpu_Dialect, "NvmmaEncoding"> {
     Rows of the buffer's last dimension in blocks of `swizzle` bytes (32, 64 or 128; 0: no
     swizzle, interleaved 8x16-byte core matrices), 16-byte chunks XOR-permuted by the row
     within each 8-row group, so that the 8 rows of a core matrix fall in distinct banks.
-    `transposed` says the buffer holds the tile's transpose (its rows run along the product's
-    M or N instead of K): a view that wgmma reads with its transpose bit (16-bit elements only).
+    Dimensions before the last two are a batch of tiles stacked along the rows.
+    `transposed = true` marks a view with the last two dimensions swapped against memory
+    (`tgpu.transpose`): the view's second-to-last dimension is the contiguous one. A product
+    reads an operand with K contiguous as K-major, the other orientation with its transpose
+    bit (MN-major, 16-bit elements only): A (M x K) is K-major unless transposed, B (K x N)
+    only when transposed.
 
     ```mlir
     !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>

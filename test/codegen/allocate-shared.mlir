@@ -1,7 +1,8 @@
 // tile-allocate-shared places the tgpu dialect's buffers by liveness: buffers whose live ranges
 // overlap get disjoint bytes, the others share; a 128-byte-swizzled buffer starts on 1024
 // bytes; a use inside a loop keeps a buffer live until the loop ends; views (stage, transpose)
-// count as uses of the buffer they view. More than a block may have is an error with the
+// count as uses of the buffer they view, and so do the users of a tile load_shared reads
+// (products read it in place: %p stays live until the return of %l). More than a block may have is an error with the
 // figures and where the most bytes are live at once (the debug run fails on that case).
 // RUN: tile-opt %s -split-input-file -tile-allocate-shared -verify-diagnostics | FileCheck %s
 // RUN: not tile-opt %s -split-input-file -tile-allocate-shared -debug-only=tile-allocate-shared -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEBUG
@@ -17,7 +18,7 @@
 // CHECK: tgpu.alloc_shared {tgpu.offset = 57344 : i64} : <1024xf32>
 // DEBUG: [tile-allocate-shared] !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>> at {{.*}}: 8192 bytes at offset 0, live over ops 0-4 of its scope
 // DEBUG: [tile-allocate-shared] !tgpu.shared<64x128xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>, stages = 3> at {{.*}}: 49152 bytes at offset 8192, live over ops 1-11 of its scope
-// DEBUG: [tile-allocate-shared] !tgpu.shared<32x32xf32, #tgpu.padded<pitch = 36>> at {{.*}}: 4608 bytes at offset 0, live over ops 5-10 of its scope
+// DEBUG: [tile-allocate-shared] !tgpu.shared<32x32xf32, #tgpu.padded<pitch = 36>> at {{.*}}: 4608 bytes at offset 0, live over ops 5-12 of its scope
 // DEBUG: [tile-allocate-shared] !tgpu.shared<1024xf32> at {{.*}}: 4096 bytes at offset 57344, live over ops 6-10 of its scope
 func.func @lifetimes(%t: tensor<64x64xbf16>, %i: i32, %acc: tensor<64x128xf32>, %n: index) -> tensor<32x32xf32> {
   %a = tgpu.alloc_shared : !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>

@@ -1,7 +1,7 @@
 // tile-lower-to-llvm -debug-only=tile-lower-to-llvm prints, per tile.mma, the path it takes
 // (Tensor Cores: where the accumulator lives, the warp grid; or the FMA path and why), and per
 // kernel the block size and the shared memory against the target's limit.
-// RUN: tile-opt %s -tile-assign-layouts -tile-lower-to-llvm -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s
+// RUN: tile-opt %s -tile-assign-layouts -tile-place-shared-operands -tile-allocate-shared -tile-lower-to-llvm -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s
 // RUN: tile-opt %s -tile-assign-layouts="arch=sm_90" -tile-lower-to-llvm="arch=sm_90" -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: tile-opt %s -tile-lower-to-llvm="arch=sm_80" -debug-only=tile-lower-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHARED
 

@@ -46,13 +46,16 @@ def shared_use(a, b, c, d):
 # TN: tile.permute at {{.*}}wgmma-transposed.py":32:{{[0-9]+}}): folded into the Tensor Core products it feeds
 # TN: tile.mma at {{.*}}: wgmma
 # KEPT-NOT: folded into the
-# Through the scratch, each operand in its own orientation and swizzled by its row length
-# (64 bytes for the 32-wide K of nt, 128 for the 64-wide M and N of tn): B of nt (the
-# transpose of an N x K tile) and A of nt are K-major, both operands of tn MN-major.
-# NT-SCRATCH: A written to the scratch at +0, K-major, swizzle 64 bytes
-# NT-SCRATCH: B written to the scratch at +4096, K-major, swizzle 64 bytes
-# TN-SCRATCH: A written to the scratch at +0, MN-major, swizzle 128 bytes
-# TN-SCRATCH: B written to the scratch at +4096, MN-major, swizzle 128 bytes
+# Through buffers of their own (tile-place-shared-operands, tile-allocate-shared), each
+# operand in its own orientation and swizzled by its row length (64 bytes for the 32-wide K of
+# nt, 128 for the 64-wide M and N of tn): B of nt (the transpose of an N x K tile: its input
+# behind a transposed view) and A of nt are K-major, both operands of tn MN-major.
+# NT-SCRATCH: tgpu.store_shared at {{.*}}: !tgpu.shared<64x32xbf16, #tgpu.nvmma<swizzle = 64, transposed = false>> at scratch +0
+# NT-SCRATCH: tgpu.store_shared at {{.*}}: !tgpu.shared<64x32xbf16, #tgpu.nvmma<swizzle = 64, transposed = false>> at scratch +4096
+# NT-SCRATCH: tile.mma at {{.*}}: A K-major in a buffer, B K-major in a buffer, read in place
+# TN-SCRATCH: tgpu.store_shared at {{.*}}: !tgpu.shared<32x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>> at scratch +0
+# TN-SCRATCH: tgpu.store_shared at {{.*}}: !tgpu.shared<32x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>> at scratch +4096
+# TN-SCRATCH: tile.mma at {{.*}}: A M-major in a buffer, B N-major in a buffer, read in place
 # Four 16-byte stores per thread (two 32 x 64 tiles at 128 threads), no element-wise ones, at
 # swizzled addresses (the 16-byte chunk XOR the row's bits); the product reads A M-major and B
 # N-major (the two transpose immediates).

@@ -16,8 +16,8 @@ func.func private @f(!tgpu.shared<4x64xbf16, #tgpu.nvmma<swizzle = 128, transpos
 
 // -----
 
-// expected-error @+1 {{the NVMMA layout is for 2-D tiles, not rank 3}}
-func.func private @f(!tgpu.shared<2x64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>)
+// expected-error @+1 {{the NVMMA layout is for tiles of rank 2 or more (a batch stacked along the rows), not rank 1}}
+func.func private @f(!tgpu.shared<64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>)
 
 // -----
 
@@ -213,9 +213,9 @@ func.func private @f(!tgpu.shared<64x64xindex>)
 // -----
 
 func.func @f() {
-  %a = tgpu.alloc_shared : !tgpu.shared<2x64x64xbf16>
-  // expected-error @+1 {{'tgpu.transpose' op transposes 2-D buffers, not rank 3}}
-  %t = tgpu.transpose %a : !tgpu.shared<2x64x64xbf16> -> !tgpu.shared<2x64x64xbf16>
+  %a = tgpu.alloc_shared : !tgpu.shared<64xbf16>
+  // expected-error @+1 {{'tgpu.transpose' op transposes buffers of rank 2 or more (their last two dimensions), not rank 1}}
+  %t = tgpu.transpose %a : !tgpu.shared<64xbf16> -> !tgpu.shared<64xbf16>
   return
 }
 

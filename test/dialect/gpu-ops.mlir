@@ -13,6 +13,8 @@
 // CHECK: tgpu.transpose %{{.*}} : <64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>> -> <64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = true>>
 // CHECK: tgpu.alloc_shared : <64x64xf32, #tgpu.padded<pitch = 68>>
 // CHECK: tgpu.alloc_shared : <256xf32>
+// CHECK: tgpu.alloc_shared : <2x64x32xbf16, #tgpu.nvmma<swizzle = 64, transposed = false>>
+// CHECK: tgpu.transpose %{{.*}} : <2x64x32xbf16, #tgpu.nvmma<swizzle = 64, transposed = false>> -> <2x32x64xbf16, #tgpu.nvmma<swizzle = 64, transposed = true>>
 func.func @buffers(%t: tensor<64x64xbf16>, %i: i32) -> tensor<64x128xbf16> {
   %a = tgpu.alloc_shared : !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>
   tgpu.store_shared %t, %a : tensor<64x64xbf16>, !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>
@@ -22,6 +24,10 @@ func.func @buffers(%t: tensor<64x64xbf16>, %i: i32) -> tensor<64x128xbf16> {
   %v = tgpu.transpose %a : !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>> -> !tgpu.shared<64x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = true>>
   %p = tgpu.alloc_shared : !tgpu.shared<64x64xf32, #tgpu.padded<pitch = 68>>
   %r = tgpu.alloc_shared : !tgpu.shared<256xf32>
+  // A batch of two 64x32 tiles stacked along the rows, and its view with the last two
+  // dimensions swapped.
+  %batch = tgpu.alloc_shared : !tgpu.shared<2x64x32xbf16, #tgpu.nvmma<swizzle = 64, transposed = false>>
+  %bt = tgpu.transpose %batch : !tgpu.shared<2x64x32xbf16, #tgpu.nvmma<swizzle = 64, transposed = false>> -> !tgpu.shared<2x32x64xbf16, #tgpu.nvmma<swizzle = 64, transposed = true>>
   return %l : tensor<64x128xbf16>
 }
 
