@@ -23,17 +23,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr llvm::StringLiteral kOffsetAttr = "tgpu.offset";
-constexpr llvm::StringLiteral kSharedBytesAttr = "tgpu.shared_bytes";
-
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
-
-// Where a buffer starts: the swizzle's period (8 rows of `swizzle` bytes), else 16 bytes.
-int64_t bufferAlignment(tgpu::SharedType type) {
-  if (tgpu::NvmmaEncodingAttr nvmma = type.getNvmma(); nvmma && nvmma.getSwizzle())
-    return 8 * nvmma.getSwizzle();
-  return 16;
-}
 
 struct Buffer {
   tgpu::AllocSharedOp alloc;
@@ -81,7 +71,7 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
   SmallVector<Buffer> buffers;
   scope->walk([&](tgpu::AllocSharedOp alloc) {
     Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], alloc.getType().getSizeInBytes(),
-                  bufferAlignment(alloc.getType())};
+                  alloc.getType().getAlignment()};
     SmallVector<Value> worklist{alloc.getResult()};
     while (!worklist.empty()) {
       for (Operation *user : worklist.pop_back_val().getUsers()) {
@@ -107,12 +97,12 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
         at = std::max(at, hi);
     b.offset = alignUp(at, b.align);
     total = std::max(total, b.offset + b.bytes);
-    b.alloc->setAttr(kOffsetAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), b.offset));
+    b.alloc->setAttr(tgpu::kOffsetAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), b.offset));
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << b.alloc.getType() << " at " << b.alloc.getLoc() << ": " << b.bytes
                             << " bytes at offset " << b.offset << ", live over ops " << b.start << "-" << b.end
                             << " of its scope\n");
   }
-  scope->setAttr(kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
+  scope->setAttr(tgpu::kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
   int64_t limit = target.maxSharedBytesPerBlock();
   if (total <= limit)
     return success();

@@ -21,15 +21,6 @@ namespace tile::codegen {
 
 namespace {
 
-// What tile-allocate-shared records.
-constexpr llvm::StringLiteral kOffsetAttr = "tgpu.offset";
-
-// Where a buffer starts: the swizzle's period (8 rows of it), else 16 bytes.
-int64_t alignmentOf(tgpu::SharedType type) {
-  tgpu::NvmmaEncodingAttr nvmma = type.getNvmma();
-  return nvmma && nvmma.getSwizzle() ? 8 * nvmma.getSwizzle() : 16;
-}
-
 // The allocation a buffer value views (through tgpu.transpose).
 tgpu::AllocSharedOp allocationOf(Value buffer) {
   while (auto view = buffer.getDefiningOp<tgpu::TransposeOp>())
@@ -49,7 +40,7 @@ int64_t KernelLowering::bufferRegionPad() {
   if (!bufferAlign_) {
     bufferAlign_ = 16;
     kernel_.walk(
-        [&](tgpu::AllocSharedOp alloc) { bufferAlign_ = std::max(bufferAlign_, alignmentOf(alloc.getType())); });
+        [&](tgpu::AllocSharedOp alloc) { bufferAlign_ = std::max(bufferAlign_, alloc.getType().getAlignment()); });
   }
   return static_cast<int64_t>(llvm::alignTo(scratchOffset(), bufferAlign_)) - scratchOffset();
 }
@@ -72,15 +63,15 @@ std::optional<KernelLowering::BufferOperand> KernelLowering::bufferOperand(Value
   // Stored with K contiguous: A untransposed, B transposed (TileGpu.td, #tgpu.nvmma).
   bool transposed = read.getBuffer().getType().getNvmma().getTransposed();
   tile.mnMajor = isB ? !transposed : transposed;
-  return BufferOperand{tile, bufferRegionPad() + alloc->getAttrOfType<IntegerAttr>(kOffsetAttr).getInt()};
+  return BufferOperand{tile, bufferRegionPad() + alloc->getAttrOfType<IntegerAttr>(tgpu::kOffsetAttr).getInt()};
 }
 
 LogicalResult KernelLowering::lowerSharedBufferOp(Operation *op) {
   if (auto alloc = dyn_cast<tgpu::AllocSharedOp>(op)) {
     tgpu::SharedType type = alloc.getType();
-    if (!alloc->getAttrOfType<IntegerAttr>(kOffsetAttr))
+    if (!alloc->getAttrOfType<IntegerAttr>(tgpu::kOffsetAttr))
       return op->emitError("code generation needs the buffer's place in shared memory (")
-             << kOffsetAttr << "): run tile-allocate-shared first";
+             << tgpu::kOffsetAttr << "): run tile-allocate-shared first";
     if (!type.getNvmma() || type.getStages())
       return op->emitError("code generation supports buffers in the NVMMA layout without stages, not ") << type;
     return success();
@@ -106,7 +97,7 @@ LogicalResult KernelLowering::lowerSharedBufferOp(Operation *op) {
     // these bytes (a product waited for at the barrier, or other scratch users) are done.
     if (!bufferWritesPending_)
       barrier();
-    int64_t offset = bufferRegionPad() + alloc->getAttrOfType<IntegerAttr>(kOffsetAttr).getInt();
+    int64_t offset = bufferRegionPad() + alloc->getAttrOfType<IntegerAttr>(tgpu::kOffsetAttr).getInt();
     TypedValue<RankedTensorType> value = store.getValue();
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tgpu.store_shared at " << op->getLoc() << ": " << alloc.getType()
                             << " at scratch +" << offset << "\n");

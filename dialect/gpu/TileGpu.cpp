@@ -109,6 +109,11 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError, A
   return success();
 }
 
+int64_t SharedType::getAlignment() const {
+  NvmmaEncodingAttr nvmma = getNvmma();
+  return nvmma && nvmma.getSwizzle() ? 8 * nvmma.getSwizzle() : 16;
+}
+
 int64_t SharedType::getNumElements() const {
   int64_t n = 1;
   for (int64_t d : getShape())

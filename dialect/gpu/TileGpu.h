@@ -26,4 +26,12 @@
 #define GET_OP_CLASSES
 #include "dialect/gpu/TileGpuOps.h.inc"
 
+namespace mlir::tgpu {
+/// Where tile-allocate-shared placed a tgpu.alloc_shared buffer: bytes from the start of the
+/// region the buffers share (an i64 attribute on the allocation).
+inline constexpr llvm::StringLiteral kOffsetAttr = "tgpu.offset";
+/// The bytes of that region, on the op whose body holds the allocations.
+inline constexpr llvm::StringLiteral kSharedBytesAttr = "tgpu.shared_bytes";
+} // namespace mlir::tgpu
+
 #endif // TILE_DIALECT_GPU_TILEGPU_H

@@ -108,6 +108,9 @@ def TileGpu_SharedType : TypeDef<TileGpu_Dialect, "Shared"> {
     int64_t getSizeInBytes() const;
     /// The tile type one stage holds.
     ::mlir::RankedTensorType getTileType() const;
+    /// Where the buffer must start: the swizzle's period (8 rows of it: 1024 bytes for the
+    /// 128-byte swizzle), else 16 bytes.
+    int64_t getAlignment() const;
     /// The NVMMA encoding, if that is the buffer's.
     NvmmaEncodingAttr getNvmma() const { return ::llvm::dyn_cast_or_null<NvmmaEncodingAttr>(getEncoding()); }
   }];
