@@ -63,19 +63,24 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
     c = ct.bid(0)
     hb = ct.bid(1)
     bi = ct.bid(2)
+    # Heads along rows, the chunk's positions along columns: the scan runs along each row
+    # (runs of consecutive elements per thread, then warp shuffles) and both stores write the
+    # rows as they are: one transpose instead of two, 2 barriers instead of 6 (H200, 2.7B:
+    # 0.015 -> 0.012 ms).
     u = ct.reshape(ct.load(dt, (bi, c, hb), (1, Q, BH), padding_mode=ct.PaddingMode.ZERO), (Q, BH))
+    u = ct.transpose(u)
     u = u.astype(ct.float32)
     if HAS_BIAS:
-        u = u + ct.load(dt_bias, (hb,), (BH,), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)[None, :]
+        u = u + ct.load(dt_bias, (hb,), (BH,), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)[:, None]
     if SOFTPLUS:
         u = ct.where(u > 20.0, u, ct.log(1.0 + ct.exp(u)))
     u = ct.minimum(ct.maximum(u, DT_MIN), DT_MAX)
     valid = (c * Q + ct.arange(Q)) < seqlen
-    u = ct.where(valid[:, None], u, 0.0)
+    u = ct.where(valid[None, :], u, 0.0)
     a = ct.load(A, (hb,), (BH,), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
-    s = ct.cumsum(u * a[None, :], axis=0)
-    ct.store(dt_out, (bi, hb, c, 0), ct.reshape(ct.transpose(u), (1, BH, 1, Q)))
-    ct.store(dA_cumsum, (bi, hb, c, 0), ct.reshape(ct.transpose(s), (1, BH, 1, Q)))
+    s = ct.cumsum(u * a[:, None], axis=1)
+    ct.store(dt_out, (bi, hb, c, 0), ct.reshape(u, (1, BH, 1, Q)))
+    ct.store(dA_cumsum, (bi, hb, c, 0), ct.reshape(s, (1, BH, 1, Q)))
 
 
 # Config 0 is the fastest measured on the H200 at chunk 64 with the loop's loads pipelined
