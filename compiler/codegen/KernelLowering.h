@@ -179,7 +179,6 @@ private:
   /// The same as a byte offset (i32) into shared memory (null for a pipelined load outside
   /// its pipelined loop).
   mlir::Value stageByteOffset(mlir::tile::LoadOp load);
-  using StageOperand = tile::codegen::StageOperand;
   mlir::LogicalResult lowerIf(mlir::scf::IfOp op);
   mlir::LogicalResult lowerWhile(mlir::scf::WhileOp op); // KernelLoweringWhile.cpp
   // Memory (KernelLoweringMemory.cpp).

@@ -24,8 +24,6 @@
 #include "compiler/codegen/StageLayout.h"
 #include "dialect/gpu/TileGpu.h"
 
-#include "llvm/Support/MathExtras.h"
-
 #define DEBUG_TYPE "tile-place-shared-operands"
 
 namespace tile::codegen {
