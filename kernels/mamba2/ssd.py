@@ -11,7 +11,8 @@
 #
 # Matrix products of 16-bit data run on Tensor Cores in the data's own type by default: bf16/fp16
 # operands hold every input exactly and round the computed factors (decay-weighted B, the
-# masked C.B^T, states) to 8 (bf16) or 11 (fp16) significant bits, as mamba_ssm does. With
+# masked C.B^T, states) to 8 (bf16) or 11 (fp16) significant bits, as mamba_ssm does; the
+# caller's float32 initial states reach y with ~16 (initial_state_remainder). With
 # TF32=True they take tf32 operands instead (11 bits, half the Tensor Core rate). fp32 data
 # keeps exact fp32 products.
 #
@@ -217,6 +218,25 @@ def chunk_bmm(B, C, cb, ngroups: int,
         ct.store(cb, (bi, c, g, qb, kb), ct.reshape(acc, (1, 1, 1, BQ, BQ)))
 
 
+@ct.function
+def initial_state_remainder(C, initial_states, yacc, bi, h, g, row_block, pb, N, BQ, BP, MT):
+    """yacc + C_rows . (S0 - MT(S0))^T for the caller's initial state S0 (float32): the states
+    array holds the state entering chunk 0 as the products take it, rounded to MT (bf16 keeps 8
+    significant bits); adding the remainder's product gives that state ~16 bits, as the caller
+    passed it, at the cost of one more product in the blocks of the first chunk only. It runs
+    over N in steps of (at most) 32 columns: few registers beside the head loop's (whole rows
+    of N spilled 700 bytes per thread in the 128-row configurations)."""
+    RN = N if N < 32 else 32
+    for nb in range(N // RN):
+        cr = ct.reshape(ct.load(C, (bi, row_block, g, nb), (1, BQ, 1, RN),
+                                padding_mode=ct.PaddingMode.ZERO), (BQ, RN)).astype(MT)
+        s0 = ct.reshape(ct.load(initial_states, (bi, h, pb, nb), (1, 1, BP, RN),
+                                padding_mode=ct.PaddingMode.ZERO), (BP, RN)).astype(ct.float32)
+        rest = (s0 - s0.astype(MT).astype(ct.float32)).astype(MT)
+        yacc = ct.mma(cr, ct.transpose(rest), yacc)
+    return yacc
+
+
 # HB heads of one group share a block: C's rows (when BN = N) and C.B^T's diagonal block are
 # loaded once for all of them, and the loop over the heads streams their states and x through
 # the pipeline stages (the plan fits HB to a divisor of the heads per group). On the H200 (2.7B
@@ -238,11 +258,12 @@ def chunk_bmm(B, C, cb, ngroups: int,
                       dict(BQ=128, BP=64, BN=128, HB=40, occupancy=1, num_threads=256)],
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
-def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ngroups: int,
+def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y, nheads: int, ngroups: int,
                 Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
                 BP: ct.Constant[int], BN: ct.Constant[int], HB: ct.Constant[int] = 1,
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
-                HAS_Z: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
+                HAS_Z: ct.Constant[bool] = False, HAS_INIT: ct.Constant[bool] = False,
+                TF32: ct.Constant[bool] = False):
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
     MT = product_type(x.dtype, TF32)
     row_tiles = Q // BQ
@@ -287,6 +308,10 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, D, z, y, nheads: int, ng
                 sin = ct.reshape(ct.load(states, (bi, c, h, pb, nb), (1, 1, 1, BP, BN),
                                          padding_mode=ct.PaddingMode.ZERO), (BP, BN)).astype(MT)
                 yacc = ct.mma(cr, ct.transpose(sin), yacc)
+        # The first chunk's state is the caller's initial state: the rest of its rounding.
+        if HAS_INIT and MT != ct.float32:
+            if c == 0:
+                yacc = initial_state_remainder(C, initial_states, yacc, bi, h, g, c * row_tiles + qb, pb, N, BQ, BP, MT)
         # While the Tensor Cores run that product, the masked, decayed diagonal block of C.B^T
         # (the A operand of the product with the block's own x rows below) and the row decays.
         # The decays are powers of two of the cumulative decays scaled by log2(e) once per row,

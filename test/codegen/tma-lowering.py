@@ -56,5 +56,5 @@
 # compute_out's configuration 6 (4 blocks per SM) fills its shared memory with kernel-start
 # copies: tile-pipeline-loops leaves no room for their two mbarriers, so those keep cp.async
 # (a load is worth more than its copy engine) and say why.
-# RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel compute_out --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg dt_out=f32:4:aligned --arg dA_cumsum=f32:4:aligned --arg states=bf16:5:aligned --arg D=f32:1:aligned --arg z=bf16:4:aligned --arg y=bf16:4:aligned --arg nheads=i64:0 --arg ngroups=i64:0 --const Q=64 --const N=128 --config 6 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=NOROOM
+# RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel compute_out --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg dt_out=f32:4:aligned --arg dA_cumsum=f32:4:aligned --arg states=bf16:5:aligned --arg initial_states=f32:4 --arg D=f32:1:aligned --arg z=bf16:4:aligned --arg y=bf16:4:aligned --arg nheads=i64:0 --arg ngroups=i64:0 --const Q=64 --const N=128 --config 6 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=NOROOM
 # NOROOM: remark: load copied with cp.async, not TMA: no shared memory is left at occupancy 4 for the mbarriers of the kernel-start copies

@@ -117,10 +117,11 @@ void runConfig(jit::Backend &backend, const Config &c) {
   REQUIRE(y.shape == Shape{c.b, c.T, c.H, c.P});
   REQUIRE(finalStates.shape == Shape{c.b, c.H, c.P, c.N});
   // The output dtype's rounding dominates for 16-bit data; fp32 reaches the approximate exp's
-  // accuracy. bf16 products also round the computed factors (masked C.B^T, states) to 8 bits:
-  // with dstate 256 the state term sums 256 such products, and the H200 measured y at 5.7e-2 of
-  // its RMS (P = 128, N = 256); the bound is the peer's range for such cases (3e-2 to 7.5e-2).
-  double tol = c.dtype == rt::DType::Float32 ? 1e-4 : c.dtype == rt::DType::Float16 ? 2e-2 : 7.5e-2;
+  // accuracy. bf16 products also round the computed factors (masked C.B^T, states) to 8 bits;
+  // the caller's initial state enters y with ~16 (compute_out's initial_state_remainder): with
+  // it the P = 128, N = 256 case went from 5.7e-2 of y's RMS to 3.7e-2, the rounding of y alone.
+  // The bound is the 5e-2 (the peer measures 3e-2 to 7.5e-2 on such cases).
+  double tol = c.dtype == rt::DType::Float32 ? 1e-4 : c.dtype == rt::DType::Float16 ? 2e-2 : 5e-2;
   // Element by element: the precision-derived bound (test::ssdTolerance, derived and calibrated
   // in docs/mamba2.md), which no element may leave.
   const double sMax = test::maxAbs(out.dACumsum.values());
