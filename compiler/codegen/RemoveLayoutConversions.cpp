@@ -343,6 +343,71 @@ struct CarryLoopValueInLayout : OpRewritePattern<scf::ForOp> {
   }
 };
 
+// A conversion in one branch of an scf.if of a tile defined outside it, which the other branch
+// converts to the same layout as well, happens once before the scf.if: the two copies become
+// one, and the conversion can then meet the rewrites above (an element-wise producer, a loop).
+struct HoistConversionOutOfIf : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
+    auto ifOp = dyn_cast<scf::IfOp>(convert->getParentOp());
+    if (!ifOp || ifOp.getElseRegion().empty())
+      return failure();
+    Value input = convert.getInput();
+    if (!input.getParentRegion()->isAncestor(ifOp->getParentRegion()))
+      return failure();
+    Region &other = convert->getParentRegion() == &ifOp.getThenRegion() ? ifOp.getElseRegion() : ifOp.getThenRegion();
+    ConvertLayoutOp twin;
+    for (Operation &op : other.front())
+      if (auto c = dyn_cast<ConvertLayoutOp>(op); c && c.getInput() == input && c.getType() == convert.getType())
+        twin = c;
+    if (!twin)
+      return failure();
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conversion at " << convert.getLoc() << " to "
+                            << convert.getType().getEncoding() << ": hoisted out of both branches of an scf.if\n");
+    rewriter.setInsertionPoint(ifOp);
+    Value hoisted = ConvertLayoutOp::create(rewriter, convert.getLoc(), convert.getType(), input);
+    rewriter.replaceOp(twin, hoisted);
+    rewriter.replaceOp(convert, hoisted);
+    return success();
+  }
+};
+
+// An scf.if result that both branches yield as a conversion from the same layout L is a result
+// in L, converted once after the scf.if (where the rewrites above can cancel it): a tile that
+// stays in an accumulator's layout through both branches (a product in each) never leaves it.
+struct YieldIfResultInLayout : OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::IfOp ifOp, PatternRewriter &rewriter) const override {
+    if (ifOp.getElseRegion().empty())
+      return failure();
+    scf::YieldOp thenYield = ifOp.thenYield(), elseYield = ifOp.elseYield();
+    for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || type.getEncoding())
+        continue;
+      auto fromThen = thenYield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+      auto fromElse = elseYield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+      if (!fromThen || !fromElse)
+        continue;
+      RankedTensorType held = fromThen.getInput().getType();
+      if (!held.getEncoding() || fromElse.getInput().getType() != held)
+        continue;
+      TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] scf.if at " << ifOp.getLoc() << " yields result #" << i << " in "
+                              << held.getEncoding() << "\n");
+      rewriter.modifyOpInPlace(thenYield, [&] { thenYield->setOperand(i, fromThen.getInput()); });
+      rewriter.modifyOpInPlace(elseYield, [&] { elseYield->setOperand(i, fromElse.getInput()); });
+      rewriter.modifyOpInPlace(ifOp, [&] { result.setType(held); });
+      rewriter.setInsertionPointAfter(ifOp);
+      auto back = ConvertLayoutOp::create(rewriter, ifOp.getLoc(), type, result);
+      rewriter.replaceAllUsesExcept(result, back, back);
+      return success();
+    }
+    return failure();
+  }
+};
+
 // Counts the conversions left, for the debug output.
 int64_t countConversions(Operation *root) {
   int64_t n = 0;
@@ -380,8 +445,10 @@ struct TileRemoveLayoutConversionsPass : impl::TileRemoveLayoutConversionsBase<T
                             << "\n");
     markRematerializedBroadcasts(getOperation());
     RewritePatternSet patterns(&getContext());
-    patterns.add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout,
-                 StoreInAccumulatorLayout, WriteMmaOperandBFromAccumulator, RematerializeConversion>(&getContext());
+    patterns
+        .add<HoistConversionAboveElementwise, BuildLayoutFreeInPlace, CarryLoopValueInLayout, HoistConversionOutOfIf,
+             YieldIfResultInLayout, StoreInAccumulatorLayout, WriteMmaOperandBFromAccumulator, RematerializeConversion>(
+            &getContext());
     ConversionLog log;
     GreedyRewriteConfig config;
     if (isDebugEnabled(DEBUG_TYPE))

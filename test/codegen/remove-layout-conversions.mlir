@@ -9,6 +9,9 @@
 // REMARK: remove-layout-conversions.mlir:{{[0-9]+}}:9: remark: broadcast through shared memory: its input cannot be recomputed by each thread (the kernel writes the array it loads)
 // REMARK: remove-layout-conversions.mlir:{{[0-9]+}}:13: remark: broadcast through shared memory: its input cannot be recomputed by each thread (a loop lies between the load and its use)
 // REMARK-NOT: remark
+// RUN: tile-opt %s -split-input-file -tile-assign-layouts -tile-remove-layout-conversions -debug-only=tile-remove-layout-conversions -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEBUG
+// DEBUG: [tile-remove-layout-conversions] conversion at {{.*}}remove-layout-conversions.mlir{{.*}} to #tile.mma<{{.*}}>: hoisted out of both branches of an scf.if
+// DEBUG: [tile-remove-layout-conversions] scf.if at {{.*}}remove-layout-conversions.mlir{{.*}} yields result #0 in #tile.mma<{{.*}}>
 
 // CHECK-LABEL: tile.kernel @k_loop
 // CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
@@ -250,5 +253,43 @@ tile.kernel @state_as_b(%a: !tile.array<?x?xbf16>, %y: !tile.array<?x?xf32>, %n:
     %d = tile.mma %ta, %ta, %s : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
+  tile.return
+}
+
+// -----
+
+// A product in each branch of an scf.if (compute_out's two forms of the decays): the
+// accumulator both branches convert to the product's layout is converted once before the
+// scf.if, the scf.if yields its result in that layout, and the store writes it from there:
+// no conversion is left.
+// CHECK-LABEL: tile.kernel @product_in_each_branch
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<64x64xf32, #tile.mma<{{.*}}>>) {
+// CHECK: tile.mma
+// CHECK: } else {
+// CHECK: tile.mma
+// CHECK: }
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store %[[R]], {{.*}} : tensor<64x64xf32, #tile.mma<{{.*}}>>
+tile.kernel @product_in_each_branch(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %s: f32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %f0 = arith.constant 0.0 : f32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
+  %tb = tile.load %a[%c0, %c1] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+  %d0 = tile.mma %ta, %tb, %zero : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %scale = tile.broadcast %s : f32 -> tensor<64x64xf32>
+  %scaled = arith.mulf %d0, %scale : tensor<64x64xf32>
+  %cond = arith.cmpf ogt, %s, %f0 : f32
+  %r = scf.if %cond -> (tensor<64x64xf32>) {
+    %d1 = tile.mma %ta, %tb, %scaled : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d1 : tensor<64x64xf32>
+  } else {
+    %tb2 = tile.load %a[%c1, %c1] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
+    %d2 = tile.mma %ta, %tb2, %scaled : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d2 : tensor<64x64xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }
