@@ -312,30 +312,18 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y,
         if HAS_INIT and MT != ct.float32:
             if c == 0:
                 yacc = initial_state_remainder(C, initial_states, yacc, bi, h, g, c * row_tiles + qb, pb, N, BQ, BP, MT)
-        # While the Tensor Cores run that product, the row decays and the masked, decayed
-        # diagonal block of C.B^T: the A operand of the product with the block's own x rows.
+        # While the Tensor Cores run that product, the masked, decayed diagonal block of C.B^T
+        # (the A operand of the product with the block's own x rows below) and the row decays.
         # The decays are powers of two of the cumulative decays scaled by log2(e) once per row,
-        # flushed to zero below 2^-126 (ex2.approx.ftz: one MUFU.EX2 each).
+        # flushed to zero below 2^-126 (a single MUFU.EX2 each: BQ*BQ of them per head).
         a_rows = s_rows * LOG2E
-        r = ct.exp2(a_rows, flush_to_zero=True)
-        yacc = yacc * r[:, None]
-        # exp(s_i - s_j) = exp(s_i) * exp(-s_j): 2*BQ exponentials per head instead of BQ*BQ
-        # (the MUFU unit does 16 a clock per SM where the FMA units do 128), exact while no
-        # factor leaves float32's range: the block's last cumulative decay above 2^-100. Where
-        # the decays are stronger, one exponential per element (a branch taken by the whole
-        # block; the product sits in each branch so that its A operand stays in registers).
-        a_last = ct.reshape(ct.load(dA_cumsum, (bi, h, c, qb * BQ + BQ - 1), (1, 1, 1, 1)), ()) * LOG2E
-        if a_last > -100.0:
-            q = ct.exp2(-a_rows, flush_to_zero=True) * u_rows
-            m_diag = (cbd * (r[:, None] * q[None, :])).astype(MT)
-            yacc = ct.mma(m_diag, xq.astype(MT), yacc)
-        else:
-            decay = ct.exp2(ct.minimum(a_rows[:, None] - a_rows[None, :], 0.0), flush_to_zero=True)
-            m_diag = (cbd * decay * u_rows[None, :]).astype(MT)
-            yacc = ct.mma(m_diag, xq.astype(MT), yacc)
+        decay = ct.exp2(ct.minimum(a_rows[:, None] - a_rows[None, :], 0.0), flush_to_zero=True)
+        m_diag = (cbd * decay * u_rows[None, :]).astype(MT)
+        row_decay = ct.exp2(a_rows, flush_to_zero=True)[:, None]
+        yacc = yacc * row_decay
 
         # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
-        # diagonal (kb < qb: every column precedes every row, no mask).
+        # diagonal (kb < qb: every column precedes every row, no mask)...
         for kb in range(qb):
             s_cols = ct.reshape(ct.load(dA_cumsum, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
             u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
@@ -345,6 +333,10 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y,
             xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
                                     padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
             yacc = ct.mma(m, xc.astype(MT), yacc)
+
+        # ...and the diagonal block (masked above), whose x rows are the block's own: loaded
+        # once for the product and the D term.
+        yacc = ct.mma(m_diag, xq.astype(MT), yacc)
 
         xr = xq.astype(ct.float32)
         if HAS_D:

@@ -258,8 +258,8 @@ tile.kernel @state_as_b(%a: !tile.array<?x?xbf16>, %y: !tile.array<?x?xf32>, %n:
 
 // -----
 
-// A product in each branch of an scf.if (compute_out's two forms of the decays): the
-// accumulator both branches convert to the product's layout is converted once before the
+// A product in each branch of an scf.if (a kernel that picks one of two ways to build an
+// operand at run time): the accumulator both branches convert to the product's layout is converted once before the
 // scf.if, the scf.if yields its result in that layout, and the store writes it from there:
 // no conversion is left.
 // CHECK-LABEL: tile.kernel @product_in_each_branch
