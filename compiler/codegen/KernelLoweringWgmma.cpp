@@ -224,8 +224,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   int64_t nPerWarp = n / 8, mPerWarp = m / 16 / wm, bPerWarp = batch;
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": wgmma (m64n"
                           << std::min<int64_t>(n, 256) << "k16 " << ea << "), " << warpgroups << " warpgroup(s), "
-                          << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256
-                          << " N chunk(s) each, operands in shared memory\n");
+                          << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256 << " N chunk(s) each\n");
 
   // An A operand in the #tile.mma layout (tile-assign-layouts: computed in registers) is read
   // from its registers. Operands copied into pipeline stages in core-matrix order are read
