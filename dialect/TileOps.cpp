@@ -426,29 +426,78 @@ LogicalResult ExtractOp::verify() {
 // Debugging
 //===----------------------------------------------------------------------===//
 
-// Counts printf conversions ("%%" excluded); returns -1 for a malformed one.
-static int countConversions(StringRef format) {
-  int count = 0;
+namespace {
+// One printf conversion: its letter and its length modifier ("", "h", "l", "ll", ...).
+struct Conversion {
+  char letter;
+  StringRef length;
+  StringRef text; // "%5.2f"
+};
+} // namespace
+
+// The printf conversions of `format` ("%%" excluded); false for a malformed one.
+static bool parseConversions(StringRef format, SmallVectorImpl<Conversion> &out) {
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%')
       continue;
+    const size_t start = i;
     if (++i < format.size() && format[i] == '%')
       continue;
-    while (i < format.size() && StringRef("-+ #0123456789.hlLzjt").contains(format[i]))
+    while (i < format.size() && StringRef("-+ #0123456789.").contains(format[i]))
+      ++i;
+    size_t lengthStart = i;
+    while (i < format.size() && StringRef("hlLzjt").contains(format[i]))
       ++i;
     if (i >= format.size() || !StringRef("diouxXeEfFgGaAcsp").contains(format[i]))
-      return -1;
-    ++count;
+      return false;
+    out.push_back({format[i], format.slice(lengthStart, i), format.slice(start, i + 1)});
   }
-  return count;
+  return true;
+}
+
+static std::string typeText(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+// Why conversion `c` cannot print a value of element type `type` as the GPU passes it (floats
+// as double, integers below 32 bits as int, i64 and index as 64 bits), or "".
+static std::string conversionMismatch(const Conversion &c, Type type) {
+  const std::string spec = c.text.str();
+  if (c.letter == 's' || c.letter == 'p')
+    return spec + " reads a string or pointer, but tile values are numbers (use %d for integers, %f or %g for "
+                  "floats)";
+  const bool floatConversion = StringRef("eEfFgGaA").contains(c.letter);
+  if (floatConversion) {
+    if (!isa<FloatType>(type))
+      return spec + " prints a float, but the argument is " + typeText(type) + " (use %d or %lld)";
+    if (!c.length.empty())
+      return spec + ": floats are passed as double, printed with no length modifier (%f, %g)";
+    return "";
+  }
+  if (!isa<IntegerType, IndexType>(type))
+    return spec + " prints an integer, but the argument is " + typeText(type) + " (use %f or %g)";
+  const bool wide = isa<IndexType>(type) || type.getIntOrFloatBitWidth() > 32;
+  const bool wideLength = c.length == "l" || c.length == "ll" || c.length == "j" || c.length == "z" || c.length == "t";
+  if (c.length == "L")
+    return spec + ": the L modifier is for long double, which the GPU does not print";
+  if (wide && !wideLength)
+    return spec + " reads 32 bits, but the argument is " + typeText(type) + " (64 bits): use %" + "ll" +
+           Twine(c.letter).str();
+  if (!wide && wideLength)
+    return spec + " reads 64 bits, but the argument is " + typeText(type) + " (passed as 32 bits): use %" +
+           Twine(c.letter).str();
+  return "";
 }
 
 LogicalResult PrintOp::verify() {
-  int conversions = countConversions(getFormat());
-  if (conversions < 0)
+  SmallVector<Conversion> conversions;
+  if (!parseConversions(getFormat(), conversions))
     return emitOpError() << "malformed conversion in format \"" << getFormat() << "\"";
-  if (conversions != static_cast<int>(getArgs().size()))
-    return emitOpError() << "format \"" << getFormat() << "\" has " << conversions << " conversion(s) but "
+  if (conversions.size() != getArgs().size())
+    return emitOpError() << "format \"" << getFormat() << "\" has " << conversions.size() << " conversion(s) but "
                          << getArgs().size() << " argument(s) were given";
   for (auto [i, arg] : llvm::enumerate(getArgs())) {
     Type type = arg.getType();
@@ -456,6 +505,8 @@ LogicalResult PrintOp::verify() {
       type = tensor.getElementType();
     if (!isa<IntegerType, FloatType, IndexType>(type))
       return emitOpError() << "argument #" << i << " of type " << arg.getType() << " cannot be printed";
+    if (std::string why = conversionMismatch(conversions[i], type); !why.empty())
+      return emitOpError() << "argument #" << i << ": " << why;
   }
   return success();
 }

@@ -3,10 +3,13 @@
 #include "runtime/Error.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <new>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +28,39 @@ struct Fd {
     if (fd >= 0)
       ::close(fd);
   }
+};
+
+// While alive, a write past the file size limit (ulimit -f) fails with EFBIG instead of
+// killing the process with SIGXFSZ: the signal is blocked for this thread, and one it raised
+// meanwhile is taken off the pending set before the old mask returns. An application that
+// embeds the runtime keeps its own disposition of SIGXFSZ.
+class FileSizeSignalGuard {
+public:
+  FileSizeSignalGuard() {
+    sigset_t xfsz;
+    sigemptyset(&xfsz);
+    sigaddset(&xfsz, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &xfsz, &old_);
+    sigset_t pending;
+    wasPending_ = sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1;
+  }
+  ~FileSizeSignalGuard() {
+    sigset_t pending, xfsz;
+    sigemptyset(&xfsz);
+    sigaddset(&xfsz, SIGXFSZ);
+    if (!wasPending_ && sigpending(&pending) == 0 && sigismember(&pending, SIGXFSZ) == 1) {
+      const timespec now{0, 0};
+      while (sigtimedwait(&xfsz, nullptr, &now) < 0 && errno == EINTR) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  FileSizeSignalGuard(const FileSizeSignalGuard &) = delete;
+  FileSizeSignalGuard &operator=(const FileSizeSignalGuard &) = delete;
+
+private:
+  sigset_t old_;
+  bool wasPending_ = false;
 };
 
 } // namespace
@@ -47,6 +83,9 @@ std::string writeTempFileNextTo(const std::string &path, const std::string &byte
   const char *p = bytes.data();
   std::size_t left = bytes.size();
   bool ok = true;
+  const int savedErrno = errno;
+  FileSizeSignalGuard noSignal; // EFBIG, reported below, rather than SIGXFSZ
+  errno = savedErrno;
   while (ok && left > 0) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0 && errno == EINTR)
@@ -127,6 +166,23 @@ std::string readRegularFile(const std::string &path, std::uint64_t maxBytes) {
   if (n > 0)
     fail(path, "grew while being read");
   return data;
+}
+
+std::string readStandardInput(const std::string &name, std::uint64_t maxBytes) {
+  std::string data;
+  char buffer[65536];
+  while (true) {
+    ssize_t n = ::read(0, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      fail(name, std::string("read error: ") + std::strerror(errno));
+    if (n == 0)
+      return data;
+    if (data.size() + std::uint64_t(n) > maxBytes)
+      fail(name, "is more than " + formatBytes(maxBytes) + ", the limit for this kind of input");
+    data.append(buffer, size_t(n));
+  }
 }
 
 } // namespace tile::rt

@@ -13,6 +13,10 @@ namespace tile::rt {
 /// size while read. Never allocates more than the file's size.
 std::string readRegularFile(const std::string &path, std::uint64_t maxBytes);
 
+/// Standard input read to its end, refused (Error(Kind::Io) naming `name`) as soon as it passes
+/// `maxBytes`: a pipe or device that never ends (/dev/zero) is an error, not unbounded memory.
+std::string readStandardInput(const std::string &name, std::uint64_t maxBytes);
+
 /// Writes `bytes` to a new temporary file in `path`'s folder, flushed to disk (fsync), with the
 /// usual mode of a new file, and returns its name: renaming it over `path` then replaces the
 /// file atomically (and replaces a symbolic link rather than writing through it). On failure

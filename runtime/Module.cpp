@@ -1,6 +1,7 @@
 #include "runtime/Module.h"
 
 #include "runtime/Error.h"
+#include "runtime/File.h"
 #include "runtime/Native.h"
 
 #include <fmt/format.h>
@@ -54,12 +55,13 @@ bool isBinaryImage(std::string_view bytes) {
          (bytes.size() >= 4 && std::memcmp(bytes.data(), fatbin, 4) == 0);
 }
 
+// A cubin or PTX file through the one reader (regular files only, at most 1 GiB).
 std::string readFile(const std::string &path, const char *what) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!in || !(text << in.rdbuf()))
-    throw Error(Error::Kind::Io, fmt::format("cannot read {} {}", what, path));
-  return text.str();
+  try {
+    return readRegularFile(path, std::uint64_t(1) << 30);
+  } catch (const Error &e) {
+    throw Error(Error::Kind::Io, fmt::format("cannot read {}: {}", what, e.what()));
+  }
 }
 
 } // namespace

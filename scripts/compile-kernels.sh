@@ -13,6 +13,8 @@ while IFS= read -r file; do
     args=${args%%|*}
     args=${args//%s/$file}
     args=${args//%S/$dir}
+    # The script sets the outputs itself (tile-cc refuses an option given twice).
+    args=$(echo "$args" | sed -E 's/ -o [^ ]+//g')
     echo "$args"
   done
 done < <(find "$root/test" -name '*.py' -not -path '*/errors/*' | sort) | sort -u > /tmp/tile-kernels.$$

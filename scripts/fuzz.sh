@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 other=$(( seconds / 3 > 10 ? seconds / 3 : 10 ))
 build="$root/build-fuzz"
-all="frontend mlir npy metadata cache spec tuning"
+all="frontend mlir npy metadata cache spec tuning launcher"
 fuzzers=${FUZZERS:-$all}
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -662,9 +662,11 @@ KValue KernelIRGen::builtinMemory(const std::string &name, const CallArgs &args)
 static const char *conversionFor(Type t) {
   if (isa<FloatType>(t))
     return "%f";
+  // Widths as tile.print's verifier checks them: 64-bit integers and index take %ll.
+  const bool wide = t.isIndex() || t.getIntOrFloatBitWidth() > 32;
   if (isUnsignedInteger(t))
-    return t.getIntOrFloatBitWidth() == 64 ? "%llu" : "%u";
-  if (t.isInteger(64))
+    return wide ? "%llu" : "%u";
+  if (wide)
     return "%lld";
   return "%d";
 }

@@ -355,6 +355,52 @@ static const char *kCtFunctions[] = {"kernel",
                                      "reduce",
                                      "scan"};
 
+// "; did you mean 'ct.bid'?" for a name under ct. that is not ours: first the spellings of
+// Triton and other tile languages (ct.program_id, ct.dot), then the nearest of our names by
+// edit distance (a typo such as ct.lod); "" when nothing is close.
+static std::string ctSuggestion(const std::string &attr) {
+  static const std::pair<const char *, const char *> kOtherSpellings[] = {{"program_id", "bid"},
+                                                                          {"num_programs", "num_blocks"},
+                                                                          {"dot", "mma"},
+                                                                          {"trans", "transpose"},
+                                                                          {"view", "reshape"},
+                                                                          {"broadcast", "broadcast_to"},
+                                                                          {"multiple_of", "assume_divisible_by"},
+                                                                          {"static_range", "static_iter"},
+                                                                          {"constexpr", "Constant"},
+                                                                          {"zeros_like", "zeros"},
+                                                                          {"full_like", "full"},
+                                                                          {"associative_scan", "scan"},
+                                                                          {"cast", "astype"},
+                                                                          {"concatenate", "cat"},
+                                                                          {"device_print", "printf"},
+                                                                          {"static_print", "static_eval"},
+                                                                          {"int1", "bool_"},
+                                                                          {"bf16", "bfloat16"},
+                                                                          {"fp16", "float16"},
+                                                                          {"fp32", "float32"}};
+  for (auto &[other, ours] : kOtherSpellings)
+    if (attr == other)
+      return std::string("; did you mean 'ct.") + ours + "'?";
+  std::string best;
+  unsigned bestDistance = ~0u;
+  auto consider = [&](llvm::StringRef name) {
+    unsigned d = llvm::StringRef(attr).edit_distance(name, /*AllowReplacements=*/true, /*MaxEditDistance=*/3);
+    if (d < bestDistance)
+      bestDistance = d, best = name.str();
+  };
+  for (const char *f : kCtFunctions)
+    consider(f);
+  for (const char *const *n = kCtNamedOps; *n; ++n)
+    consider(*n);
+  for (const char *d : kDTypeNames)
+    consider(d);
+  // Close means at most a third of the name changed (one edit in a short name).
+  if (best.empty() || bestDistance == 0 || bestDistance > std::max<size_t>(1, attr.size() / 3))
+    return "";
+  return "; did you mean 'ct." + best + "'?";
+}
+
 // Methods of tiles (t.astype(...)) and their ct. equivalents.
 static const char *kTileMethods[] = {"astype",      "reshape",      "permute", "transpose", "sum",    "max",
                                      "min",         "prod",         "argmax",  "argmin",    "cumsum", "cumprod",
@@ -387,7 +433,7 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
         return KValue::ns("ct." + attr);
       if (attr == "Constant")
         return KValue::constantAnnotation("");
-      error(e.attrRange, "'ct." + attr + "' is not a supported operation or dtype");
+      error(e.attrRange, "'ct." + attr + "' is not a supported operation or dtype" + ctSuggestion(attr));
       return KValue::error();
     }
     if (ns == "ct.RoundingMode" || ns == "ct.MemoryOrder" || ns == "ct.MemoryScope") {

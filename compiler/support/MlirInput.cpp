@@ -1,5 +1,8 @@
 #include "compiler/support/MlirInput.h"
 
+#include "runtime/Error.h"
+#include "runtime/File.h"
+
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -73,14 +76,26 @@ void runWithLargeStack(llvm::function_ref<void()> fn, unsigned stackBytes) {
   worker.join();
 }
 
-mlir::OwningOpRef<mlir::ModuleOp> parseMlirFile(const std::string &path, llvm::SourceMgr &sourceMgr,
-                                                mlir::MLIRContext &context) {
-  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
-  if (std::error_code ec = file.getError()) {
-    llvm::errs() << "error: cannot read " << path << ": " << ec.message() << "\n";
+std::unique_ptr<llvm::MemoryBuffer> readMlirInput(const std::string &path, std::string &error) {
+  try {
+    std::string text = path == "-" ? tile::rt::readStandardInput("<stdin>", kMaxMlirInputBytes)
+                                   : tile::rt::readRegularFile(path, kMaxMlirInputBytes);
+    return llvm::MemoryBuffer::getMemBufferCopy(text, path == "-" ? "<stdin>" : path);
+  } catch (const tile::rt::Error &e) {
+    error = e.what();
     return nullptr;
   }
-  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> parseMlirFile(const std::string &path, llvm::SourceMgr &sourceMgr,
+                                                mlir::MLIRContext &context) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = readMlirInput(path, error);
+  if (!file) {
+    llvm::errs() << "error: " << error << "\n";
+    return nullptr;
+  }
+  unsigned id = sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   if (!checkMlirNesting(sourceMgr, id))
     return nullptr;
   mlir::OwningOpRef<mlir::ModuleOp> module;

@@ -10,9 +10,12 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -36,6 +39,16 @@ bool checkMlirNesting(llvm::SourceMgr &sourceMgr, unsigned bufferId, unsigned ma
 
 /// Runs `fn` to completion on a new thread with a `stackBytes` stack.
 void runWithLargeStack(llvm::function_ref<void()> fn, unsigned stackBytes = kLargeStackBytes);
+
+/// The largest .mlir input the tools read (real kernels are kilobytes; MLIR's own IR of a
+/// large model a few megabytes).
+inline constexpr std::uint64_t kMaxMlirInputBytes = std::uint64_t(256) << 20;
+
+/// `path` ("-" for standard input) read through the project's one reader (runtime/File.h):
+/// at most kMaxMlirInputBytes, and only a regular file when named (a FIFO, /dev/zero or a
+/// directory is refused at once). Null with the reason in `error` ("PATH: is not a regular
+/// file") otherwise.
+std::unique_ptr<llvm::MemoryBuffer> readMlirInput(const std::string &path, std::string &error);
 
 /// Parses a .mlir file for a tool: unreadable files, nesting deeper than kMaxMlirNesting and
 /// parse or verification errors are reported through `sourceMgr`'s diagnostics (or, for a

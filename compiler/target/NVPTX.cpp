@@ -185,7 +185,18 @@ bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose
     error = "ptxas produced no cubin";
     return false;
   }
-  cubin = (*binary)->getBuffer().str();
+  // The output file exists before ptxas runs (a temporary file): a ptxas (or TILE_PTXAS
+  // wrapper) that exits 0 without writing leaves it empty, which is no cubin.
+  llvm::StringRef bytes = (*binary)->getBuffer();
+  if (!bytes.starts_with("\x7f"
+                         "ELF")) {
+    error =
+        ptxas + " exited 0 but wrote " +
+        (bytes.empty() ? std::string("nothing") : std::to_string(bytes.size()) + " bytes that are not an ELF file") +
+        " as the cubin" + (report.empty() ? "" : ":\n" + report);
+    return false;
+  }
+  cubin = bytes.str();
   return true;
 }
 

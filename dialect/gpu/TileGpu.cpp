@@ -9,6 +9,10 @@
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::tgpu;
@@ -63,16 +67,34 @@ LogicalResult PaddedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emit
   return success();
 }
 
+// The largest shared buffer the verifier accepts (4 GiB, far above any GPU's shared memory):
+// every byte count and offset sum the passes compute from verified types then fits in 64 bits.
+static constexpr int64_t kMaxSharedBufferBytes = int64_t(1) << 32;
+
 // Bits an element takes in memory (tf32 is stored in 32).
 static int64_t elementBits(Type t) { return t.isTF32() ? 32 : t.getIntOrFloatBitWidth(); }
 
 int64_t SharedType::getElementBytes() const { return std::max<int64_t>(1, elementBits(getElementType()) / 8); }
 
+// The bytes of a buffer of this shape, element, encoding and stages, or nullopt when that
+// count does not fit in 64 bits (a type nobody could allocate, refused by the verifier).
+static std::optional<int64_t> sharedBufferBytes(ArrayRef<int64_t> shape, Type elementType, Attribute encoding,
+                                                int64_t stages) {
+  int64_t bytes = std::max<int64_t>(1, elementBits(elementType) / 8);
+  auto padded = dyn_cast_or_null<PaddedEncodingAttr>(encoding);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const int64_t extent = padded && i + 1 == shape.size() ? padded.getPitch() : shape[i];
+    if (llvm::MulOverflow(bytes, extent, bytes))
+      return std::nullopt;
+  }
+  if (llvm::MulOverflow(bytes, std::max<int64_t>(1, stages), bytes))
+    return std::nullopt;
+  return bytes;
+}
+
 int64_t SharedType::getSizeInBytes() const {
-  int64_t elements = getNumElements();
-  if (auto padded = dyn_cast_or_null<PaddedEncodingAttr>(getEncoding()))
-    elements = elements / getShape().back() * padded.getPitch();
-  return elements * getElementBytes() * std::max<int64_t>(1, getStages());
+  // Verified types fit (kMaxSharedBufferBytes).
+  return *sharedBufferBytes(getShape(), getElementType(), getEncoding(), getStages());
 }
 
 LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> shape,
@@ -106,6 +128,13 @@ LogicalResult SharedType::verify(function_ref<InFlightDiagnostic()> emitError, A
   } else if (encoding) {
     return emitError() << "a shared buffer's encoding is #tgpu.nvmma or #tgpu.padded, not " << encoding;
   }
+  // Checked here once, so that every size and offset sum computed from verified types fits.
+  std::optional<int64_t> bytes = sharedBufferBytes(shape, elementType, encoding, stages);
+  if (!bytes || *bytes > kMaxSharedBufferBytes)
+    return emitError() << "a shared buffer of "
+                       << (bytes ? std::to_string(*bytes) + " bytes" : std::string("more than 2^63 bytes"))
+                       << " is larger than any GPU's shared memory (at most " << kMaxSharedBufferBytes
+                       << " bytes a buffer)";
   return success();
 }
 

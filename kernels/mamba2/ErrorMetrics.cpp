@@ -39,9 +39,12 @@ ErrorStats compare(const TensorView &actualIn, const TensorView &refIn, double a
   s.count = ref.numElements();
   double sumSq = 0;
   for (std::int64_t i = 0; i < s.count; ++i) {
-    const double r = ref.atLinear(i), err = std::fabs(actual.atLinear(i) - r);
+    const double a = actual.atLinear(i), r = ref.atLinear(i), err = std::fabs(a - r);
     sumSq += r * r;
-    if (!(err <= atol + rtol * std::fabs(r)))
+    // An infinity matches only the same infinity: against an infinite reference the relative
+    // tolerance is infinite too, and a finite result would pass. NaN fails every comparison.
+    const bool inside = std::isinf(r) || std::isinf(a) ? a == r : err <= atol + rtol * std::fabs(r);
+    if (!inside)
       ++s.outside;
     if (std::isnan(err)) {
       if (!std::isnan(s.maxAbsError))

@@ -1,6 +1,8 @@
 #include "kernels/mamba2/SsdPlan.h"
 
+#include "runtime/File.h"
 #include "runtime/jit/AutotuneConfigs.h"
+#include "runtime/jit/Jit.h"
 
 #include <fmt/format.h>
 
@@ -20,13 +22,17 @@ namespace tile::mamba2 {
 std::string ssdSource() {
   // Kernel authors try a changed ssd.py without rebuilding the library (or its GPU bundle).
   if (const char *path = std::getenv("TILE_SSD_SOURCE"); path && *path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in || text.str().empty())
-      throw rt::Error(rt::Error::Kind::InvalidArgument,
-                      fmt::format("TILE_SSD_SOURCE={}: cannot read the file (or it is empty)", path));
-    return text.str();
+    // The project's reader: a FIFO or /dev/zero is refused at once, a file past the JIT's
+    // source limit too.
+    std::string text;
+    try {
+      text = rt::readRegularFile(path, jit::kMaxSourceBytes);
+    } catch (const rt::Error &e) {
+      throw rt::Error(rt::Error::Kind::InvalidArgument, fmt::format("TILE_SSD_SOURCE={}", e.what()));
+    }
+    if (text.empty())
+      throw rt::Error(rt::Error::Kind::InvalidArgument, fmt::format("TILE_SSD_SOURCE={}: the file is empty", path));
+    return text;
   }
   return std::string(reinterpret_cast<const char *>(tile_mamba2_ssd_py), tile_mamba2_ssd_py_size);
 }

@@ -159,16 +159,13 @@ DiskCache::StoreResult DiskCache::storeEntry(const std::string &key, const Cache
   std::string data = body;
   for (int i = 0; i < 8; ++i)
     data.push_back(static_cast<char>((sum >> (8 * i)) & 0xff));
-  std::random_device rd;
-  std::string tmp = pathFor(key) + ".tmp." + std::to_string(getpid()) + "." + std::to_string(rd());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out.good()) {
-      error = "cannot write " + tmp + ": " + std::strerror(errno);
-      std::remove(tmp.c_str());
-      return StoreResult::DirectoryUnusable;
-    }
+  // The one writer (runtime/File.h): flushed, checked, and a file size limit is an error here
+  // rather than SIGXFSZ killing the application.
+  std::string why;
+  std::string tmp = rt::writeTempFileNextTo(pathFor(key), data, why);
+  if (tmp.empty()) {
+    error = "cannot write a cache entry in " + dir_ + ": " + why;
+    return StoreResult::DirectoryUnusable;
   }
   if (std::rename(tmp.c_str(), pathFor(key).c_str()) != 0) {
     error = "cannot rename " + tmp + " into place: " + std::strerror(errno);

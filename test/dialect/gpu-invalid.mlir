@@ -248,3 +248,22 @@ func.func private @f(!tgpu.shared<0x64xbf16>)
 
 // expected-error @+1 {{a shared buffer holds a tile of rank 1 or more}}
 func.func private @f(!tgpu.shared<f32>)
+
+// -----
+
+// A byte count past 64 bits (2^65 bytes) is refused, not wrapped to a small size that
+// tile-allocate-shared would place.
+// expected-error @+1 {{a shared buffer of more than 2^63 bytes is larger than any GPU's shared memory}}
+func.func private @f(!tgpu.shared<4294967296x4294967296x2xf32>)
+
+// -----
+
+// A row pitch of 2^63-1 elements: the padded size overflows too.
+// expected-error @+1 {{a shared buffer of more than 2^63 bytes}}
+func.func private @f(!tgpu.shared<2x64xf32, #tgpu.padded<pitch = 9223372036854775807>>)
+
+// -----
+
+// Sizes that fit in 64 bits but no shared memory: refused with the count.
+// expected-error @+1 {{a shared buffer of 8589934592 bytes is larger than any GPU's shared memory (at most 4294967296 bytes a buffer)}}
+func.func private @f(!tgpu.shared<65536x32768xf32>)

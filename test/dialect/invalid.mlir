@@ -757,3 +757,45 @@ tile.kernel @k() {
 tile.kernel @aligned_scalar(%n: i32 {tile.aligned}) {
   tile.return
 }
+
+// -----
+
+// Conversions must match their arguments as the GPU passes them: vprintf would read a pointer
+// from an integer (%s), an integer from a double, or 32 bits of a 64-bit value.
+tile.kernel @k(%i: i32) {
+  // expected-error @+1 {{'tile.print' op argument #0: %s reads a string or pointer, but tile values are numbers (use %d for integers, %f or %g for floats)}}
+  tile.print "%s", %i : i32
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%f: f32) {
+  // expected-error @+1 {{'tile.print' op argument #0: %d prints an integer, but the argument is f32 (use %f or %g)}}
+  tile.print "%d", %f : f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%t: i32) {
+  // expected-error @+1 {{'tile.print' op argument #0: %5.2f prints a float, but the argument is i32 (use %d or %lld)}}
+  tile.print "%5.2f", %t : i32
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%i: i64) {
+  // expected-error @+1 {{'tile.print' op argument #0: %d reads 32 bits, but the argument is i64 (64 bits): use %lld}}
+  tile.print "%d", %i : i64
+  tile.return
+}
+
+// -----
+
+tile.kernel @k(%i: i32) {
+  // expected-error @+1 {{'tile.print' op argument #0: %lx reads 64 bits, but the argument is i32 (passed as 32 bits): use %x}}
+  tile.print "%lx", %i : i32
+  tile.return
+}

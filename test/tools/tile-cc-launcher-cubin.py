@@ -11,8 +11,8 @@
 # RUN: FileCheck %s --check-prefix=NOPTX < %t/nopt.cpp
 import cuda.tile as ct
 
-# HEADER: //   constants BK=32 BM=64 BN=64; images: sm_90a cubin, sm_80 cubin, sm_90 PTX
-# HEADER: void launch_matmul(const tile::rt::Stream &stream, const tile::rt::Grid &grid, const tile::rt::Arg &a, const tile::rt::Arg &b, const tile::rt::Arg &c);
+# HEADER: //   128 threads per block; constants BK=32 BM=64 BN=64; images: sm_90a cubin, sm_80 cubin, sm_90 PTX
+# HEADER: void launch_matmul(const ::tile::rt::Stream &stream, const ::tile::rt::Grid &grid, const ::tile::rt::Arg &a, const ::tile::rt::Arg &b, const ::tile::rt::Arg &c);
 
 # An ELF image: 0x7f 'E' 'L' 'F'.
 # SOURCE: // sm_90a cubin, {{[0-9]+}} bytes

@@ -37,6 +37,8 @@ def k(x, out, SCALE: ct.Constant[int], BS: ct.Constant[int]):
 # WARN: tile-cc: warning: --tuning-table {{.*}}table.json: decision for k n=2048 blocks~16 left out: it was tuned for another version of the kernel's source
 # WARN: tile-cc: warning: --tuning-table {{.*}}table.json: decision for k n=4096 blocks~32 left out: its winner 'BS=256' is configuration 1 there, which is 'BS=128' here
 # WARN: tile-cc: warning: --tuning-table {{.*}}table.json: decision for k n=8192 blocks~64 left out: it was tuned with another value of constant SCALE
+# WARN: tile-cc: warning: --tuning-table {{.*}}table.json: decision for k n=9999999999999999999 blocks~8 left out: its value of key= name 'n', '9999999999999999999', is not an integer in [0, 2^63)
+# WARN: tile-cc: warning: --tuning-table {{.*}}table.json: decision for k n=1024 blocks~99999999999999999999 left out: its block count '99999999999999999999' is not an integer in [0, 2^63)
 # WARN-NOT: other
 #
 # HEADER: #include <vector>
@@ -44,23 +46,23 @@ def k(x, out, SCALE: ct.Constant[int], BS: ct.Constant[int]):
 # HEADER: /// The autotuner's decisions compiled in (tile-cc --tuning-table): 3 decision(s), by device name, the
 # HEADER-NEXT: /// key= values (n) and the launch's block count.
 # HEADER-NEXT: inline constexpr unsigned k_tuning_key_count = 1;
-# HEADER: unsigned k_tuned_config(const tile::rt::Device &device, const std::vector<std::int64_t> &key_values,
-# HEADER-NEXT: std::int64_t blocks, unsigned fallback = 0);
+# HEADER: unsigned k_tuned_config(const ::tile::rt::Device &device, const ::std::vector<::std::int64_t> &key_values,
+# HEADER-NEXT: ::std::int64_t blocks, unsigned fallback = 0);
 #
-# SOURCE: const std::int64_t kTuningKeys[] = {1024, 65536, 65536};
-# SOURCE-NEXT: const tile::rt::EmbeddedTuning kTuning[] = {
+# SOURCE: const ::std::int64_t kTuningKeys[] = {1024, 65536, 65536};
+# SOURCE-NEXT: const ::tile::rt::EmbeddedTuning kTuning[] = {
 # SOURCE-NEXT: {"NVIDIA H200", kTuningKeys + 0, 8, 1},
 # SOURCE-NEXT: {"NVIDIA H200", kTuningKeys + 1, 512, 0},
 # SOURCE-NEXT: {"NVIDIA A100-SXM4-80GB", kTuningKeys + 2, 512, 0},
 # SOURCE-NEXT: };
-# SOURCE: unsigned k_tuned_config(const tile::rt::Device &device, const std::vector<std::int64_t> &key_values,
-# SOURCE-NEXT: std::int64_t blocks, unsigned fallback) {
-# SOURCE-NEXT: int config = tile::rt::lookupEmbeddedTuning(kTuning, sizeof kTuning / sizeof kTuning[0], 1, device.name(), key_values, blocks, "k");
+# SOURCE: unsigned k_tuned_config(const ::tile::rt::Device &device, const ::std::vector<::std::int64_t> &key_values,
+# SOURCE-NEXT: ::std::int64_t blocks, unsigned fallback) {
+# SOURCE-NEXT: int config = ::tile::rt::lookupEmbeddedTuning(kTuning, sizeof kTuning / sizeof kTuning[0], 1, device.name(), key_values, blocks, "k");
 # SOURCE-NEXT: return config < 0 ? fallback : unsigned(config);
 #
 # NONE: warning: --tuning-table {{.*}}table.json holds no decision for kernel 'k' as specialized here; k_tuned_config returns its fallback
 # NONESRC-NOT: kTuning
-# NONESRC: int config = tile::rt::lookupEmbeddedTuning(nullptr, 0, 1, device.name(), key_values, blocks, "k");
+# NONESRC: int config = ::tile::rt::lookupEmbeddedTuning(nullptr, 0, 1, device.name(), key_values, blocks, "k");
 #
 # ONLY: tile-cc: error: --tuning-table is only for --emit=launcher
 # ALL: tile-cc: error: --tuning-table picks among configurations: it needs --config all

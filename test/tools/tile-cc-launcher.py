@@ -50,18 +50,18 @@ def axpb(x, out, grid, h, new, B: ct.Constant[int]):
 def plain(x, out):
     ct.store(out, (0,), ct.load(x, (0,), (16,)))
 
-# HEADER: // Kernel 'axpb', 128 threads per block.
-# HEADER-NEXT: //   config 0: constants B=64; images: sm_80 PTX, sm_90a PTX, sm_90 PTX
-# HEADER-NEXT: //   config 1: constants B=128; images: sm_80 PTX, sm_90a PTX, sm_90 PTX
+# HEADER: // Kernel 'axpb'; per configuration:
+# HEADER-NEXT: //   config 0: 128 threads per block; constants B=64; images: sm_80 PTX, sm_90a PTX, sm_90 PTX
+# HEADER-NEXT: //   config 1: 128 threads per block; constants B=128; images: sm_80 PTX, sm_90a PTX, sm_90 PTX
 # HEADER: #include "runtime/Stream.h"
 # HEADER: namespace a::b {
 # HEADER: inline constexpr unsigned axpb_num_configs = 2;
-# HEADER: const tile::rt::KernelMetadata &axpb_metadata(unsigned config);
-# HEADER: tile::rt::Kernel axpb_kernel(const tile::rt::Device &device, unsigned config);
+# HEADER: const ::tile::rt::KernelMetadata &axpb_metadata(unsigned config);
+# HEADER: ::tile::rt::Kernel axpb_kernel(const ::tile::rt::Device &device, unsigned config);
 # HEADER: ///   grid_: float32 scalar
 # HEADER-NEXT: ///   h: bfloat16 scalar
 # HEADER-NEXT: ///   new_: int64 scalar
-# HEADER-NEXT: void launch_axpb(unsigned config, const tile::rt::Stream &stream, const tile::rt::Grid &grid, const tile::rt::Arg &x, const tile::rt::Arg &out, float grid_, const tile::rt::Scalar &h, std::int64_t new_);
+# HEADER-NEXT: void launch_axpb(unsigned config, const ::tile::rt::Stream &stream, const ::tile::rt::Grid &grid, const ::tile::rt::Arg &x, const ::tile::rt::Arg &out, float grid_, const ::tile::rt::Scalar &h, ::std::int64_t new_);
 # HEADER: } // namespace a::b
 
 # SOURCE: #include "axpb.h"
@@ -70,25 +70,25 @@ def plain(x, out):
 # SOURCE: "  \"arch\": \"sm_80\",\n"
 # SOURCE: "  \"constants\": {\n"
 # SOURCE-NEXT: "    \"B\": 64\n"
-# SOURCE: const tile::rt::EmbeddedImage kImages0[] = {
+# SOURCE: const ::tile::rt::EmbeddedImage kImages0[] = {
 # SOURCE-NEXT: {"sm_80", true, kImage0_0, sizeof kImage0_0, kMetadata0_0},
 # SOURCE-NEXT: {"sm_90a", true, kImage0_1, sizeof kImage0_1, kMetadata0_1},
 # SOURCE-NEXT: {"sm_90", true, kImage0_2, sizeof kImage0_2, kMetadata0_2},
 # SOURCE: "    \"B\": 128\n"
-# SOURCE: const tile::rt::EmbeddedImage kImages1[] = {
+# SOURCE: const ::tile::rt::EmbeddedImage kImages1[] = {
 # SOURCE: case 1: {
-# SOURCE-NEXT: static tile::rt::EmbeddedKernel kernel("axpb", kImages1, sizeof kImages1 / sizeof kImages1[0]);
-# SOURCE: "axpb: config " + std::to_string(config) + " is out of range (" +
+# SOURCE-NEXT: static ::tile::rt::EmbeddedKernel kernel("axpb", kImages1, sizeof kImages1 / sizeof kImages1[0]);
+# SOURCE: "axpb: config " + ::std::to_string(config) + " is out of range (" +
 # SOURCE: embedded(config).launch(stream, grid, {x, out, grid_, h, new_});
 
-# ONE: //   config 1: constants B=128; images: sm_80 PTX, sm_75 PTX
+# ONE: //   config 1: 128 threads per block; constants B=128; images: sm_80 PTX, sm_75 PTX
 # ONE-NOT: namespace
-# ONE: const tile::rt::KernelMetadata &axpb128_metadata();
-# ONE: void launch_axpb128(const tile::rt::Stream &stream, const tile::rt::Grid &grid, const tile::rt::Arg &x,
+# ONE: const ::tile::rt::KernelMetadata &axpb128_metadata();
+# ONE: void launch_axpb128(const ::tile::rt::Stream &stream, const ::tile::rt::Grid &grid, const ::tile::rt::Arg &x,
 # ONESRC: {"sm_80", true, kImage0_0, sizeof kImage0_0, kMetadata0_0},
 # ONESRC-NEXT: {"sm_75", true, kImage0_1, sizeof kImage0_1, kMetadata0_1},
 # ONESRC-NEXT: };
-# ONESRC: static tile::rt::EmbeddedKernel kernel("axpb", kImages0, sizeof kImages0 / sizeof kImages0[0]);
+# ONESRC: static ::tile::rt::EmbeddedKernel kernel("axpb", kImages0, sizeof kImages0 / sizeof kImages0[0]);
 
 # NOOUT: tile-cc: error: --emit=launcher needs -o NAME.h (it writes NAME.h and NAME.cpp)
 # ARCHS: tile-cc: error: several --arch are only for --emit=launcher
@@ -102,4 +102,4 @@ def plain(x, out):
 # BADARCH: tile-cc: error: --arch: unsupported target 'sm_99'
 # BADPTX: tile-cc: error: --ptx-arch: unsupported target 'sm_1'
 # COMPILE: tile-cc-launcher.py:{{[0-9]+}}:5: error: kernel 'plain' needs types for arguments: out
-# SELF: tile-cc: error: -o '{{.*}}in.h' would write '{{.*}}in.cpp', the input file; refusing to overwrite it
+# SELF: tile-cc: error: the launcher source (from -o) '{{.*}}in.cpp' is the input file; refusing to overwrite it

@@ -4,6 +4,8 @@
 # RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=tile-opt -O0 | FileCheck %s --check-prefix=TILE
 # RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=tile-opt --print-ir-after=cse -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
 # RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=tile-opt --timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
+# --timing covers every stage: the front end, the passes, LLVM and PTX (ptxas where it is found).
+# RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=ptx --timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGES
 # RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=ast | FileCheck %s --check-prefix=AST
 # RUN: tile-cc %s --kernel k --arg x=f32:1 -o %t.mlir && tile-opt %t.mlir | FileCheck %s --check-prefix=TILE
 # RUN: tile-cc --version | FileCheck %s --check-prefix=VERSION
@@ -35,6 +37,12 @@ def k(x):
 # AFTER-NOT: IR Dump After
 # TIMING: Execution time report
 # TIMING: Canonicalizer
+# STAGES: Execution time report
+# STAGES-DAG: front end: read and parse
+# STAGES-DAG: front end: tile IR generation
+# STAGES-DAG: pass pipeline
+# STAGES-DAG: Canonicalizer
+# STAGES-DAG: LLVM: IR and PTX
 # AST: FunctionDef 'k'
 # VERSION: tile-cc 0.1.0
 # BADARCH: tile-cc: error: --arch: unsupported target 'sm_42' (expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a)

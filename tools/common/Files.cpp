@@ -47,6 +47,71 @@ bool sameFile(const std::string &a, const std::string &b) {
   return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+namespace {
+
+// `path` absolute, with its folder's symbolic links, '.' and '..' resolved (the folder as
+// realpath gives it when it exists; the text, made absolute, otherwise).
+std::string canonicalPath(const std::string &path) {
+  std::string dir = parentOf(path), base = path.substr(path.find_last_of('/') + 1);
+  if (path.find('/') == std::string::npos)
+    base = path;
+  if (char *real = ::realpath(dir.c_str(), nullptr)) {
+    std::string out(real);
+    std::free(real);
+    return (out == "/" ? "" : out) + "/" + base;
+  }
+  // The folder does not exist (yet): '.' and '..' removed from the absolute text, as the
+  // kernel would resolve them once the folders exist.
+  char cwd[4096];
+  std::string absolute = !path.empty() && path[0] == '/' ? path
+                         : ::getcwd(cwd, sizeof cwd)     ? std::string(cwd) + "/" + path
+                                                         : path;
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= absolute.size()) {
+    std::size_t end = absolute.find('/', start);
+    std::string part = absolute.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (part == "..") {
+      if (!parts.empty())
+        parts.pop_back();
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    if (end == std::string::npos)
+      break;
+    start = end + 1;
+  }
+  std::string out;
+  for (const std::string &part : parts)
+    out += "/" + part;
+  return out.empty() ? "/" : out;
+}
+
+} // namespace
+
+bool samePath(const std::string &output, const std::string &input) {
+  struct stat so, si;
+  const bool outExists = ::stat(output.c_str(), &so) == 0, inExists = ::stat(input.c_str(), &si) == 0;
+  if (outExists && !S_ISREG(so.st_mode))
+    return false; // /dev/null twice is harmless
+  if (outExists && inExists)
+    return so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+  return canonicalPath(output) == canonicalPath(input);
+}
+
+std::string checkOutputs(const std::vector<NamedPath> &outputs, const std::vector<NamedPath> &inputs) {
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    const NamedPath &out = outputs[o];
+    for (const NamedPath &in : inputs)
+      if (!in.path.empty() && in.path != "-" && samePath(out.path, in.path))
+        return out.what + " '" + out.path + "' is " + in.what + "; refusing to overwrite it";
+    for (std::size_t p = 0; p < o; ++p)
+      if (samePath(out.path, outputs[p].path))
+        return out.what + " '" + out.path + "' and " + outputs[p].what + " '" + outputs[p].path + "' are the same file";
+  }
+  return "";
+}
+
 bool makeDirectories(const std::string &dir, std::string &error) {
   struct stat st;
   if (::stat(dir.c_str(), &st) == 0) {

@@ -18,6 +18,24 @@ std::string checkInputFile(const std::string &path, const std::string &noun, std
 /// included: device and inode compared).
 bool sameFile(const std::string &a, const std::string &b);
 
+/// A file a tool reads or writes, and how its messages name it ("-o", "the input file",
+/// "the --tuning-table file").
+struct NamedPath {
+  std::string path;
+  std::string what;
+};
+
+/// True when writing `output` would replace the file `input` names: the same file (device and
+/// inode, through links), or, when either does not exist yet, the same absolute path once '.',
+/// '..' and symbolic links of the folders are resolved. An existing output that is not a
+/// regular file (/dev/null) never clashes.
+bool samePath(const std::string &output, const std::string &input);
+
+/// The check every tool makes before it writes: why some output would overwrite an input or
+/// another output ("-o 't.h' is the --tuning-table file; refusing to overwrite it"; "--metadata
+/// 'a' and -o 'a' are the same file"), or "" when none does.
+std::string checkOutputs(const std::vector<NamedPath> &outputs, const std::vector<NamedPath> &inputs);
+
 /// Creates `dir` and missing parents (like mkdir -p). On failure sets `error` to the real
 /// cause ("cannot create directory 'out': Permission denied"; "'out' exists and is not a
 /// directory") and returns false.

@@ -28,6 +28,8 @@
 
 #include "kernels/mamba2/SsdForward.h"
 #include "kernels/mamba2/SsdWork.h"
+#include "runtime/Error.h"
+#include "runtime/File.h"
 #include "tools/common/Numbers.h"
 #include "tools/tile-bench/Gemm.h"
 
@@ -156,12 +158,14 @@ int main(int argc, char **argv) {
   }
   std::vector<Shape> shapes = defaultShapes();
   if (!peerFile.empty()) {
-    std::ifstream in(peerFile);
-    if (!in) {
-      std::fprintf(stderr, "tile-bench: error: cannot read %s\n", peerFile.c_str());
+    std::string text;
+    try {
+      text = tile::rt::readRegularFile(peerFile, 16u << 20);
+    } catch (const tile::rt::Error &e) {
+      std::fprintf(stderr, "tile-bench: error: %s\n", e.what());
       return 3;
     }
-    json peer = json::parse(in, nullptr, false);
+    json peer = json::parse(text, nullptr, false);
     if (peer.is_discarded() || !peer.is_array()) {
       std::fprintf(stderr, "tile-bench: error: %s is not a JSON list of shapes\n", peerFile.c_str());
       return 3;

@@ -14,6 +14,17 @@ namespace tile::tools {
 
 int buildAllConfigs(const AllConfigsRequest &request) {
   const unsigned n = static_cast<unsigned>(request.configs.size());
+  // Every file the package may hold, checked against the input before any compile (a kernel
+  // source named pk/manifest.json must survive -o pk).
+  std::vector<NamedPath> outputs{{request.outDir + "/manifest.json", "the package's manifest"}};
+  for (unsigned i = 0; i < n; ++i)
+    for (const char *ext : {".cubin", ".ptx", ".json"})
+      outputs.push_back(
+          {request.outDir + "/" + request.spec.kernel + ".config" + std::to_string(i) + ext, "the package's file"});
+  if (std::string clash = checkOutputs(outputs, {{request.fileName, "the input file"}}); !clash.empty()) {
+    std::cerr << "tile-cc: error: " << clash << "\n";
+    return 2;
+  }
   std::vector<driver::CompiledKernel> built(n);
   std::vector<std::string> errors(n);
   std::vector<bool> ok(n, false);

@@ -3,6 +3,7 @@
 #include "runtime/Error.h"
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 namespace tile::tools {
@@ -16,27 +17,27 @@ const char *scalarType(rt::DType dtype) {
   case rt::DType::Bool:
     return "bool";
   case rt::DType::Int8:
-    return "std::int8_t";
+    return "::std::int8_t";
   case rt::DType::Int16:
-    return "std::int16_t";
+    return "::std::int16_t";
   case rt::DType::Int32:
-    return "std::int32_t";
+    return "::std::int32_t";
   case rt::DType::Int64:
-    return "std::int64_t";
+    return "::std::int64_t";
   case rt::DType::UInt8:
-    return "std::uint8_t";
+    return "::std::uint8_t";
   case rt::DType::UInt16:
-    return "std::uint16_t";
+    return "::std::uint16_t";
   case rt::DType::UInt32:
-    return "std::uint32_t";
+    return "::std::uint32_t";
   case rt::DType::UInt64:
-    return "std::uint64_t";
+    return "::std::uint64_t";
   case rt::DType::Float32:
     return "float";
   case rt::DType::Float64:
     return "double";
   default:
-    return "const tile::rt::Scalar &";
+    return "const ::tile::rt::Scalar &";
   }
 }
 
@@ -59,6 +60,26 @@ std::string cString(const std::string &text) {
     }
   }
   return out + "\"";
+}
+
+// `text` made safe for a // comment: control bytes as \xNN (a newline would end the comment and
+// make the rest code), and a final backslash followed by a marker (it would splice the next line
+// into the comment).
+std::string commentText(const std::string &text) {
+  std::string out;
+  for (char ch : text) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  if (!out.empty() && out.back() == '\\')
+    out += " (end)";
+  return out;
 }
 
 // The bytes as a brace initializer body, 24 a line.
@@ -84,7 +105,7 @@ std::string constantText(const rt::ConstantValue &value) {
     os << *d;
     return os.str();
   }
-  return "'" + std::get<std::string>(value) + "'";
+  return "'" + commentText(std::get<std::string>(value)) + "'";
 }
 
 // "BM=128 BN=128 BK=64" (no constants: "none").
@@ -102,108 +123,84 @@ std::string imagesText(const LauncherVariant &v) {
   return out;
 }
 
-// A kernel parameter's name in C++: Python names that are C++ keywords, or that the launch
-// function's own parameters use, get a trailing '_'.
-std::string parameterName(const std::string &name) {
-  static const char *const reserved[] = {"alignas",
-                                         "alignof",
-                                         "and",
-                                         "and_eq",
-                                         "asm",
-                                         "auto",
-                                         "bitand",
-                                         "bitor",
-                                         "bool",
-                                         "case",
-                                         "catch",
-                                         "char",
-                                         "char16_t",
-                                         "char32_t",
-                                         "class",
-                                         "compl",
-                                         "config",
-                                         "const",
-                                         "const_cast",
-                                         "constexpr",
-                                         "continue",
-                                         "decltype",
-                                         "default",
-                                         "delete",
-                                         "do",
-                                         "double",
-                                         "dynamic_cast",
-                                         "enum",
-                                         "explicit",
-                                         "export",
-                                         "extern",
-                                         "float",
-                                         "friend",
-                                         "goto",
-                                         "grid",
-                                         "inline",
-                                         "int",
-                                         "long",
-                                         "mutable",
-                                         "namespace",
-                                         "new",
-                                         "noexcept",
-                                         "not",
-                                         "not_eq",
-                                         "nullptr",
-                                         "operator",
-                                         "or",
-                                         "or_eq",
-                                         "private",
-                                         "protected",
-                                         "public",
-                                         "register",
-                                         "reinterpret_cast",
-                                         "short",
-                                         "signed",
-                                         "sizeof",
-                                         "static",
-                                         "static_assert",
-                                         "static_cast",
-                                         "stream",
-                                         "struct",
-                                         "switch",
-                                         "template",
-                                         "this",
-                                         "thread_local",
-                                         "throw",
-                                         "typedef",
-                                         "typeid",
-                                         "typename",
-                                         "union",
-                                         "unsigned",
-                                         "using",
-                                         "virtual",
-                                         "void",
-                                         "volatile",
-                                         "wchar_t",
-                                         "xor",
-                                         "xor_eq"};
-  for (const char *word : reserved)
-    if (name == word)
-      return name + "_";
-  return name;
+} // namespace
+
+// C++ keywords and alternative tokens, and the standard library's macros a parameter name could
+// hit: a kernel parameter (or a namespace) may be any Python identifier.
+bool isCppReservedWord(const std::string &name) {
+  static const std::set<std::string> words = {
+      "alignas",     "alignof",  "and",       "and_eq",    "asm",       "auto",         "bitand",
+      "bitor",       "bool",     "break",     "case",      "catch",     "char",         "char8_t",
+      "char16_t",    "char32_t", "class",     "co_await",  "co_return", "co_yield",     "compl",
+      "concept",     "const",    "consteval", "constexpr", "constinit", "const_cast",   "continue",
+      "decltype",    "default",  "delete",    "do",        "double",    "dynamic_cast", "else",
+      "enum",        "explicit", "export",    "extern",    "false",     "float",        "for",
+      "friend",      "goto",     "if",        "inline",    "int",       "long",         "mutable",
+      "namespace",   "new",      "noexcept",  "not",       "not_eq",    "nullptr",      "operator",
+      "or",          "or_eq",    "private",   "protected", "public",    "register",     "reinterpret_cast",
+      "requires",    "return",   "short",     "signed",    "sizeof",    "static",       "static_assert",
+      "static_cast", "struct",   "switch",    "template",  "this",      "thread_local", "throw",
+      "true",        "try",      "typedef",   "typeid",    "typename",  "union",        "unsigned",
+      "using",       "virtual",  "void",      "volatile",  "wchar_t",   "while",        "xor",
+      "xor_eq",      "NULL",     "EOF",       "errno",     "stdin",     "stdout",       "stderr",
+      "assert",      "offsetof", "INFINITY",  "NAN"};
+  return words.count(name) != 0;
 }
+
+namespace {
+
+// Names the C++ standard reserves to the implementation (a double underscore, or an underscore
+// and a capital letter first): the compiler's own macros live there.
+bool isReservedIdentifier(const std::string &name) {
+  return name.find("__") != std::string::npos ||
+         (name.size() > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z');
+}
+
+// The kernel parameters' names in C++: a Python name that is a C++ keyword or macro, or one of
+// the names the generated functions use themselves (their parameters `config`, `stream` and
+// `grid`, and the file's `embedded`), gets trailing '_'s until it differs from all of those and
+// from every other parameter (so `stream` and `stream_` stay two names).
+} // namespace
+
+std::vector<std::string> launcherParameterNames(const rt::KernelMetadata &md) {
+  static const std::set<std::string> generated = {"config", "embedded", "grid", "stream"};
+  std::set<std::string> taken;
+  for (const rt::ParamInfo &p : md.params)
+    taken.insert(p.name);
+  std::vector<std::string> names;
+  for (const rt::ParamInfo &p : md.params) {
+    std::string id = p.name;
+    if (isCppReservedWord(id) || generated.count(id)) {
+      do
+        id += '_';
+      while (taken.count(id) || generated.count(id));
+      taken.insert(id);
+    }
+    names.push_back(id);
+  }
+  return names;
+}
+
+namespace {
 
 // ", const tile::rt::Arg &a, float eps" and "a, eps".
 void parameterLists(const rt::KernelMetadata &md, std::string &declared, std::string &passed) {
-  for (const rt::ParamInfo &p : md.params) {
-    const std::string type = p.isArray() ? "const tile::rt::Arg &" : scalarType(p.dtype);
-    const std::string id = parameterName(p.name);
-    declared += ", " + type + (type.back() == '&' ? "" : " ") + id;
-    passed += (passed.empty() ? "" : ", ") + id;
+  const std::vector<std::string> ids = launcherParameterNames(md);
+  for (std::size_t i = 0; i < md.params.size(); ++i) {
+    const rt::ParamInfo &p = md.params[i];
+    const std::string type = p.isArray() ? "const ::tile::rt::Arg &" : scalarType(p.dtype);
+    declared += ", " + type + (type.back() == '&' ? "" : " ") + ids[i];
+    passed += (passed.empty() ? "" : ", ") + ids[i];
   }
 }
 
 // The parameter list, documented: " *   a: bfloat16 array of rank 2 (an ArrayArg or a DLPack tensor)".
 std::string parameterDoc(const rt::KernelMetadata &md) {
   std::string out;
-  for (const rt::ParamInfo &p : md.params) {
-    out += "///   " + parameterName(p.name) + ": ";
+  const std::vector<std::string> ids = launcherParameterNames(md);
+  for (std::size_t i = 0; i < md.params.size(); ++i) {
+    const rt::ParamInfo &p = md.params[i];
+    out += "///   " + ids[i] + ": ";
     if (p.isArray())
       out += std::string(rt::dtypeName(p.dtype)) + " array of rank " + std::to_string(p.rank) +
              " (a tile::rt::ArrayArg or a DLPack tensor)\n";
@@ -251,6 +248,13 @@ bool parseLauncherMetadata(LauncherVariant &variant, std::string &error) {
     error = "no images to embed";
     return false;
   }
+  for (const rt::ParamInfo &p : variant.metadata.params)
+    if (isReservedIdentifier(p.name)) {
+      error = "parameter '" + p.name +
+              "' is a name C++ reserves to the implementation (a double underscore, or '_' and a capital "
+              "first); rename it to generate a launcher";
+      return false;
+    }
   return true;
 }
 
@@ -269,6 +273,13 @@ std::string checkIdentifier(const std::string &text, const std::string &what, bo
     for (char c : part)
       if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
         return bad();
+    if (isCppReservedWord(part))
+      return what + " '" + text + "': '" + part + "' is a C++ keyword or a standard macro";
+    if (isReservedIdentifier(part))
+      return what + " '" + text + "': '" + part +
+             "' is reserved to the C++ implementation (a double underscore, or '_' and a capital first)";
+    if (allowNested && start == 0 && part == "std")
+      return what + " '" + text + "': a program may not add to namespace std";
     if (end == std::string::npos)
       return "";
     start = end + 2;
@@ -284,11 +295,12 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
   parameterLists(first, declared, passed);
 
   std::ostringstream h;
-  h << "// Generated by tile-cc --emit=launcher: do not edit.\n//   " << options.command << "\n//\n"
-    << "// Kernel '" << first.name << "', " << first.threadsPerBlock << " threads per block.\n";
+  h << "// Generated by tile-cc --emit=launcher: do not edit.\n//   " << commentText(options.command) << "\n//\n"
+    << "// Kernel '" << first.name << "'" << (multi ? "; per configuration:" : ":") << "\n";
+  // Each configuration's own block size (configurations may differ in num_threads).
   for (const LauncherVariant &v : variants)
-    h << "//   " << (v.config >= 0 ? "config " + std::to_string(v.config) + ": " : "") << "constants "
-      << constantsText(v.metadata) << "; images: " << imagesText(v) << "\n";
+    h << "//   " << (v.config >= 0 ? "config " + std::to_string(v.config) + ": " : "") << v.metadata.threadsPerBlock
+      << " threads per block; constants " << constantsText(v.metadata) << "; images: " << imagesText(v) << "\n";
   h << "// Needs only the tile-cc runtime core (CMake: TileCC::runtime).\n"
     << "#pragma once\n\n#include \"runtime/Args.h\"\n#include \"runtime/Device.h\"\n#include \"runtime/Kernel.h\"\n"
     << "#include \"runtime/KernelMetadata.h\"\n#include \"runtime/LaunchPlan.h\"\n#include \"runtime/Stream.h\"\n\n"
@@ -303,15 +315,15 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
       << "inline constexpr unsigned " << name << "_num_configs = " << variants.size() << ";\n\n";
   h << "/// The kernel's metadata" << (multi ? " for a configuration" : "")
     << ": parameters, constants (to size the grid), threads per block. No device needed.\n"
-    << "const tile::rt::KernelMetadata &" << name << "_metadata(" << config << ");\n"
+    << "const ::tile::rt::KernelMetadata &" << name << "_metadata(" << config << ");\n"
     << "/// The kernel on `device`: the image for its architecture, loaded on first use.\n"
-    << "tile::rt::Kernel " << name << "_kernel(const tile::rt::Device &device" << (multi ? ", unsigned config" : "")
+    << "::tile::rt::Kernel " << name << "_kernel(const ::tile::rt::Device &device" << (multi ? ", unsigned config" : "")
     << ");\n"
     << "/// Launches the kernel on `grid` blocks on `stream` (asynchronous). The arguments are checked as\n"
     << "/// tile::rt::launch checks them; a mismatch throws tile::rt::Error naming the parameter"
     << (multi ? ", and so does\n/// a configuration out of range" : "") << ".\n"
     << parameterDoc(first) << "void launch_" << name << "(" << configArg
-    << "const tile::rt::Stream &stream, const tile::rt::Grid &grid" << declared << ");\n\n";
+    << "const ::tile::rt::Stream &stream, const ::tile::rt::Grid &grid" << declared << ");\n\n";
   const LauncherTuning *tuning = multi ? options.tuning : nullptr;
   if (tuning) {
     std::string keys;
@@ -326,14 +338,14 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
       << "/// tuner's keys are; `fallback` when no decision compiled in fits. Throws tile::rt::Error when\n"
       << "/// key_values does not hold " << name << "_tuning_key_count values.\n"
       << "unsigned " << name
-      << "_tuned_config(const tile::rt::Device &device, const std::vector<std::int64_t> &key_values,\n"
-      << "    std::int64_t blocks, unsigned fallback = 0);\n\n";
+      << "_tuned_config(const ::tile::rt::Device &device, const ::std::vector<::std::int64_t> &key_values,\n"
+      << "    ::std::int64_t blocks, unsigned fallback = 0);\n\n";
   }
   closeNamespace(h, options.nameSpace);
   header = h.str();
 
   std::ostringstream s;
-  s << "// Generated by tile-cc --emit=launcher: do not edit.\n//   " << options.command << "\n"
+  s << "// Generated by tile-cc --emit=launcher: do not edit.\n//   " << commentText(options.command) << "\n"
     << "#include \"" << options.headerName << "\"\n\n#include \"runtime/Embedded.h\"\n#include \"runtime/Error.h\"\n\n"
     << "#include <string>\n\n";
   openNamespace(s, options.nameSpace);
@@ -346,23 +358,23 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
         << "const unsigned char kImage" << v << "_" << i << "[] = {\n  " << byteList(image.bytes) << "};\n"
         << "const char kMetadata" << v << "_" << i << "[] =\n    " << cString(image.metadata) << ";\n\n";
     }
-    s << "const tile::rt::EmbeddedImage kImages" << v << "[] = {\n";
+    s << "const ::tile::rt::EmbeddedImage kImages" << v << "[] = {\n";
     for (std::size_t i = 0; i < variant.images.size(); ++i)
       s << "    {\"" << variant.images[i].arch << "\", " << (variant.images[i].isPtx ? "true" : "false") << ", kImage"
         << v << "_" << i << ", sizeof kImage" << v << "_" << i << ", kMetadata" << v << "_" << i << "},\n";
     s << "};\n\n";
   }
-  s << "tile::rt::EmbeddedKernel &embedded(" << config << ") {\n";
+  s << "::tile::rt::EmbeddedKernel &embedded(" << config << ") {\n";
   if (multi) {
     s << "  switch (config) {\n";
     for (std::size_t v = 0; v < variants.size(); ++v)
-      s << "  case " << v << ": {\n    static tile::rt::EmbeddedKernel kernel(\"" << first.name << "\", kImages" << v
+      s << "  case " << v << ": {\n    static ::tile::rt::EmbeddedKernel kernel(\"" << first.name << "\", kImages" << v
         << ", sizeof kImages" << v << " / sizeof kImages" << v << "[0]);\n    return kernel;\n  }\n";
-    s << "  default:\n    throw tile::rt::Error(tile::rt::Error::Kind::InvalidArgument,\n"
-      << "                          \"" << name << ": config \" + std::to_string(config) + \" is out of range (\" +\n"
-      << "                              std::to_string(" << name << "_num_configs) + \" configurations)\");\n  }\n";
+    s << "  default:\n    throw ::tile::rt::Error(::tile::rt::Error::Kind::InvalidArgument,\n"
+      << "                          \"" << name << ": config \" + ::std::to_string(config) + \" is out of range (\" +\n"
+      << "                              ::std::to_string(" << name << "_num_configs) + \" configurations)\");\n  }\n";
   } else {
-    s << "  static tile::rt::EmbeddedKernel kernel(\"" << first.name
+    s << "  static ::tile::rt::EmbeddedKernel kernel(\"" << first.name
       << "\", kImages0, sizeof kImages0 / sizeof kImages0[0]);\n  return kernel;\n";
   }
   s << "}\n\n";
@@ -374,10 +386,10 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
       for (const LauncherTuningEntry &t : tuning->entries)
         for (std::int64_t v : t.keyValues)
           list += (list.empty() ? "" : ", ") + std::to_string(v);
-      s << "const std::int64_t kTuningKeys[] = {" << list << "};\n";
+      s << "const ::std::int64_t kTuningKeys[] = {" << list << "};\n";
     }
     if (!tuning->entries.empty()) {
-      s << "const tile::rt::EmbeddedTuning kTuning[] = {\n";
+      s << "const ::tile::rt::EmbeddedTuning kTuning[] = {\n";
       for (std::size_t e = 0; e < tuning->entries.size(); ++e) {
         const LauncherTuningEntry &t = tuning->entries[e];
         s << "    {" << cString(t.device) << ", " << (k ? "kTuningKeys + " + std::to_string(e * k) : "nullptr") << ", "
@@ -389,22 +401,22 @@ void writeLauncher(const std::vector<LauncherVariant> &variants, const LauncherO
   }
   s << "} // namespace\n\n";
   const std::string configName = multi ? "config" : "";
-  s << "const tile::rt::KernelMetadata &" << name << "_metadata(" << config << ") { return embedded(" << configName
+  s << "const ::tile::rt::KernelMetadata &" << name << "_metadata(" << config << ") { return embedded(" << configName
     << ").metadata(); }\n\n"
-    << "tile::rt::Kernel " << name << "_kernel(const tile::rt::Device &device" << (multi ? ", unsigned config" : "")
+    << "::tile::rt::Kernel " << name << "_kernel(const ::tile::rt::Device &device" << (multi ? ", unsigned config" : "")
     << ") { return embedded(" << configName << ").load(device); }\n\n"
-    << "void launch_" << name << "(" << configArg << "const tile::rt::Stream &stream, const tile::rt::Grid &grid"
+    << "void launch_" << name << "(" << configArg << "const ::tile::rt::Stream &stream, const ::tile::rt::Grid &grid"
     << declared << ") {\n  embedded(" << configName << ").launch(stream, grid, {" << passed << "});\n}\n\n";
   if (tuning) {
     s << "unsigned " << name
-      << "_tuned_config(const tile::rt::Device &device, const std::vector<std::int64_t> &key_values,\n"
-      << "    std::int64_t blocks, unsigned fallback) {\n";
+      << "_tuned_config(const ::tile::rt::Device &device, const ::std::vector<::std::int64_t> &key_values,\n"
+      << "    ::std::int64_t blocks, unsigned fallback) {\n";
     if (tuning->entries.empty())
       s << "  // The table held no decision for this specialization: only the key's size is checked.\n"
-        << "  int config = tile::rt::lookupEmbeddedTuning(nullptr, 0, " << tuning->keyNames.size()
+        << "  int config = ::tile::rt::lookupEmbeddedTuning(nullptr, 0, " << tuning->keyNames.size()
         << ", device.name(), key_values, blocks, \"" << name << "\");\n";
     else
-      s << "  int config = tile::rt::lookupEmbeddedTuning(kTuning, sizeof kTuning / sizeof kTuning[0], "
+      s << "  int config = ::tile::rt::lookupEmbeddedTuning(kTuning, sizeof kTuning / sizeof kTuning[0], "
         << tuning->keyNames.size() << ", device.name(), key_values, blocks, \"" << name << "\");\n";
     s << "  return config < 0 ? fallback : unsigned(config);\n}\n\n";
   }

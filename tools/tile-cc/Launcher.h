@@ -45,6 +45,14 @@ bool parseLauncherMetadata(LauncherVariant &variant, std::string &error);
 /// them separated by "::"; otherwise an error message naming `what`.
 std::string checkIdentifier(const std::string &text, const std::string &what, bool allowNested);
 
+/// The kernel parameters' names in the generated C++: each Python name, with trailing '_'s
+/// where it is a C++ keyword or standard macro or one of the generated code's own names
+/// (config, embedded, grid, stream), until it differs from every other parameter's.
+std::vector<std::string> launcherParameterNames(const rt::KernelMetadata &md);
+
+/// Whether `name` is a C++ keyword, alternative token or standard macro (NULL, errno ...).
+bool isCppReservedWord(const std::string &name);
+
 /// The header and the source. Array parameters take a tile::rt::Arg (an ArrayArg or a DLPack
 /// tensor), scalars their C++ type (float, double, int8_t ... int64_t, bool) or a tile::rt::Scalar
 /// for float16, bfloat16, tfloat32 and the float8 types.

@@ -5,21 +5,24 @@
 #include "runtime/jit/TuneKey.h"
 #include "runtime/jit/TuneRecord.h"
 
+#include "tools/common/Numbers.h"
+
+#include <limits>
+#include <optional>
 #include <set>
 
 namespace tile::tools {
 
 namespace {
 
+// A block count or key= value as the tuner writes it: decimal digits within int64 (a longer
+// number is refused, not wrapped to a negative one).
 bool parseInt64(const std::string &text, std::int64_t &value) {
-  if (text.empty() || text.size() > 19)
+  std::string error;
+  std::optional<std::int64_t> v = parseInt(text, 0, std::numeric_limits<std::int64_t>::max(), "", error);
+  if (!v || text[0] == '+' || text[0] == '-')
     return false;
-  value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9')
-      return false;
-    value = value * 10 + (c - '0');
-  }
+  value = *v;
   return true;
 }
 
@@ -53,15 +56,19 @@ std::string misfit(const jit::TuneRecord &record, const LauncherTuningSpec &spec
   for (auto &[name, value] : constants)
     if (!spec.constants.count(name))
       return "it was tuned with constant " + name + ", which the command line does not set";
-  if (!hasDevice || !parseInt64(blocks, entry.blocks))
+  if (!hasDevice || blocks.empty())
     return "its key has no device or block count";
+  if (!parseInt64(blocks, entry.blocks))
+    return "its block count '" + blocks + "' is not an integer in [0, 2^63)";
   std::set<std::string> names(spec.keyNames.begin(), spec.keyNames.end());
   if (keys.size() != names.size())
     return "its key= names differ from the kernel's";
   for (const std::string &name : spec.keyNames) {
     std::int64_t v = 0;
-    if (!keys.count(name) || !parseInt64(keys[name], v))
+    if (!keys.count(name))
       return "its key has no value for key= name '" + name + "'";
+    if (!parseInt64(keys[name], v))
+      return "its value of key= name '" + name + "', '" + keys[name] + "', is not an integer in [0, 2^63)";
     entry.keyValues.push_back(v);
   }
   if (record.config >= spec.configLabels.size())

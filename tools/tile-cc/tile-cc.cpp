@@ -27,11 +27,14 @@
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
 #include "compiler/pipeline/Pipeline.h"
+#include "compiler/support/Options.h"
 #include "compiler/target/NVPTX.h"
 #include "runtime/Error.h"
 #include "runtime/jit/TuneKey.h"
 #include "tile/Version.h"
+#include "tools/common/Files.h"
 #include "tools/common/Numbers.h"
+#include "tools/common/OutOfMemory.h"
 #include "tools/tile-cc/AllConfigs.h"
 #include "tools/tile-cc/Launcher.h"
 #include "tools/tile-cc/LauncherTuning.h"
@@ -39,8 +42,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -237,23 +242,31 @@ private:
   std::unique_ptr<raw_fd_ostream> tempStream_, direct_;
 };
 
-// True when `a` and `b` name the same file: the same existing file (symlinks and hard links
-// included), or the same path once made absolute (for files that do not exist yet).
-bool samePath(StringRef a, StringRef b) {
-  // Writing a device twice is harmless: --metadata /dev/null -o /dev/null (and the input is
-  // always a regular file).
-  sys::fs::file_status st;
-  if (!sys::fs::status(a, st) && sys::fs::exists(st) && !sys::fs::is_regular_file(st))
-    return false;
-  bool same = false;
-  if (!sys::fs::equivalent(a, b, same) && same)
-    return true;
-  SmallString<256> absA(a), absB(b);
-  if (sys::fs::make_absolute(absA) || sys::fs::make_absolute(absB))
-    return false;
-  sys::path::remove_dots(absA, /*remove_dot_dot=*/true);
-  sys::path::remove_dots(absB, /*remove_dot_dot=*/true);
-  return absA == absB;
+// `arg` as a shell reads it back: bare when it holds only safe characters, else in single
+// quotes, or as $'...' with escapes when it holds control characters (a newline in a path must
+// not end the generated launcher's comment line).
+std::string shellQuoted(StringRef arg) {
+  if (!arg.empty() &&
+      arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") ==
+          StringRef::npos)
+    return arg.str();
+  const bool control = llvm::any_of(arg, [](char c) { return (unsigned char)c < 0x20 || c == 0x7f; });
+  std::string out = control ? "$'" : "'";
+  for (char c : arg) {
+    if (!control) {
+      out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    } else if (c == '\'' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if ((unsigned char)c < 0x20 || c == 0x7f) {
+      char buf[8];
+      snprintf(buf, sizeof buf, "\\x%02x", (unsigned char)c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
 }
 
 // --kernel, --const and --arg as a Specialization; 0, or the exit code of a bad option.
@@ -325,8 +338,18 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
     return usage("--emit=launcher needs -o NAME.h (it writes NAME.h and NAME.cpp)");
   const std::string headerPath = outputFile;
   const std::string sourcePath = StringRef(headerPath).drop_back(2).str() + ".cpp";
-  if (samePath(sourcePath, inputFile))
-    return usage("-o '" + headerPath + "' would write '" + sourcePath + "', the input file; refusing to overwrite it");
+  const std::string headerName = sys::path::filename(headerPath).str();
+  if (headerName.find_first_of("\"\\") != std::string::npos ||
+      std::any_of(headerName.begin(), headerName.end(), [](char c) { return (unsigned char)c < 0x20; }))
+    return usage("-o '" + headerPath +
+                 "': the header's name cannot appear in an #include \"...\" line (a quote, "
+                 "backslash or control character)");
+  // Neither file may be an input: the kernel source or the tuning table.
+  if (std::string clash =
+          tile::tools::checkOutputs({{headerPath, "-o"}, {sourcePath, "the launcher source (from -o)"}},
+                                    {{inputFile, "the input file"}, {tuningTable, "the --tuning-table file"}});
+      !clash.empty())
+    return usage(clash);
   std::string error;
   for (size_t i = 0; i < archs.size(); ++i) {
     if (tile::target::ptxFeatureFor(archs[i], error).empty())
@@ -454,7 +477,7 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
   options.name = name;
   options.tuning = tuningTable.empty() ? nullptr : &tuning;
   options.nameSpace = launcherNamespace;
-  options.headerName = sys::path::filename(headerPath).str();
+  options.headerName = headerName;
   options.command = commandLine;
   std::string header, source;
   tile::tools::writeLauncher(variants, options, header, source);
@@ -476,9 +499,12 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // Out of memory is an error message and exit code 3, not an abort (tools/common/OutOfMemory.h).
+  tile::tools::exitOnOutOfMemory("tile-cc");
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tile::tools::outOfMemoryExit(); });
   std::string commandLine = "tile-cc"; // for the generated launcher's first comment
   for (int i = 1; i < argc; ++i)
-    commandLine += std::string(" ") + argv[i];
+    commandLine += " " + shellQuoted(argv[i]);
   // A file size limit (ulimit -f) then fails the write with EFBIG, reported as an I/O error
   // with the existing output untouched, instead of a signal.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -487,6 +513,8 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &os) { os << "tile-cc " TILE_CC_VERSION_STRING " (MLIR/LLVM 22)\n"; });
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-cc: compiles tile kernels (cuTile syntax)\n", &llvm::errs()))
     return 2;
+  if (std::string repeated = tile::support::findRepeatedOption(category); !repeated.empty())
+    return usage(repeated);
 
   // Numbers are parsed strictly (llvm::cl would take "-1" as the int -1 and 0x10 as 16).
   std::string optionError;
@@ -533,9 +561,16 @@ int main(int argc, char **argv) {
         return usage("--" + o->ArgStr.str() + " is only for --emit=launcher");
   }
 
+  // --timing: every stage of the compile under one report (printed on exit, to stderr): the
+  // front end, each MLIR pass, LLVM's translation to PTX and ptxas.
+  mlir::DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  mlir::TimingScope rootTiming = timingManager.getRootScope();
+
   SourceManager sources;
   DiagnosticEngine diags(sources, static_cast<unsigned>(*errorLimit));
   std::string readError;
+  mlir::TimingScope parseTiming = rootTiming.nest("front end: read and parse");
   const SourceFile *file = sources.addFile(inputFile, &readError);
   if (!file) {
     errs() << "tile-cc: error: " << readError << "\n";
@@ -543,6 +578,7 @@ int main(int argc, char **argv) {
   }
 
   std::unique_ptr<Module> module = parseModule(*file, diags, hostFileOptions());
+  parseTiming.stop();
   if (diags.hasErrors())
     return finish(diags);
 
@@ -617,14 +653,17 @@ int main(int argc, char **argv) {
                                                             : outputFile.getValue()) +
                  ".json";
   }
-  if (outputFile != "-" && samePath(outputFile, inputFile))
-    return usage("-o '" + outputFile + "' is the input file; refusing to overwrite it");
   if (emit == EmitKind::Launcher)
     return emitLauncher(*file, *module, diags, archs, config, launcherForEveryConfig, numThreads, commandLine);
-  if (!metaPath.empty() && samePath(metaPath, inputFile))
-    return usage("--metadata '" + metaPath + "' is the input file; refusing to overwrite it");
-  if (!metaPath.empty() && outputFile != "-" && samePath(metaPath, outputFile))
-    return usage("--metadata '" + metaPath + "' and -o '" + outputFile + "' are the same file");
+  {
+    std::vector<tile::tools::NamedPath> outputs;
+    if (outputFile != "-")
+      outputs.push_back({outputFile, "-o"});
+    if (!metaPath.empty())
+      outputs.push_back({metaPath, "--metadata"});
+    if (std::string clash = tile::tools::checkOutputs(outputs, {{inputFile, "the input file"}}); !clash.empty())
+      return usage(clash);
+  }
 
   std::string ioError;
   AtomicOutput output, meta;
@@ -658,7 +697,9 @@ int main(int argc, char **argv) {
   spec.arch = arch;
 
   mlir::MLIRContext context;
+  mlir::TimingScope irgenTiming = rootTiming.nest("front end: tile IR generation");
   auto ir = compileToTileIR(*module, spec, context, diags);
+  irgenTiming.stop();
   if (!ir)
     return finish(diags);
   if (diags.numWarnings() != 0) { // shown now: a successful compile prints nothing else
@@ -675,8 +716,9 @@ int main(int argc, char **argv) {
       tile::pipeline::buildGpuPipeline(pm, options);
     else
       tile::pipeline::buildLLVMDialectPipeline(pm, options);
+    mlir::TimingScope passTiming = rootTiming.nest("pass pipeline");
     if (timing)
-      pm.enableTiming();
+      pm.enableTiming(passTiming);
     if (printIRAfterAll || !printIRAfter.empty()) {
       std::vector<std::string> names(printIRAfter.begin(), printIRAfter.end());
       context.disableMultithreading();
@@ -699,12 +741,16 @@ int main(int argc, char **argv) {
   if (emit >= EmitKind::LLVM) {
     tile::target::TargetOptions target{arch, optLevel == O0 ? 0u : 3u};
     std::string text, error;
+    mlir::TimingScope llvmTiming = rootTiming.nest(emit == EmitKind::LLVM ? "LLVM IR" : "LLVM: IR and PTX");
     bool ok = emit == EmitKind::LLVM ? tile::target::translateToLLVMIR(*ir, target, text, error)
                                      : tile::target::translateToPTX(*ir, target, text, error);
+    llvmTiming.stop();
     if (ok && emit == EmitKind::Cubin) {
       std::string cubin, report, metadata;
+      mlir::TimingScope ptxasTiming = rootTiming.nest("ptxas");
       ok = tile::target::assembleCubin(text, arch, ptxasVerbose, cubin, report, error) &&
            tile::target::kernelMetadata(*ir, arch, metadata, error);
+      ptxasTiming.stop();
       if (ok && ptxasVerbose)
         errs() << report;
       if (ok) {

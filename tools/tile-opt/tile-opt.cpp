@@ -10,6 +10,7 @@
 #include "compiler/support/MlirInput.h"
 #include "dialect/TileDialect.h"
 #include "dialect/gpu/TileGpu.h"
+#include "tools/common/OutOfMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,6 +27,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -33,6 +35,9 @@
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Out of memory is an error message and exit code 3, not an abort (tools/common/OutOfMemory.h).
+  tile::tools::exitOnOutOfMemory("tile-opt");
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tile::tools::outOfMemoryExit(); });
   tile::codegen::registerDebugOptions(); // -debug, -debug-only=tile-assign-layouts,...
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
@@ -53,9 +58,11 @@ int main(int argc, char **argv) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input;
   if (!config.shouldShowDialects() && !config.shouldListPasses()) {
-    input = mlir::openInputFile(inputFile, &error);
+    // The project's reader: a FIFO or /dev/zero as the input is refused at once, and standard
+    // input or a file past the size limit is an error, not unbounded memory.
+    input = tile::support::readMlirInput(inputFile, error);
     if (!input) {
-      llvm::errs() << error << "\n";
+      llvm::errs() << "tile-opt: error: " << error << "\n";
       return 1;
     }
     llvm::SourceMgr sourceMgr;

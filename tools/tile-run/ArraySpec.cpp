@@ -1,5 +1,7 @@
 #include "tools/tile-run/ArraySpec.h"
 
+#include "runtime/Error.h"
+#include "runtime/npy/Npy.h"
 #include "tools/common/Numbers.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -29,14 +31,39 @@ double hashUniform(uint64_t seed, uint64_t k) {
 
 } // namespace
 
-// NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]
+// NAME=@FILE.npy: the array as the file holds it, row-major (readNpy transposes Fortran order).
+static bool readArrayFile(StringRef name, StringRef path, ArrayArg &a, std::string &error) {
+  a.name = name.str();
+  a.file = path.str();
+  rt::NpyArray npy;
+  try {
+    npy = rt::readNpy(a.file);
+  } catch (const rt::Error &e) {
+    error = "--array " + a.name + ": " + e.what();
+    return false;
+  }
+  a.dtype = npy.dtype;
+  a.shape = npy.shape;
+  a.bytes.assign(npy.raw.begin(), npy.raw.end());
+  a.view = HostArray::contiguous(a.bytes.data(), a.dtype, a.shape);
+  return true;
+}
+
+// NAME=DTYPE:SHAPE[:FILL[:LAYOUT]] or NAME=@FILE.npy
 bool parseArrayArg(const std::string &text, ArrayArg &a, std::string &error) {
   StringRef rest(text);
   auto [name, spec] = rest.split('=');
+  if (!name.empty() && spec.starts_with("@")) {
+    if (spec.size() == 1) {
+      error = "--array " + name.str() + "=@ needs a file name (NAME=@FILE.npy)";
+      return false;
+    }
+    return readArrayFile(name, spec.drop_front(), a, error);
+  }
   SmallVector<StringRef> fields;
   spec.split(fields, ':');
   if (name.empty() || fields.size() < 2) {
-    error = "--array expects NAME=DTYPE:SHAPE[:FILL[:LAYOUT]], got '" + text + "'";
+    error = "--array expects NAME=DTYPE:SHAPE[:FILL[:LAYOUT]] or NAME=@FILE.npy, got '" + text + "'";
     return false;
   }
   a.name = name.str();
@@ -220,6 +247,48 @@ void printArray(const ArrayArg &a, int precision, raw_ostream &os) {
   };
   rec(0, 0);
   os << "\n";
+}
+
+std::string checkSavable(const ArrayArg &a) {
+  switch (a.dtype) {
+  case DType::Float16:
+  case DType::BFloat16:
+  case DType::Float32:
+  case DType::Float64:
+  case DType::Int32:
+  case DType::Int64:
+    return "";
+  default:
+    return "--save: array '" + a.name + "' is " + dtypeName(a.dtype) +
+           ", which tile-run does not write to .npy (float16, bfloat16, float32, float64, int32, int64)";
+  }
+}
+
+std::string npyBytes(const ArrayArg &a) {
+  // The logical elements' bytes in row-major order (a colmajor view read through its strides),
+  // copied exactly: through doubles an int64 past 2^53 would lose bits.
+  const size_t size = dtypeSize(a.dtype);
+  const int64_t n = a.view.numElements();
+  std::string raw;
+  raw.reserve(static_cast<size_t>(n) * size);
+  std::vector<int64_t> index(a.shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      offset += index[d] * a.view.strides[d];
+    raw.append(static_cast<const char *>(a.view.data) + offset * size, size);
+    for (size_t d = index.size(); d-- > 0;)
+      if (++index[d] < a.shape[d])
+        break;
+      else
+        index[d] = 0;
+  }
+  // The header for this dtype and shape, then the data in the file's little-endian layout,
+  // which is the array's own for every savable dtype.
+  std::vector<double> zeros(static_cast<size_t>(n), 0.0);
+  std::string file = rt::encodeNpy(a.shape, zeros.data(), zeros.size(), a.dtype);
+  file.replace(file.size() - raw.size(), raw.size(), raw);
+  return file;
 }
 
 } // namespace tile::run

@@ -14,6 +14,7 @@ namespace tile::run {
 
 struct ArrayArg {
   std::string name;
+  std::string file; // NAME=@FILE.npy: the file the elements came from ("" for a fill)
   interp::DType dtype = interp::DType::Float32;
   std::vector<int64_t> shape;
   std::vector<char> bytes;
@@ -22,7 +23,15 @@ struct ArrayArg {
 
 /// FILL: zeros (default), ones, iota (element k holds k, in row-major order), random[:SEED]
 /// (floats uniform in [-1, 1), integers in [-100, 100), unsigned ones in [0, 200)), full=V. LAYOUT: rowmajor, colmajor.
+/// NAME=@FILE.npy instead reads the array from a .npy file: dtype and shape from the file
+/// (float16, bfloat16 as '<V2', float32, float64, int32, int64; Fortran order is transposed).
 bool parseArrayArg(const std::string &text, ArrayArg &array, std::string &error);
+
+/// The dtypes --save can write (those .npy files hold and runtime/npy writes), or why not:
+/// "" when `array` can be saved.
+std::string checkSavable(const ArrayArg &array);
+/// The .npy bytes of `array` (its logical elements in row-major order, whatever its layout).
+std::string npyBytes(const ArrayArg &array);
 bool parseScalarArg(const std::string &text, std::string &name, interp::LaunchArg &arg, std::string &error);
 
 /// "name: dtype (shape)" and the elements as nested rows, one innermost row per line.

@@ -33,6 +33,34 @@ std::pair<double, double> defaultTolerance(DType dtype) {
   }
 }
 
+std::pair<double, double> toleranceFor(const ArrayArg &interpreted) {
+  auto [rtol, atol] = defaultTolerance(interpreted.dtype);
+  if (!interp::isFloat(interpreted.dtype) || rtol == 0)
+    return {rtol, atol};
+  // The array's scale: its RMS over finite elements, read through the view's strides.
+  double sumSq = 0;
+  int64_t finite = 0;
+  const int64_t n = interpreted.view.numElements();
+  std::vector<int64_t> index(interpreted.shape.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      offset += index[d] * interpreted.view.strides[d];
+    const double v = interp::readFloat(static_cast<const char *>(interpreted.view.data) +
+                                           offset * interp::dtypeSize(interpreted.dtype),
+                                       interpreted.dtype);
+    if (std::isfinite(v))
+      sumSq += v * v, ++finite;
+    for (size_t d = index.size(); d-- > 0;)
+      if (++index[d] < interpreted.shape[d])
+        break;
+      else
+        index[d] = 0;
+  }
+  const double rms = finite ? std::sqrt(sumSq / double(finite)) : 0.0;
+  return {rtol, std::max(atol, rtol * rms)};
+}
+
 namespace {
 
 // The scalar argument as the runtime passes it: its dtype and bit pattern.
@@ -149,7 +177,7 @@ int runOnGpu(const jit::KernelRequest &requestIn, const GpuRunOptions &options, 
         std::memcpy(a.bytes.data(), gpu.data(), gpu.size()); // the view points into a.bytes
         continue;
       }
-      auto [rtol, atol] = defaultTolerance(a.dtype);
+      auto [rtol, atol] = toleranceFor(a);
       rtol = options.rtol.value_or(rtol);
       atol = options.atol.value_or(atol);
       Comparison c = compare(a, gpu.data(), rtol, atol);

@@ -26,6 +26,7 @@
 
 #include "tools/common/Files.h"
 #include "tools/common/Numbers.h"
+#include "tools/common/OutOfMemory.h"
 #include "tools/tile-run/ArraySpec.h"
 #include "tools/tile-run/GpuRun.h"
 
@@ -34,12 +35,14 @@
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/support/MlirInput.h"
+#include "compiler/support/Options.h"
 #include "dialect/TileDialect.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -58,16 +61,25 @@ namespace {
 
 cl::OptionCategory category("tile-run options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel (.py or .mlir)>"), cl::Required, cl::cat(category));
-cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to run (default: the only one)"), cl::value_desc("NAME"),
-                                cl::cat(category));
+cl::opt<std::string>
+    kernelName("kernel", cl::desc("Kernel to run (required for a .py file; in a .mlir file, default: the only one)"),
+               cl::value_desc("NAME"), cl::cat(category));
 cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter (.py)"),
                                 cl::value_desc("NAME=VALUE"), cl::cat(category));
 cl::opt<std::string> configIndex("config", cl::desc("@ct.autotune configuration (.py, default 0)"), cl::value_desc("N"),
                                  cl::cat(category));
 cl::opt<std::string> gridSpec("grid", cl::desc("Grid extents"), cl::value_desc("X[,Y[,Z]]"), cl::init("1"),
                               cl::cat(category));
-cl::list<std::string> arrays("array", cl::desc("An array argument"), cl::value_desc("NAME=DTYPE:SHAPE[:FILL[:LAYOUT]]"),
-                             cl::cat(category));
+cl::list<std::string> arrays(
+    "array",
+    cl::desc("An array argument. FILL: zeros (default), ones, iota (element k holds k, row-major), random[:SEED] "
+             "(floats in [-1, 1), integers in [-100, 100), unsigned in [0, 200)), full=V; LAYOUT: rowmajor (default), "
+             "colmajor. NAME=@FILE.npy reads the array (dtype and shape) from a .npy file"),
+    cl::value_desc("NAME=DTYPE:SHAPE[:FILL[:LAYOUT]] | NAME=@FILE.npy"), cl::cat(category));
+cl::opt<std::string> saveDir("save",
+                             cl::desc("After the run, write every array to DIR/NAME.npy (all or none, each replaced "
+                                      "atomically; with --backend gpu, the GPU's results)"),
+                             cl::value_desc("DIR"), cl::cat(category));
 cl::list<std::string> scalars("scalar", cl::desc("A scalar argument"), cl::value_desc("NAME=DTYPE:VALUE"),
                               cl::cat(category));
 cl::list<std::string> printNames("print", cl::desc("Print this array after the run (default: every array)"),
@@ -128,9 +140,14 @@ std::string dim3String(const Dim3 &d) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  // Out of memory is an error message and exit code 3, not an abort (tools/common/OutOfMemory.h).
+  tile::tools::exitOnOutOfMemory("tile-run");
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tile::tools::outOfMemoryExit(); });
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-run: runs a tile kernel on the CPU\n", &errs()))
     return 2;
+  if (std::string repeated = tile::support::findRepeatedOption(category); !repeated.empty())
+    return usage(repeated);
 
   std::string error;
   Dim3 grid;
@@ -223,6 +240,27 @@ int main(int argc, char **argv) {
   for (const std::string &name : printNames)
     if (!arrayArgs.count(name) && !printNothing)
       return usage("--print " + name + ": no such --array");
+
+  // --save: checked before the run (a long one must not fail at its end): savable dtypes, a
+  // writable folder, and no output that is an input (the kernel, an @FILE.npy array).
+  std::vector<std::pair<std::string, std::string>> saved; // (path, bytes), filled after the run
+  if (saveDir.getNumOccurrences()) {
+    std::vector<tools::NamedPath> outputs, inputs{{inputFile, "the kernel file"}};
+    for (const std::string &name : order) {
+      const ArrayArg &a = arrayArgs.at(name);
+      if (std::string why = checkSavable(a); !why.empty())
+        return usage(why);
+      outputs.push_back({saveDir + "/" + name + ".npy", "--save"});
+      if (!a.file.empty())
+        inputs.push_back({a.file, "the input of --array " + name});
+    }
+    if (std::string clash = tools::checkOutputs(outputs, inputs); !clash.empty())
+      return usage(clash);
+    if (!tools::makeDirectories(saveDir, error) || !tools::checkWritableDirectory(saveDir, error)) {
+      errs() << "tile-run: error: --save: " << error << "\n";
+      return 3;
+    }
+  }
 
   if (std::string why = tools::checkInputFile(inputFile, "kernel file", kMaxInputBytes); !why.empty()) {
     errs() << "tile-run: error: " << why << "\n";
@@ -375,6 +413,14 @@ int main(int argc, char **argv) {
     outs().flush();
     if (rc)
       return rc;
+  }
+  if (saveDir.getNumOccurrences()) {
+    for (const std::string &name : order)
+      saved.push_back({saveDir + "/" + name + ".npy", npyBytes(arrayArgs.at(name))});
+    if (!tools::writeFilesAtomically(saved, error)) {
+      errs() << "tile-run: error: --save: " << error << "\n";
+      return 3;
+    }
   }
   if (printNothing)
     return 0;

@@ -28,6 +28,7 @@
 #include "runtime/npy/Npy.h"
 #include "tools/common/Files.h"
 #include "tools/common/Numbers.h"
+#include "tools/common/OutOfMemory.h"
 #include "tools/tile-ssd/Run.h"
 
 #include <cerrno>
@@ -63,6 +64,7 @@ int main(int argc, char **argv) {
   // A file size limit (ulimit -f) then fails the write with EFBIG, which is reported and leaves
   // the old outputs, instead of killing the process halfway through.
   std::signal(SIGXFSZ, SIG_IGN);
+  tools::exitOnOutOfMemory("tile-ssd"); // an error and exit code 3, not an uncaught bad_alloc
   std::string inputDir, outDir;
   ForwardOptions options;
   bool check = false;

@@ -8,6 +8,7 @@
 # RUN: not tile-cc %s --kernel host_module --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=HOST
 # RUN: not tile-cc %s --kernel padding --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=PAD
 # RUN: not tile-cc %s --kernel dtype_attr --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=DTYPE
+# RUN: not tile-cc %s --kernel triton_names --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=TRITON
 import cuda.tile as ct
 import math
 
@@ -50,7 +51,7 @@ def loop_var(x):
     t = ct.load(x, index=(i,), shape=(16,))
 
 
-# OP: {{.*}}names.py:[[@LINE+6]]:12: error: 'ct.lod' is not a supported operation or dtype
+# OP: {{.*}}names.py:[[@LINE+6]]:12: error: 'ct.lod' is not a supported operation or dtype; did you mean 'ct.load'?
 # OP-NEXT: {{^}}    t = ct.lod(x, index=(0,), shape=(16,))
 # OP-NEXT: {{^}}           ^~~
 # OP: 1 error generated.
@@ -86,3 +87,16 @@ def padding(x):
 @ct.kernel
 def dtype_attr(x):
     t = ct.zeros((16,), dtype=ct.float128)
+
+
+# Triton's spellings get ours; a name nothing is close to gets no suggestion.
+# TRITON: names.py:[[@LINE+6]]:12: error: 'ct.program_id' is not a supported operation or dtype; did you mean 'ct.bid'?
+# TRITON: names.py:[[@LINE+6]]:12: error: 'ct.dot' is not a supported operation or dtype; did you mean 'ct.mma'?
+# TRITON: names.py:[[@LINE+6]]:12: error: 'ct.num_programs' is not a supported operation or dtype; did you mean 'ct.num_blocks'?
+# TRITON: names.py:[[@LINE+6]]:12: error: 'ct.frobnicate' is not a supported operation or dtype{{$}}
+@ct.kernel
+def triton_names(x):
+    i = ct.program_id(0)
+    t = ct.dot(x, x)
+    n = ct.num_programs(0)
+    u = ct.frobnicate(x)

@@ -31,5 +31,8 @@ entries = [
     record("k", 4096, 32, 1, "BS=256"),
     record("k", 8192, 64, 0, "BS=64", const="0:5"),
     record("other", 1024, 8, 0, "config 0"),
+    # Past int64: refused, not wrapped to a negative value compiled in.
+    record("k", 9999999999999999999, 8, 0, "BS=64"),
+    record("k", 1024, 99999999999999999999, 0, "BS=64"),
 ]
 print(json.dumps({"format": "tile-tune-table/1", "entries": entries}, indent=1))

@@ -94,7 +94,7 @@ TEST_CASE("tile.print formats scalars and tiles once per block", "[interpreter][
 tile.kernel @p(%s: f32, %n: i64) {
   %b = tile.bid 0
   %nb = tile.num_blocks 0
-  tile.print "block %d of %d: %5.2f %x 100%%\n", %b, %nb, %s, %n : i32, i32, f32, i64
+  tile.print "block %d of %d: %5.2f %llx 100%%\n", %b, %nb, %s, %n : i32, i32, f32, i64
   %i = tile.iota : tensor<4xi32>
   %f = arith.sitofp %i : tensor<4xi32> to tensor<4xbf16>
   %m = tile.reshape %f : tensor<4xbf16> -> tensor<2x2xbf16>

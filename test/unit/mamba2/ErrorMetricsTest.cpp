@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 using namespace tile::mamba2;
 
@@ -40,4 +41,18 @@ TEST_CASE("mamba2 error metrics", "[mamba2][reference]") {
 
   Tensor other({4});
   CHECK_THROWS_WITH(compare(other, ref), "comparing a result of shape (4,) with a reference of shape (2, 2)");
+}
+
+TEST_CASE("mamba2 error metrics: an infinity matches only itself", "[mamba2][reference]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor ref({4}), actual({4});
+  // A finite result against an infinite reference was inside (the relative tolerance of an
+  // infinite reference is infinite); the same infinity is a match, the other sign is not.
+  ref.data = {inf, inf, -inf, 1.0};
+  actual.data = {1e30, inf, inf, inf};
+  ErrorStats s = compare(actual, ref, 1e-2, 1e-2);
+  CHECK(s.outside == 3);
+  CHECK(countOutside(actual, ref, 1e9, 1e9) == 3);
+  actual.data = {inf, inf, -inf, 1.0};
+  CHECK(countOutside(actual, ref, 0.0, 0.0) == 0);
 }
