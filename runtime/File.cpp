@@ -127,26 +127,28 @@ std::string formatBytes(std::uint64_t bytes) {
   return buf;
 }
 
-std::string readRegularFile(const std::string &path, std::uint64_t maxBytes) {
+ReadFailure readRegularFileInto(const std::string &path, std::uint64_t maxBytes, std::string &data) {
+  using K = ReadFailure::Kind;
+  auto failure = [](K kind, int error = 0, std::uint64_t size = 0) { return ReadFailure{kind, error, size}; };
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (f.fd < 0)
-    fail(path, std::string("cannot open: ") + std::strerror(errno));
+    return failure(K::CannotOpen, errno);
   struct stat st;
   if (::fstat(f.fd, &st) != 0)
-    fail(path, std::string("cannot stat: ") + std::strerror(errno));
+    return failure(K::CannotOpen, errno);
   if (S_ISDIR(st.st_mode))
-    fail(path, "is a directory, not a file");
+    return failure(K::Directory);
   if (!S_ISREG(st.st_mode))
-    fail(path, "is not a regular file");
+    return failure(K::NotRegular);
   std::uint64_t size = std::uint64_t(st.st_size);
   if (size > maxBytes)
-    fail(path, "is " + formatBytes(size) + "; the limit for this kind of file is " + formatBytes(maxBytes));
-  std::string data;
+    return failure(K::TooLarge, 0, size);
+  ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
   try {
     data.resize(size_t(size));
   } catch (const std::bad_alloc &) {
-    fail(path, "out of memory reading " + formatBytes(size));
+    return failure(K::OutOfMemory, 0, size);
   }
   std::uint64_t done = 0;
   while (done < size) {
@@ -154,9 +156,9 @@ std::string readRegularFile(const std::string &path, std::uint64_t maxBytes) {
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
-      fail(path, std::string("read error: ") + std::strerror(errno));
+      return failure(K::ReadError, errno);
     if (n == 0)
-      fail(path, "shrank while being read");
+      return failure(K::Shrank);
     done += std::uint64_t(n);
   }
   char extra;
@@ -164,8 +166,34 @@ std::string readRegularFile(const std::string &path, std::uint64_t maxBytes) {
   while ((n = ::read(f.fd, &extra, 1)) < 0 && errno == EINTR) {
   }
   if (n > 0)
+    return failure(K::Grew);
+  return {};
+}
+
+std::string readRegularFile(const std::string &path, std::uint64_t maxBytes) {
+  std::string data;
+  const ReadFailure why = readRegularFileInto(path, maxBytes, data);
+  switch (why.kind) {
+  case ReadFailure::Kind::None:
+    return data;
+  case ReadFailure::Kind::CannotOpen:
+    fail(path, std::string("cannot open: ") + std::strerror(why.error));
+  case ReadFailure::Kind::Directory:
+    fail(path, "is a directory, not a file");
+  case ReadFailure::Kind::NotRegular:
+    fail(path, "is not a regular file");
+  case ReadFailure::Kind::TooLarge:
+    fail(path, "is " + formatBytes(why.size) + "; the limit for this kind of file is " + formatBytes(maxBytes));
+  case ReadFailure::Kind::OutOfMemory:
+    fail(path, "out of memory reading " + formatBytes(why.size));
+  case ReadFailure::Kind::ReadError:
+    fail(path, std::string("read error: ") + std::strerror(why.error));
+  case ReadFailure::Kind::Shrank:
+    fail(path, "shrank while being read");
+  case ReadFailure::Kind::Grew:
     fail(path, "grew while being read");
-  return data;
+  }
+  fail(path, "cannot be read");
 }
 
 std::string readStandardInput(const std::string &name, std::uint64_t maxBytes) {

@@ -7,6 +7,22 @@
 
 namespace tile::rt {
 
+/// Why a file could not be read (readRegularFileInto); `error` holds errno where one applies.
+struct ReadFailure {
+  enum class Kind { None, CannotOpen, Directory, NotRegular, TooLarge, ReadError, Shrank, Grew, OutOfMemory };
+  Kind kind = Kind::None;
+  int error = 0;
+  std::uint64_t size = 0; // the file's size (TooLarge, OutOfMemory)
+  explicit operator bool() const { return kind != Kind::None; }
+};
+
+/// The one reader every file of the project goes through (kernel sources, .mlir, metadata,
+/// .npy, cache entries, tuning tables, TILE_SSD_SOURCE): the bytes of the regular file `path`
+/// into `data`, or what went wrong, without throwing, so that each caller words its message.
+/// A FIFO is opened without waiting for a writer and refused, as are directories and devices
+/// (/dev/zero); a file over `maxBytes`, or one that changes size while read, is refused too.
+ReadFailure readRegularFileInto(const std::string &path, std::uint64_t maxBytes, std::string &data);
+
 /// The bytes of the regular file `path` (symbolic links followed). Throws Error(Kind::Io) whose
 /// message starts with `path`: missing or unreadable file (the system's reason), a directory or
 /// other non-regular file, a file larger than `maxBytes`, a read error or a file that changes

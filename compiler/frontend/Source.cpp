@@ -1,12 +1,10 @@
 #include "compiler/frontend/Source.h"
 
+#include "runtime/File.h"
+
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <limits>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace tile::frontend {
 
@@ -72,43 +70,29 @@ const SourceFile *SourceManager::addFile(const std::string &path, std::string *e
       *error = message;
     return nullptr;
   };
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat on the open descriptor then
-  // decides (no window between checking a name and reading it).
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0)
-    return fail("cannot open file '" + path + "': " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st;
-  if (::fstat(fd, &st) != 0)
-    return fail("cannot read file '" + path + "': " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode))
+  // The project's one reader (runtime/File.h); the messages are the front end's.
+  using K = rt::ReadFailure::Kind;
+  std::string contents;
+  const rt::ReadFailure why = rt::readRegularFileInto(path, kMaxSourceFileBytes, contents);
+  switch (why.kind) {
+  case K::None:
+    break;
+  case K::CannotOpen:
+    return fail("cannot open file '" + path + "': " + std::strerror(why.error));
+  case K::Directory:
     return fail("'" + path + "' is a directory, not a kernel source file");
-  if (!S_ISREG(st.st_mode))
+  case K::NotRegular:
     return fail("'" + path + "' is not a regular file (a device, FIFO or socket), not a kernel source file");
-  auto tooLarge = [&] {
+  case K::TooLarge:
+  case K::Grew:
     return fail("file '" + path + "' is larger than the " + std::to_string(kMaxSourceFileBytes >> 20) +
                 " MiB limit on kernel source files");
-  };
-  if (static_cast<uint64_t>(st.st_size) > kMaxSourceFileBytes)
-    return tooLarge();
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  // Read at most one byte past the limit, whatever the size said: the file may grow.
-  std::string contents;
-  char buffer[65536];
-  while (true) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return fail("cannot read file '" + path + "': " + std::strerror(errno));
-    if (n == 0)
-      break;
-    contents.append(buffer, static_cast<size_t>(n));
-    if (contents.size() > kMaxSourceFileBytes)
-      return tooLarge();
+  case K::OutOfMemory:
+    return fail("file '" + path + "': out of memory reading it");
+  case K::ReadError:
+    return fail("cannot read file '" + path + "': " + std::strerror(why.error));
+  case K::Shrank:
+    return fail("cannot read file '" + path + "': it shrank while being read");
   }
   const SourceFile *file = addBuffer(path, std::move(contents));
   if (!file)

@@ -33,33 +33,6 @@ std::string tuneDigest(const std::string &text) { return hexDigest(text, 16); }
 
 std::string tuneSourceDigest(const std::string &source) { return hexDigest(source, 16); }
 
-std::vector<std::pair<std::string, std::string>> tuneKeyFields(const std::string &text) {
-  std::vector<std::pair<std::string, std::string>> fields;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos)
-      end = text.size();
-    std::string line = text.substr(at, end - at);
-    at = end + 1;
-    std::size_t eq = line.find('=');
-    if (eq == std::string::npos || eq == 0)
-      continue;
-    // TuneKey::make escapes newlines and backslashes in values.
-    std::string value;
-    for (std::size_t i = eq + 1; i < line.size(); ++i) {
-      if (line[i] == '\\' && i + 1 < line.size()) {
-        value += line[i + 1] == 'n' ? '\n' : line[i + 1];
-        ++i;
-      } else {
-        value += line[i];
-      }
-    }
-    fields.emplace_back(line.substr(0, eq), std::move(value));
-  }
-  return fields;
-}
-
 TuneKey TuneKey::make(std::string kernel, const std::vector<std::pair<std::string, std::string>> &fields,
                       std::string summary) {
   TuneKey key;

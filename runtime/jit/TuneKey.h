@@ -10,6 +10,7 @@
 
 #include "runtime/TuneBucket.h"
 #include "runtime/jit/Jit.h"
+#include "runtime/jit/TuneRecord.h" // tuneKeyFields
 
 #include <cstdint>
 #include <map>
@@ -52,10 +53,6 @@ using rt::bucketPow2;
 
 /// The digest a key gives a kernel source (its "source" field).
 std::string tuneSourceDigest(const std::string &source);
-
-/// A key's text as its fields, in order ("kernel" first), with the values unescaped; fields
-/// that are not "name=value" lines are left out.
-std::vector<std::pair<std::string, std::string>> tuneKeyFields(const std::string &text);
 
 /// The inputs of a launch's key.
 struct TuneKeyInputs {

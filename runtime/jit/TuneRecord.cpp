@@ -155,4 +155,31 @@ std::vector<TuneRecord> parseTuneTable(const std::string &text, const std::strin
   return records;
 }
 
+std::vector<std::pair<std::string, std::string>> tuneKeyFields(const std::string &text) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    std::size_t eq = line.find('=');
+    if (eq == std::string::npos || eq == 0)
+      continue;
+    // TuneKey::make escapes newlines and backslashes in values.
+    std::string value;
+    for (std::size_t i = eq + 1; i < line.size(); ++i) {
+      if (line[i] == '\\' && i + 1 < line.size()) {
+        value += line[i + 1] == 'n' ? '\n' : line[i + 1];
+        ++i;
+      } else {
+        value += line[i];
+      }
+    }
+    fields.emplace_back(line.substr(0, eq), std::move(value));
+  }
+  return fields;
+}
+
 } // namespace tile::jit

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tile::jit {
@@ -44,5 +45,9 @@ std::string tableToJson(const std::vector<TuneRecord> &records);
 /// Parses a "tile-tune-table/1" table; throws rt::Error(InvalidMetadata) naming the entry and
 /// field ("t.json: entries[2].winner: expected an integer").
 std::vector<TuneRecord> parseTuneTable(const std::string &text, const std::string &origin);
+
+/// A key's text (TuneRecord::keyText) as its fields, in order ("kernel" first), with the values
+/// unescaped; fields that are not "name=value" lines are left out.
+std::vector<std::pair<std::string, std::string>> tuneKeyFields(const std::string &text);
 
 } // namespace tile::jit

@@ -73,7 +73,7 @@
 # NANCHECK: tile-ssd: y {{.*}} 40 of 1280 outside
 # NANCHECK: tile-ssd: check FAILED: {{[0-9]+}} of 1792 elements outside tolerance
 # N0: tile-ssd: error: dstate (B's dimension 3) is 0; it must be at least 1
-# ONTOINPUT: tile-ssd: error: --out: '[[T]]/o1/y.npy' is the input '[[T]]/in/x.npy'; refusing to overwrite an input
+# ONTOINPUT: tile-ssd: error: --out '[[T]]/o1/y.npy' is the input '[[T]]/in/x.npy'; refusing to overwrite it
 # FSIZE: tile-ssd: error: cannot write '{{.*}}/o2/y.npy': File too large (neither y.npy nor final_states.npy was written)
 # NOTEMP-NOT: tmp
 # OUTFILE: tile-ssd: error: --out: '[[T]]/file' exists and is not a directory

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <set>
 
 extern const unsigned char tile_examples_matmul_py[];
 extern const std::size_t tile_examples_matmul_py_size;
@@ -49,8 +50,13 @@ int runGemm(int argc, char **argv) {
   std::vector<int64_t> sizes = {4096, 8192};
   int iters = 10, warmup = 2;
   std::string jsonOut, error;
+  std::set<std::string> given; // each option once: a repeat would silently replace the first
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
+    if (!given.insert(a).second) {
+      std::fprintf(stderr, "tile-bench: error: %s is given twice; give it once\n", a.c_str());
+      return 2;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "tile-bench: error: %s needs a value\n", a.c_str());
       return 2;

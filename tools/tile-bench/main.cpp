@@ -41,6 +41,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <set>
 
 using namespace tile;
 using json = nlohmann::json;
@@ -105,8 +106,13 @@ int main(int argc, char **argv) {
   int iters = 20, warmup = 3, repeats = 10;
   int chunkOverride = -1; // -1: each shape's own chunk
   mamba2::MatmulPrecision precision = mamba2::MatmulPrecision::Native;
+  std::set<std::string> given; // each option once: a repeat would silently replace the first
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
+    if (a.rfind("--", 0) == 0 && !given.insert(a).second) {
+      std::fprintf(stderr, "tile-bench: error: %s is given twice; give it once\n", a.c_str());
+      return 2;
+    }
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "tile-bench: error: %s needs a value\n", a.c_str());

@@ -271,18 +271,9 @@ std::string npyBytes(const ArrayArg &a) {
   const int64_t n = a.view.numElements();
   std::string raw;
   raw.reserve(static_cast<size_t>(n) * size);
-  std::vector<int64_t> index(a.shape.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      offset += index[d] * a.view.strides[d];
+  forEachElement(a.view, [&](int64_t, int64_t offset) {
     raw.append(static_cast<const char *>(a.view.data) + offset * size, size);
-    for (size_t d = index.size(); d-- > 0;)
-      if (++index[d] < a.shape[d])
-        break;
-      else
-        index[d] = 0;
-  }
+  });
   // The header for this dtype and shape, then the data in the file's little-endian layout,
   // which is the array's own for every savable dtype.
   std::vector<double> zeros(static_cast<size_t>(n), 0.0);

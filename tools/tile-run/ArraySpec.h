@@ -34,6 +34,23 @@ std::string checkSavable(const ArrayArg &array);
 std::string npyBytes(const ArrayArg &array);
 bool parseScalarArg(const std::string &text, std::string &name, interp::LaunchArg &arg, std::string &error);
 
+/// Calls f(k, offset) for each element of `view` in row-major order: k counts elements, offset
+/// is the element's position from view.data in elements (through the view's strides).
+template <typename F> void forEachElement(const interp::HostArray &view, F f) {
+  std::vector<int64_t> index(view.shape.size(), 0);
+  for (int64_t k = 0, n = view.numElements(); k < n; ++k) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < index.size(); ++d)
+      offset += index[d] * view.strides[d];
+    f(k, offset);
+    for (size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < view.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
 /// "name: dtype (shape)" and the elements as nested rows, one innermost row per line.
 void printArray(const ArrayArg &array, int precision, llvm::raw_ostream &os);
 

@@ -1,4 +1,5 @@
 #include "tools/tile-run/GpuRun.h"
+#include "tools/tile-run/Compare.h"
 
 #include "runtime/Error.h"
 #include "runtime/jit/Backend.h"
@@ -10,56 +11,6 @@
 namespace tile::run {
 
 using interp::DType;
-
-std::pair<double, double> defaultTolerance(DType dtype) {
-  switch (dtype) {
-  case DType::Float64:
-    return {1e-12, 1e-12};
-  case DType::Float32:
-    // f32 results are mostly sums, which the GPU adds in another order: measured 9e-7 of the
-    // value on a K = 70 product, 2.9e-6 absolute where terms cancel.
-    return {1e-5, 1e-5};
-  case DType::TFloat32:
-    return {2e-3, 2e-3}; // two tf32 ulps (2^-9)
-  case DType::Float16:
-    return {2e-3, 2e-3}; // two f16 ulps (2^-9)
-  case DType::BFloat16:
-    return {1.6e-2, 1.6e-2}; // two bf16 ulps (2^-6)
-  case DType::Float8E4M3FN:
-  case DType::Float8E5M2:
-    return {0.25, 0.25};
-  default:
-    return {0, 0}; // integers and bool: exact
-  }
-}
-
-std::pair<double, double> toleranceFor(const ArrayArg &interpreted) {
-  auto [rtol, atol] = defaultTolerance(interpreted.dtype);
-  if (!interp::isFloat(interpreted.dtype) || rtol == 0)
-    return {rtol, atol};
-  // The array's scale: its RMS over finite elements, read through the view's strides.
-  double sumSq = 0;
-  int64_t finite = 0;
-  const int64_t n = interpreted.view.numElements();
-  std::vector<int64_t> index(interpreted.shape.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      offset += index[d] * interpreted.view.strides[d];
-    const double v = interp::readFloat(static_cast<const char *>(interpreted.view.data) +
-                                           offset * interp::dtypeSize(interpreted.dtype),
-                                       interpreted.dtype);
-    if (std::isfinite(v))
-      sumSq += v * v, ++finite;
-    for (size_t d = index.size(); d-- > 0;)
-      if (++index[d] < interpreted.shape[d])
-        break;
-      else
-        index[d] = 0;
-  }
-  const double rms = finite ? std::sqrt(sumSq / double(finite)) : 0.0;
-  return {rtol, std::max(atol, rtol * rms)};
-}
 
 namespace {
 
@@ -75,10 +26,6 @@ rt::Scalar runtimeScalar(const interp::LaunchArg &arg) {
   return rt::Scalar::fromBits(arg.dtype, bits);
 }
 
-double elementValue(const char *p, DType dtype) {
-  return interp::isFloat(dtype) ? interp::readFloat(p, dtype) : double(interp::readInt(p, dtype));
-}
-
 // "[3, 17]": an element's index, Python style.
 std::string indexString(const std::vector<int64_t> &shape, int64_t linear) {
   std::vector<int64_t> idx(shape.size());
@@ -90,48 +37,6 @@ std::string indexString(const std::vector<int64_t> &shape, int64_t linear) {
   for (size_t d = 0; d < idx.size(); ++d)
     s += (d ? ", " : "") + std::to_string(idx[d]);
   return s + "]";
-}
-
-// Compares the view's elements (row-major order) in two copies of the same allocation.
-struct Comparison {
-  int64_t compared = 0, mismatches = 0, firstBad = -1;
-  double maxAbs = 0, maxRel = 0, firstGpu = 0, firstInterp = 0;
-};
-
-Comparison compare(const ArrayArg &a, const char *gpuBytes, double rtol, double atol) {
-  Comparison c;
-  const interp::HostArray &v = a.view;
-  const char *base = static_cast<const char *>(v.data);
-  const char *interpAlloc = a.bytes.data();
-  int64_t n = v.numElements(), esize = interp::dtypeSize(v.dtype);
-  std::vector<int64_t> idx(v.shape.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < idx.size(); ++d)
-      offset += idx[d] * v.strides[d];
-    std::ptrdiff_t at = (base - interpAlloc) + offset * esize;
-    double want = elementValue(interpAlloc + at, v.dtype), got = elementValue(gpuBytes + at, v.dtype);
-    ++c.compared;
-    bool same = (std::isnan(want) && std::isnan(got)) || want == got;
-    if (!same) {
-      double abs = std::fabs(got - want);
-      double rel = want != 0 ? abs / std::fabs(want) : (abs > 0 ? INFINITY : 0);
-      if (std::isnan(abs))
-        abs = rel = INFINITY;
-      c.maxAbs = std::max(c.maxAbs, abs);
-      c.maxRel = std::max(c.maxRel, rel);
-      if (!(abs <= atol + rtol * std::fabs(want))) {
-        if (c.mismatches++ == 0)
-          c.firstBad = k, c.firstGpu = got, c.firstInterp = want;
-      }
-    }
-    for (size_t d = idx.size(); d-- > 0;) {
-      if (++idx[d] < v.shape[d])
-        break;
-      idx[d] = 0;
-    }
-  }
-  return c;
 }
 
 } // namespace

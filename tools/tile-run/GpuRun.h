@@ -29,17 +29,6 @@ struct GpuRunOptions {
   std::optional<double> flops; // --flops: work of one launch, for TFLOP/s
 };
 
-/// The default (rtol, atol) of a dtype: two units in the last place for 16-bit floats and tf32,
-/// 1e-5 for f32 (sums in another order, approximate transcendentals), exact for integers.
-std::pair<double, double> defaultTolerance(interp::DType dtype);
-
-/// The (rtol, atol) an array is compared with: the dtype's, with atol raised to rtol times the
-/// array's RMS (the interpreter's result, finite elements). A sum's rounding scales with its
-/// terms, not with its result: an output of a K = 777 product whose terms cancel to near zero
-/// keeps errors of the order of its neighbours', which a tolerance relative to the element
-/// alone would call a failure. A wrong element is off by the size of a term, far outside.
-std::pair<double, double> toleranceFor(const ArrayArg &interpreted);
-
 /// Runs `request` on the GPU over copies of `initial` (each array's bytes before the
 /// interpreter ran), compares every array with `arrays` (the interpreter's results) and writes
 /// a line per array to `os`; then, with benchLaunches, the median time. On return `arrays`

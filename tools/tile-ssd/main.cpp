@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <sys/stat.h>
 
 using namespace tile;
@@ -71,9 +72,12 @@ int main(int argc, char **argv) {
   jit::BackendOptions backendOptions;
   std::optional<rt::DType> outputDType;
   std::string error;
+  std::set<std::string> given; // every option takes one value (or none): a repeat is refused
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (a.rfind("--", 0) == 0 && !given.insert(a).second)
+      return usage(a + " is given twice; give it once (the last would silently replace the other)");
     if (a == "--inputs") {
       const char *v = value();
       if (!v || !*v)
@@ -148,10 +152,11 @@ int main(int argc, char **argv) {
   }
   const std::string yPath = outDir + "/y.npy", statesPath = outDir + "/final_states.npy";
   if (!outDir.empty()) {
-    for (const std::string &out : {yPath, statesPath})
-      for (const std::string &in : inputFiles)
-        if (tools::sameFile(out, in))
-          return usage("--out: '" + out + "' is the input '" + in + "'; refusing to overwrite an input");
+    std::vector<tools::NamedPath> inputs;
+    for (const std::string &in : inputFiles)
+      inputs.push_back({in, "the input '" + in + "'"});
+    if (std::string clash = tools::checkOutputs({{yPath, "--out"}, {statesPath, "--out"}}, inputs); !clash.empty())
+      return usage(clash);
     if (!tools::makeDirectories(outDir, error) || !tools::checkWritableDirectory(outDir, error))
       return ioError("--out: " + error);
   }
