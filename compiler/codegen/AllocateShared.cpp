@@ -6,9 +6,11 @@
 // starts on its encoding's alignment (1024 bytes for the 128-byte swizzle, the period of its
 // XOR pattern; 16 bytes at least). Decisions: `tgpu.offset` on each allocation and
 // `tgpu.shared_bytes` on the op whose body holds them; more than a block may have is an error
-// that gives the figures and the largest set of buffers live at once.
+// that gives the figures and the largest set of buffers live at once. The placement is then
+// checked against a liveness of its own (verifySharedAllocation, Invariants.h).
 
 #include "compiler/codegen/Debug.h"
+#include "compiler/codegen/Invariants.h"
 #include "compiler/codegen/Passes.h"
 #include "dialect/gpu/TileGpu.h"
 
@@ -103,6 +105,8 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
                             << " of its scope\n");
   }
   scope->setAttr(tgpu::kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
+  if (failed(verifySharedAllocation(scope)))
+    return failure();
   int64_t limit = target.maxSharedBytesPerBlock();
   if (total <= limit)
     return success();

@@ -22,7 +22,8 @@ constexpr int64_t kMaxChosenThreads = 512;
 // under the 255-register limit (a 128x256 accumulator at 128 threads, 256 per thread, spills).
 constexpr int64_t kMaxAccumulatorRegisters = 128;
 
-// The instruction `op` runs on at `threads`: 2 wgmma, 1 mma.sync, 0 FMA.
+// The instruction `op` runs on at `threads`: 2 wgmma, 1 mma.sync, 0 without its accumulator in
+// registers (mma.sync through shared memory, or FMA).
 int instructionAt(mlir::tile::MmaOp op, const GpuTarget &target, int64_t threads) {
   std::optional<mlir::tile::MmaLayoutAttr> layout = accumulatorLayoutFor(op, target, threads);
   if (!layout)
@@ -30,7 +31,11 @@ int instructionAt(mlir::tile::MmaOp op, const GpuTarget &target, int64_t threads
   return usesWgmma(op, target, *layout) ? 2 : 1;
 }
 
-const char *instructionName(int instruction) { return instruction == 2 ? "wgmma" : instruction ? "mma.sync" : "FMA"; }
+const char *instructionName(int instruction, mlir::tile::MmaOp op, const GpuTarget &target) {
+  if (instruction)
+    return instruction == 2 ? "wgmma" : "mma.sync";
+  return usesTensorCores(op, target) ? "mma.sync with the accumulator in shared memory" : "FMA";
+}
 
 // The threads `op` asks for: doubled from 128 while its accumulator takes more than
 // kMaxAccumulatorRegisters per thread and the product keeps its instruction; a remark when
@@ -44,8 +49,8 @@ int64_t threadsFor(mlir::tile::MmaOp op, const GpuTarget &target) {
     if (next < instruction) {
       op.emitRemark() << "this " << elements << "-element accumulator takes " << elements / threads
                       << " registers per thread at " << threads << " threads, but at " << 2 * threads
-                      << " the product would run on " << instructionName(next) << " instead of "
-                      << instructionName(instruction) << "; keeping " << threads;
+                      << " the product would run on " << instructionName(next, op, target) << " instead of "
+                      << instructionName(instruction, op, target) << "; keeping " << threads;
       break;
     }
     threads *= 2;

@@ -122,8 +122,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   std::string notWgmma;
   if (runsAsWgmma(op, &notWgmma))
     return lowerMmaWgmma(op);
-  if (auto chosen = op->getAttrOfType<StringAttr>("tile.mma_instruction"); chosen && chosen.getValue() == "wgmma")
-    return op.emitError("tile.mma_instruction = \"wgmma\" cannot be honoured: ") << notWgmma;
+  if (auto chosen = op->getAttrOfType<StringAttr>(kMmaInstructionAttr); chosen && chosen.getValue() == "wgmma")
+    return op.emitError("internal error: tile.mma_instruction = \"wgmma\" cannot be honoured: ") << notWgmma;
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
@@ -359,8 +359,16 @@ bool KernelLowering::runsAsWgmma(mlir::tile::MmaOp op, std::string *why) {
   return codegen::runsAsWgmma(op, target_, why);
 }
 
+// The instruction follows the decision recorded on the product (tile.mma_instruction, made by
+// tile-assign-layouts or tile-select-mma, or written by hand); a decision the lowering cannot
+// carry out is an internal error, so what --remarks and the IR say is what the PTX holds.
 LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
-  if (usesTensorCores(op, target_))
+  auto chosen = op->getAttrOfType<StringAttr>(kMmaInstructionAttr);
+  const bool tensorCores = usesTensorCores(op, target_);
+  if (chosen && chosen.getValue() != "fma" && !tensorCores)
+    return op.emitError() << "internal error: tile.mma_instruction = \"" << chosen.getValue()
+                          << "\", but this product cannot run on Tensor Cores: " << tensorCoreRefusal(op, target_);
+  if (tensorCores && !(chosen && chosen.getValue() == "fma"))
     return lowerMmaTensorCore(op);
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": FMA path through shared memory ("
                           << tensorCoreRefusal(op, target_) << ")\n");

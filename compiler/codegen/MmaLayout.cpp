@@ -19,10 +19,14 @@ StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, in
   if (!layout)
     layout = accumulatorLayoutFor(op, target, numThreads).value_or(nullptr);
   if (!layout) {
+    // The lowering runs such a product on mma.sync all the same, its accumulator read from and
+    // written to shared memory (lowerMmaTensorCore): the decision says so.
     MmaWarpGrid g = MmaWarpGrid::of(op, numThreads);
-    why = "Tensor Cores need work for every warp: this product has work for " + std::to_string(g.numWarps()) + " of " +
-          std::to_string(numThreads / 32) + " warps; using FMA";
-    return "fma";
+    why = "Tensor Cores keep the accumulator in registers only when every warp has work: this product has work "
+          "for " +
+          std::to_string(g.numWarps()) + " of " + std::to_string(numThreads / 32) +
+          " warps; using mma.sync with the accumulator in shared memory";
+    return "mma.sync";
   }
   if (usesWgmma(op, target, layout, &why)) {
     why.clear();

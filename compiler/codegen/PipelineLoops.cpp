@@ -226,8 +226,12 @@ bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
       if (!mma || use.getOperandNumber() > 1 || computed)
         continue; // read from registers (a computed operand goes through the scratch)
       auto instruction = mma->getAttrOfType<StringAttr>("tile.mma_instruction");
+      // Read in place by Tensor Core products, but not one whose accumulator has a layout other
+      // than #tile.mma (some warps sit it out: it keeps the accumulator in shared memory and
+      // takes its operands from the scratch).
+      Attribute accLayout = mma.getAcc().getType().getEncoding();
       if (!instruction || (instruction.getValue() != "wgmma" && instruction.getValue() != "mma.sync") ||
-          mma.getA().getType().getRank() != 2)
+          mma.getA().getType().getRank() != 2 || (accLayout && !isa<mlir::tile::MmaLayoutAttr>(accLayout)))
         return false;
       any = true;
     }

@@ -68,3 +68,27 @@ func.func @one_after_the_other(%t: tensor<256x256xf16>) {
   tgpu.store_shared %t, %b : tensor<256x256xf16>, !tgpu.shared<256x256xf16>
   return
 }
+
+// -----
+
+// A buffer read inside a loop that allocates another stays live through the loop: %b, the
+// loop's own, goes after %a (its live range, counted by the loop op in the allocator's
+// timeline, meets %a's). The placement is checked afresh after each run (Invariants.h): a
+// liveness one op short would put %b on %a's bytes and stop with an internal error.
+// CHECK-LABEL: func.func @loop_allocates
+// CHECK: tgpu.alloc_shared {tgpu.offset = 0 : i64} : <64x64xf32>
+// CHECK: scf.for
+// CHECK: tgpu.alloc_shared {tgpu.offset = 16384 : i64} : <64x64xf32>
+func.func @loop_allocates(%t: tensor<64x64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tgpu.alloc_shared : !tgpu.shared<64x64xf32>
+  tgpu.store_shared %t, %a : tensor<64x64xf32>, !tgpu.shared<64x64xf32>
+  scf.for %k = %c0 to %n step %c1 {
+    %b = tgpu.alloc_shared : !tgpu.shared<64x64xf32>
+    tgpu.store_shared %t, %b : tensor<64x64xf32>, !tgpu.shared<64x64xf32>
+    %x = tgpu.load_shared %a : !tgpu.shared<64x64xf32> -> tensor<64x64xf32>
+    %y = tgpu.load_shared %b : !tgpu.shared<64x64xf32> -> tensor<64x64xf32>
+  }
+  return
+}

@@ -12,14 +12,14 @@
 // CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // CHECK: tile.mma {{.*}} {tile.mma_instruction = "fma"}
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "fma"}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // SM80-LABEL: tile.kernel @choices
 // SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // SM80: tile.mma {{.*}} {tile.mma_instruction = "fma"}
-// SM80: tile.mma {{.*}} {tile.mma_instruction = "fma"}
+// SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
 // DEBUG: [tile-select-mma] tile.mma at {{.*}}: wgmma at 128 threads
 // DEBUG: [tile-select-mma] tile.mma at {{.*}}: mma.sync at 128 threads (wgmma needs whole warpgroups along M
 // DEBUG: [tile-select-mma] tile.mma at {{.*}}: mma.sync (given; the best here is wgmma)
@@ -48,7 +48,7 @@ tile.kernel @choices(%a: !tile.array<?x?xbf16>, %t: !tile.array<?x?xtf32>, %f: !
   %s1 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<16x16xbf16>
   %s2 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<16x8xbf16>
   %z16 = arith.constant dense<0.0> : tensor<16x8xf32>
-  // expected-remark @+1 {{Tensor Cores need work for every warp: this product has work for 1 of 4 warps; using FMA}}
+  // expected-remark @+1 {{Tensor Cores keep the accumulator in registers only when every warp has work: this product has work for 1 of 4 warps; using mma.sync with the accumulator in shared memory}}
   %d4 = tile.mma %s1, %s2, %z16 : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
   tile.store %d4, %c[%c0, %c0] : tensor<16x8xf32>, !tile.array<?x?xf32>[i32, i32]
   // Written by hand: a slower instruction is kept.
