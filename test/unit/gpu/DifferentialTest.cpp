@@ -1737,12 +1737,23 @@ def k(x, y, n: int):
 
 } // namespace
 
+// Every differential case runs compiled for the device's own target (sm_90a on the H200: wgmma,
+// TMA) and for sm_80 (which the H200 runs too): mma.sync, ldmatrix, cp.async and the FMA paths
+// are then checked against the interpreter on real hardware, not only as text.
+static const char *const kTargets[] = {"", "sm_80"};
+
+// A JIT for `arch` ("" the device's) with `options` otherwise, caching in `dir`.
+static jit::Jit jitFor(const rt::Device &device, const char *arch, jit::JitOptions options, const char *dir) {
+  options.arch = arch;
+  return jit::Jit(device, options, jit::DiskCache(dir));
+}
+
 TEST_CASE("gpu: products with A computed in registers match the interpreter", "[gpu][codegen][mma]") {
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  // sm_90a: wgmma with A from registers; sm_90 (no wgmma): mma.sync with A from registers.
-  for (const char *arch : {"", "sm_90"}) {
+  // sm_90a: wgmma with A from registers; sm_90 (no wgmma) and sm_80: mma.sync with A from registers.
+  for (const char *arch : {"", "sm_90", "sm_80"}) {
     INFO("arch " << (*arch ? arch : "of the device"));
     jit::JitOptions options;
     options.arch = arch;
@@ -1756,18 +1767,24 @@ TEST_CASE("gpu: generated code matches the interpreter for every op family", "[g
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::Jit jit(device, {}, jit::DiskCache(dir));
-  for (const Case &c : cases())
-    runCase(c, device, jit);
+  for (const char *arch : kTargets) {
+    INFO("arch " << (*arch ? arch : "of the device"));
+    jit::Jit jit = jitFor(device, arch, {}, dir);
+    for (const Case &c : cases())
+      runCase(c, device, jit);
+  }
 }
 
 TEST_CASE("gpu: reductions and scans match the interpreter", "[gpu][codegen][reduce]") {
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::Jit jit(device, {}, jit::DiskCache(dir));
-  for (const Case &c : reduceScanCases())
-    runCase(c, device, jit);
+  for (const char *arch : kTargets) {
+    INFO("arch " << (*arch ? arch : "of the device"));
+    jit::Jit jit = jitFor(device, arch, {}, dir);
+    for (const Case &c : reduceScanCases())
+      runCase(c, device, jit);
+  }
   // Other block sizes move the lane/warp/register split of every axis.
   for (int64_t threads : {32, 256}) {
     INFO(threads << " threads");
@@ -1788,14 +1805,15 @@ TEST_CASE("gpu: pipelined loops match the interpreter for every trip count, edge
   char dir[] = "/tmp/tile-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
   // 0: stages from the hints (3 here); 1: synchronous loads, the reference path; 2 and 4.
-  for (int64_t stages : {0, 1, 2, 4}) {
-    INFO(stages << " pipeline stages");
-    jit::JitOptions options;
-    options.pipelineStages = stages;
-    jit::Jit jit(device, options, jit::DiskCache(dir));
-    for (const Case &c : pipelineCases())
-      runCase(c, device, jit);
-  }
+  for (const char *arch : kTargets)
+    for (int64_t stages : {0, 1, 2, 4}) {
+      INFO("arch " << (*arch ? arch : "of the device") << ", " << stages << " pipeline stages");
+      jit::JitOptions options;
+      options.pipelineStages = stages;
+      jit::Jit jit = jitFor(device, arch, options, dir);
+      for (const Case &c : pipelineCases())
+        runCase(c, device, jit);
+    }
 }
 
 // Products whose computed B operand tile-swap-mma-operands moves into wgmma's register A slot
@@ -1864,16 +1882,22 @@ TEST_CASE("gpu: products with swapped operands match the interpreter", "[gpu][co
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::Jit jit(device, {}, jit::DiskCache(dir));
-  for (const Case &c : swappedProductCases())
-    runCase(c, device, jit);
+  for (const char *arch : kTargets) {
+    INFO("arch " << (*arch ? arch : "of the device"));
+    jit::Jit jit = jitFor(device, arch, {}, dir);
+    for (const Case &c : swappedProductCases())
+      runCase(c, device, jit);
+  }
 }
 
 TEST_CASE("gpu: stores written by TMA match the interpreter", "[gpu][codegen][tma]") {
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
   REQUIRE(mkdtemp(dir));
-  jit::Jit jit(device, {}, jit::DiskCache(dir));
-  for (const Case &c : tmaStoreCases())
-    runCase(c, device, jit);
+  for (const char *arch : kTargets) {
+    INFO("arch " << (*arch ? arch : "of the device"));
+    jit::Jit jit = jitFor(device, arch, {}, dir);
+    for (const Case &c : tmaStoreCases())
+      runCase(c, device, jit);
+  }
 }
