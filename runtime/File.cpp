@@ -83,9 +83,7 @@ std::string writeTempFileNextTo(const std::string &path, const std::string &byte
   const char *p = bytes.data();
   std::size_t left = bytes.size();
   bool ok = true;
-  const int savedErrno = errno;
   FileSizeSignalGuard noSignal; // EFBIG, reported below, rather than SIGXFSZ
-  errno = savedErrno;
   while (ok && left > 0) {
     ssize_t n = ::write(fd, p, left);
     if (n < 0 && errno == EINTR)

@@ -13,7 +13,6 @@ struct ReadFailure {
   Kind kind = Kind::None;
   int error = 0;
   std::uint64_t size = 0; // the file's size (TooLarge, OutOfMemory)
-  explicit operator bool() const { return kind != Kind::None; }
 };
 
 /// The one reader every file of the project goes through (kernel sources, .mlir, metadata,

@@ -7,8 +7,6 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace tile::rt {
 

@@ -1,6 +1,8 @@
 #include "compiler/support/Options.h"
+#include "tools/common/OutOfMemory.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 namespace tile::support {
 
@@ -18,6 +20,11 @@ std::string findRepeatedOption(const llvm::cl::OptionCategory &category) {
            " times; give it once (the last would silently replace the others)";
   }
   return "";
+}
+
+void exitOnOutOfMemory(const char *tool) {
+  tools::exitOnOutOfMemory(tool);
+  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tools::outOfMemoryExit(); });
 }
 
 } // namespace tile::support

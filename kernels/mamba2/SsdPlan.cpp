@@ -9,10 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <functional>
 #include <map>
-#include <sstream>
 
 extern const unsigned char tile_mamba2_ssd_py[];
 extern const std::size_t tile_mamba2_ssd_py_size;

@@ -7,8 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <random>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>

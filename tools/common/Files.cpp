@@ -95,7 +95,7 @@ bool samePath(const std::string &output, const std::string &input) {
   if (outExists && !S_ISREG(so.st_mode))
     return false; // /dev/null twice is harmless
   if (outExists && inExists)
-    return so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+    return sameFile(output, input);
   return canonicalPath(output) == canonicalPath(input);
 }
 

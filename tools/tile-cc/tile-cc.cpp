@@ -34,7 +34,6 @@
 #include "tile/Version.h"
 #include "tools/common/Files.h"
 #include "tools/common/Numbers.h"
-#include "tools/common/OutOfMemory.h"
 #include "tools/tile-cc/AllConfigs.h"
 #include "tools/tile-cc/Launcher.h"
 #include "tools/tile-cc/LauncherTuning.h"
@@ -45,7 +44,6 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -499,10 +497,8 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  // Out of memory is an error message and exit code 3, not an abort (tools/common/OutOfMemory.h).
-  tile::tools::exitOnOutOfMemory("tile-cc");
-  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tile::tools::outOfMemoryExit(); });
-  std::string commandLine = "tile-cc"; // for the generated launcher's first comment
+  tile::support::exitOnOutOfMemory("tile-cc"); // one line and exit code 3, not an abort
+  std::string commandLine = "tile-cc";         // for the generated launcher's first comment
   for (int i = 1; i < argc; ++i)
     commandLine += " " + shellQuoted(argv[i]);
   // A file size limit (ulimit -f) then fails the write with EFBIG, reported as an I/O error

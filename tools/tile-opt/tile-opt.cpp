@@ -8,9 +8,9 @@
 #include "compiler/codegen/Debug.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/support/MlirInput.h"
+#include "compiler/support/Options.h"
 #include "dialect/TileDialect.h"
 #include "dialect/gpu/TileGpu.h"
-#include "tools/common/OutOfMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,7 +27,6 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -35,10 +34,8 @@
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  // Out of memory is an error message and exit code 3, not an abort (tools/common/OutOfMemory.h).
-  tile::tools::exitOnOutOfMemory("tile-opt");
-  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tile::tools::outOfMemoryExit(); });
-  tile::codegen::registerDebugOptions(); // -debug, -debug-only=tile-assign-layouts,...
+  tile::support::exitOnOutOfMemory("tile-opt"); // one line and exit code 3, not an abort
+  tile::codegen::registerDebugOptions();        // -debug, -debug-only=tile-assign-layouts,...
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

@@ -26,7 +26,6 @@
 
 #include "tools/common/Files.h"
 #include "tools/common/Numbers.h"
-#include "tools/common/OutOfMemory.h"
 #include "tools/tile-run/ArraySpec.h"
 #include "tools/tile-run/GpuRun.h"
 
@@ -42,7 +41,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -140,9 +138,7 @@ std::string dim3String(const Dim3 &d) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  // Out of memory is an error message and exit code 3, not an abort (tools/common/OutOfMemory.h).
-  tile::tools::exitOnOutOfMemory("tile-run");
-  llvm::install_bad_alloc_error_handler([](void *, const char *, bool) { tile::tools::outOfMemoryExit(); });
+  tile::support::exitOnOutOfMemory("tile-run"); // one line and exit code 3, not an abort
   cl::HideUnrelatedOptions(category);
   if (!cl::ParseCommandLineOptions(argc, argv, "tile-run: runs a tile kernel on the CPU\n", &errs()))
     return 2;
