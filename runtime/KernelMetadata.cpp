@@ -340,6 +340,19 @@ KernelMetadata parseKernelMetadata(std::string_view text, std::string_view origi
   return reader.document(doc);
 }
 
+bool parseKernelMetadata(std::string_view json, std::string_view origin, KernelMetadata &metadata,
+                         std::string &error) noexcept {
+  try {
+    metadata = parseKernelMetadata(json, origin);
+    return true;
+  } catch (const std::exception &e) {
+    error = e.what();
+  } catch (...) {
+    error = "unknown failure";
+  }
+  return false;
+}
+
 KernelMetadata readKernelMetadata(const std::string &path) {
   std::string text;
   try {

@@ -83,6 +83,10 @@ struct KernelMetadata {
 /// Parses and checks metadata text; throws Error(InvalidMetadata) naming `origin` (a file
 /// name, for messages) and the offending field, e.g. "params[1].dtype: unknown dtype 'f32'".
 KernelMetadata parseKernelMetadata(std::string_view json, std::string_view origin = "<memory>");
+/// The same parse for code built without exceptions (the compiler): false with `error` set to
+/// the message parseKernelMetadata would throw.
+bool parseKernelMetadata(std::string_view json, std::string_view origin, KernelMetadata &metadata,
+                         std::string &error) noexcept;
 /// Reads and parses a metadata file (Error(Io) when missing, unreadable, not a regular file or
 /// larger than kMaxMetadataBytes).
 KernelMetadata readKernelMetadata(const std::string &path);

@@ -15,4 +15,10 @@ namespace tile::codegen {
 /// allocation keeps it live to the loop's end), not with the allocator's own ranges.
 mlir::LogicalResult verifySharedAllocation(mlir::Operation *scope);
 
+/// After tile-place-tma and before the lowering issues the copies: the descriptor of every TMA
+/// load under `scope` (tile.tma_maps) is the copy that the code reading the load's stage
+/// assumes - its box (the tile, or one swizzled column block of it), its swizzle (the stage
+/// layout's, 0 for a row-major stage) and its fill (NaN exactly for NaN padding).
+mlir::LogicalResult verifyTmaDescriptors(mlir::Operation *scope);
+
 } // namespace tile::codegen

@@ -22,6 +22,7 @@
 // application down.
 
 #include "compiler/codegen/Debug.h"
+#include "compiler/codegen/Invariants.h"
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/StageLayout.h"
 
@@ -85,7 +86,7 @@ LogicalResult KernelLowering::verifyTmaAttributes() {
              << kTmaAttr << ": descriptor " << index.getInt() << "'s box does not tile the load's " << load.getType();
     return WalkResult::advance();
   });
-  if (result.wasInterrupted())
+  if (result.wasInterrupted() || failed(verifyTmaDescriptors(kernel_)))
     return failure();
   auto staging = kernel_->getAttrOfType<IntegerAttr>(kTmaStoreBytesAttr);
   result = kernel_.walk([&](mlir::tile::StoreOp store) -> WalkResult {

@@ -19,6 +19,7 @@
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/Invariants.h"
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
@@ -99,6 +100,8 @@ struct TilePlaceTmaPass : impl::TilePlaceTmaBase<TilePlaceTmaPass> {
       return signalPassFailure();
     for (auto kernel : getOperation().getOps<mlir::tile::KernelOp>())
       runOnKernel(kernel, *target);
+    if (failed(verifyTmaDescriptors(getOperation())))
+      signalPassFailure();
   }
 
   void runOnKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {

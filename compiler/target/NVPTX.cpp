@@ -1,4 +1,5 @@
 #include "compiler/target/NVPTX.h"
+#include "compiler/target/MetadataCheck.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -268,6 +269,10 @@ bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string 
     json.clear();
     llvm::raw_string_ostream os(json);
     os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+    if (std::string why = metadataMismatch(fn, json); !why.empty()) {
+      error = "internal error: the launch metadata of kernel '" + name.str() + "' does not describe its code: " + why;
+      return false;
+    }
     return true;
   }
   error = "the module holds no lowered kernel";

@@ -157,3 +157,34 @@ tile.kernel @tma_box(%x: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.p
   %t = tile.load %x[%c0, %c0] {tile.prefetch_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
   tile.return
 }
+
+// -----
+
+// The descriptors against the code that reads the stages (verifyTmaDescriptors): a row-major
+// stage needs an unswizzled copy of the whole tile, a NaN-padded load a NaN fill, and a Tensor
+// Core operand's stage one copy per swizzled column block (128 bytes of bf16 rows: 64 wide).
+
+tile.kernel @tma_swizzle_unread(%x: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.prefetch_bytes = 4096 : i64, tile.tma_maps = [{arg = 0 : i64, box = array<i64: 16, 32>, swizzle = 128 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{internal error: TMA descriptor 0 (box [16, 32], swizzle 128, zero fill) is not the copy the code reading this load's stage assumes (box [16, 64], swizzle 0, zero fill)}}
+  %t = tile.load %x[%c0, %c0] {tile.prefetch_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tma_fill(%x: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.prefetch_bytes = 4096 : i64, tile.tma_maps = [{arg = 0 : i64, box = array<i64: 16, 64>, swizzle = 0 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{internal error: TMA descriptor 0 (box [16, 64], swizzle 0, zero fill) is not the copy the code reading this load's stage assumes (box [16, 64], swizzle 0, NaN fill)}}
+  %t = tile.load %x[%c0, %c0] padding = nan {tile.prefetch_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @tma_operand_unswizzled(%x: !tile.array<?x?xbf16> {tile.aligned}) attributes {tile.prefetch_bytes = 16384 : i64, tile.tma_maps = [{arg = 0 : i64, box = array<i64: 64, 128>, swizzle = 0 : i64, nan_fill = false}]} {
+  %c0 = arith.constant 0 : i32
+  // expected-error @below {{internal error: TMA descriptor 0 (box [64, 128], swizzle 0, zero fill) is not the copy the code reading this load's stage assumes (box [64, 64], swizzle 128, zero fill)}}
+  %t = tile.load %x[%c0, %c0] {tile.prefetch_offset = 0 : i64, tile.pipeline_core_matrices, tile.tma = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x128xbf16>
+  tile.return
+}
