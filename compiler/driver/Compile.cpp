@@ -49,8 +49,10 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
     return fail(error);
   if (!options.ptxOnly) {
     std::string report;
-    if (!target::assembleCubin(result.ptx, options.arch, /*verbose=*/false, result.cubin, report, error))
+    if (!target::assembleCubin(result.ptx, options.arch, result.cubin, report, error))
       return fail(error);
+    if (std::string spill = target::kernelSpillWarning(*module, report); !spill.empty())
+      result.warnings.push_back(spill);
   }
   if (!options.keepPtx)
     result.ptx.clear();

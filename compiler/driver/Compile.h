@@ -6,6 +6,7 @@
 #include "compiler/frontend/Specialization.h"
 
 #include <string>
+#include <vector>
 
 namespace tile::driver {
 
@@ -25,6 +26,9 @@ struct CompiledKernel {
   std::string cubin; // empty with ptxOnly
   std::string ptx;
   std::string metadata; // JSON, format "tile-kernel/1"
+  /// What the caller should show though the compile succeeded: a kernel that spills registers
+  /// (target::kernelSpillWarning). One line each, without a "warning:" prefix.
+  std::vector<std::string> warnings;
 };
 
 /// Compiles kernel `spec.kernel` of `source` (named `fileName` in diagnostics). On failure

@@ -1,5 +1,6 @@
 #include "compiler/target/NVPTX.h"
 #include "compiler/target/MetadataCheck.h"
+#include "compiler/target/PtxasReport.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -138,8 +139,8 @@ std::string findPtxas() {
   return "";
 }
 
-bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose, std::string &cubin,
-                   std::string &report, std::string &error) {
+bool assembleCubin(const std::string &ptx, const std::string &chip, std::string &cubin, std::string &report,
+                   std::string &error) {
   std::string ptxas = findPtxas();
   if (ptxas.empty()) {
     error = "ptxas not found (set TILE_PTXAS or install the CUDA toolkit at /usr/local/cuda); "
@@ -168,9 +169,8 @@ bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose
     os << ptx;
   }
   std::string arch = "-arch=" + chip;
-  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3", in, "-o", out};
-  if (verbose)
-    args.push_back("-v");
+  // -v always: the report is how a spilling kernel is noticed (PtxasReport.h).
+  llvm::SmallVector<llvm::StringRef> args = {ptxas, arch, "-O3", "-v", in, "-o", out};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log), llvm::StringRef(log)};
   std::string execError;
   int rc = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &execError);
@@ -199,6 +199,18 @@ bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose
   }
   cubin = bytes.str();
   return true;
+}
+
+std::string kernelSpillWarning(mlir::ModuleOp module, const std::string &report) {
+  ResourceUsage usage = parsePtxasReport(report);
+  if (!usage.spills())
+    return "";
+  for (auto fn : module.getOps<mlir::LLVM::LLVMFuncOp>())
+    if (auto name = fn->getAttrOfType<mlir::StringAttr>("tile.name")) {
+      auto threads = fn->getAttrOfType<mlir::IntegerAttr>("tile.num_threads");
+      return spillWarning(name.getValue(), threads ? threads.getInt() : 0, usage);
+    }
+  return spillWarning("?", 0, usage);
 }
 
 bool kernelMetadata(mlir::ModuleOp module, const std::string &chip, std::string &json, std::string &error) {

@@ -26,10 +26,14 @@ bool translateToPTX(mlir::ModuleOp module, const TargetOptions &options, std::st
 /// Finds ptxas: $TILE_PTXAS, then /usr/local/cuda/bin/ptxas, then PATH. Empty if absent.
 std::string findPtxas();
 
-/// Assembles PTX into a cubin with ptxas; `report` receives ptxas's resource report when
-/// `verbose` (registers, shared memory, spills).
-bool assembleCubin(const std::string &ptx, const std::string &chip, bool verbose, std::string &cubin,
-                   std::string &report, std::string &error);
+/// Assembles PTX into a cubin with ptxas; `report` receives ptxas's resource report (`-v`:
+/// registers, shared memory, spills; parsePtxasReport reads it).
+bool assembleCubin(const std::string &ptx, const std::string &chip, std::string &cubin, std::string &report,
+                   std::string &error);
+
+/// The spill warning (PtxasReport.h) for the kernel of a lowered module, from ptxas's report on
+/// its cubin: "" when it does not spill.
+std::string kernelSpillWarning(mlir::ModuleOp module, const std::string &report);
 
 /// The launch metadata (JSON, format "tile-kernel/1") of every kernel in a lowered module.
 /// One kernel per module is what tile-cc produces; the first is described.

@@ -187,6 +187,11 @@ CacheEntry Jit::build(const KernelRequest &request) const {
   if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))
     throw rt::Error(rt::Error::Kind::InvalidArgument,
                     "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
+  // Shown once, when the kernel is compiled (a cache hit does not repeat it).
+  for (const std::string &warning : compiled.warnings)
+    std::cerr << "tile-cc: warning: " << request.fileName
+              << (request.config ? ", configuration " + std::to_string(*request.config) : std::string()) << ": "
+              << warning << "\n";
   return CacheEntry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
 }
 

@@ -25,6 +25,11 @@
 # RUN: not tile-run %s --kernel k --array x=f32:64 --array y=f32:4 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 # RUN: not tile-run %s --kernel k --array x=f32:64 --array N=f32:4 2>&1 | FileCheck %s --check-prefix=CONSTARG
 # RUN: not tile-run %s --kernel k --array x=f32:64 --print y 2>&1 | FileCheck %s --check-prefix=PRINT
+# RUN: not tile-run %s --kernel k --array x=f32:64 --num-threads 256 2>&1 | FileCheck %s --check-prefix=THREADSCPU
+# RUN: not tile-run %s --kernel k --array x=f32:64 --backend gpu --num-threads 96 2>&1 | FileCheck %s --check-prefix=THREADS96
+# RUN: tile-run %s --kernel k --array x=f32:64 --backend gpu --num-threads 2048; test $? -eq 2
+# THREADSCPU: tile-run: error: --num-threads needs --backend gpu
+# THREADS96: tile-run: error: --num-threads 96 must be a power of two from 32 to 1024
 # RUN: rm -rf %t.dir && mkdir %t.dir
 # RUN: not tile-run %t.dir --kernel k 2>&1 | FileCheck %s --check-prefix=DIR -DDIR=%t.dir
 # RUN: tile-run %t.dir --kernel k; test $? -eq 3

@@ -63,6 +63,15 @@ std::optional<std::int64_t> parseInt(std::string_view text, std::int64_t min, st
   return static_cast<std::int64_t>(v);
 }
 
+std::optional<std::int64_t> parseNumThreads(std::string_view text, std::string &error) {
+  std::optional<std::int64_t> n = parseInt(text, 32, 1024, "--num-threads", error);
+  if (n && (*n & (*n - 1))) {
+    error = "--num-threads " + std::to_string(*n) + " must be a power of two from 32 to 1024";
+    return std::nullopt;
+  }
+  return n;
+}
+
 std::optional<double> parseDouble(std::string_view text, std::string_view what, std::string &error,
                                   const DoubleRange &range) {
   std::string s(text);

@@ -20,6 +20,9 @@ namespace tile::tools {
 std::optional<std::int64_t> parseInt(std::string_view text, std::int64_t min, std::int64_t max, std::string_view what,
                                      std::string &error);
 
+/// Threads per block for --num-threads: a power of two from 32 to 1024.
+std::optional<std::int64_t> parseNumThreads(std::string_view text, std::string &error);
+
 struct DoubleRange {
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();

@@ -70,6 +70,8 @@ int buildAllConfigs(const AllConfigsRequest &request) {
       files.push_back({request.outDir + "/" + e.binary, ptx ? built[i].ptx : built[i].cubin});
       files.push_back({request.outDir + "/" + e.metadata, built[i].metadata});
       ++builtCount;
+      for (const std::string &warning : built[i].warnings)
+        std::cerr << "tile-cc: warning: configuration " << i << ": " << warning << "\n";
     } else {
       std::string first = errors[i].substr(0, errors[i].find('\n'));
       e.error = first.empty() ? "compilation failed" : first;

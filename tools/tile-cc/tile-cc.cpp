@@ -420,6 +420,8 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
           errs() << "\n";
         return 1;
       }
+      for (const std::string &warning : compiled.warnings)
+        errs() << "tile-cc: warning: " << target << ": " << warning << "\n";
       if (wantCubin)
         variant.images.push_back({target, false, compiled.cubin, compiled.metadata});
       if (wantPtx)
@@ -516,12 +518,10 @@ int main(int argc, char **argv) {
   std::string optionError;
   std::optional<int64_t> numThreadsValue = 0; // 0: tile-choose-threads chooses
   if (numThreadsText.getNumOccurrences())
-    numThreadsValue = tile::tools::parseInt(numThreadsText, 32, 1024, "--num-threads", optionError);
+    numThreadsValue = tile::tools::parseNumThreads(numThreadsText, optionError);
   if (!numThreadsValue)
     return usage(optionError);
   const int64_t numThreads = *numThreadsValue;
-  if (numThreads & (numThreads - 1))
-    return usage("--num-threads " + std::to_string(numThreads) + " must be a power of two from 32 to 1024");
   auto stagesValue = tile::tools::parseInt(pipelineStagesText, 0, 8, "--pipeline-stages", optionError);
   if (!stagesValue)
     return usage(optionError);
@@ -744,11 +744,13 @@ int main(int argc, char **argv) {
     if (ok && emit == EmitKind::Cubin) {
       std::string cubin, report, metadata;
       mlir::TimingScope ptxasTiming = rootTiming.nest("ptxas");
-      ok = tile::target::assembleCubin(text, arch, ptxasVerbose, cubin, report, error) &&
+      ok = tile::target::assembleCubin(text, arch, cubin, report, error) &&
            tile::target::kernelMetadata(*ir, arch, metadata, error);
       ptxasTiming.stop();
       if (ok && ptxasVerbose)
         errs() << report;
+      if (std::string spill = tile::target::kernelSpillWarning(*ir, report); ok && !spill.empty())
+        errs() << "tile-cc: warning: " << spill << "\n";
       if (ok) {
         if (!metaPath.empty())
           meta.os() << metadata;

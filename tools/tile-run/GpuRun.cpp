@@ -46,6 +46,7 @@ int runOnGpu(const jit::KernelRequest &requestIn, const GpuRunOptions &options, 
   try {
     jit::BackendOptions backendOptions;
     backendOptions.choice = jit::BackendOptions::Choice::Gpu;
+    backendOptions.jit.numThreads = options.numThreads;
     jit::Backend backend(backendOptions);
     jit::KernelRequest request = requestIn;
     std::map<std::string, jit::Buffer> buffers;

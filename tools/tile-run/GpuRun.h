@@ -24,6 +24,7 @@ struct GpuRunOptions {
   /// Tolerances of the comparison (|gpu - interpreter| <= atol + rtol |interpreter|); unset:
   /// the dtype's defaults (defaultTolerance).
   std::optional<double> rtol, atol;
+  int64_t numThreads = 0;      // --num-threads; 0: the compiler chooses
   bool compare = true;         // false (--no-compare): the interpreter did not run
   int benchLaunches = 0;       // --bench N: timed launches after the comparison
   std::optional<double> flops; // --flops: work of one launch, for TFLOP/s

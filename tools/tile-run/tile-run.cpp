@@ -95,6 +95,10 @@ cl::opt<std::string> benchText("bench", cl::desc("--backend gpu: time N launches
                                cl::value_desc("N"), cl::cat(category));
 cl::opt<std::string> flopsText("flops", cl::desc("--bench: the work of one launch in FLOP, for TFLOP/s"),
                                cl::value_desc("F"), cl::cat(category));
+cl::opt<std::string> numThreadsText("num-threads",
+                                    cl::desc("--backend gpu: threads per block (a power of two from 32 to 1024; "
+                                             "default: the compiler chooses from the kernel's tiles)"),
+                                    cl::value_desc("N"), cl::cat(category));
 cl::opt<bool> noCompare("no-compare",
                         cl::desc("--backend gpu: run on the GPU only, without the interpreter and the comparison "
                                  "(benchmarks too large to interpret)"),
@@ -176,7 +180,7 @@ int main(int argc, char **argv) {
     return usage("--backend " + backendName + ": expected interpreter or gpu");
   const bool onGpu = backendName == "gpu";
   GpuRunOptions gpuOptions;
-  for (const auto *option : {&benchText, &flopsText, &rtolText, &atolText})
+  for (const auto *option : {&benchText, &flopsText, &rtolText, &atolText, &numThreadsText})
     if (option->getNumOccurrences() && !onGpu)
       return usage("--" + option->ArgStr.str() + " needs --backend gpu");
   if (noCompare && !onGpu)
@@ -192,6 +196,12 @@ int main(int argc, char **argv) {
     if (!n)
       return usage(error);
     gpuOptions.benchLaunches = static_cast<int>(*n);
+  }
+  if (numThreadsText.getNumOccurrences()) {
+    auto n = tools::parseNumThreads(numThreadsText, error);
+    if (!n)
+      return usage(error);
+    gpuOptions.numThreads = *n;
   }
   if (flopsText.getNumOccurrences() && !benchText.getNumOccurrences())
     return usage("--flops needs --bench N");
