@@ -2,6 +2,7 @@
 // facts on the resulting function.
 
 #include "compiler/codegen/Debug.h"
+#include "compiler/codegen/DecisionRemarks.h"
 #include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
@@ -141,6 +142,8 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       FailureOr<KernelLaunchInfo> info = lowerKernel(kernel, *target);
       if (failed(info))
         return signalPassFailure();
+      if (decisionRemarks)
+        remarkCodegenDecisions(kernel);
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "' -> llvm.func @"
                               << info->symbol << ": " << info->numThreads << " threads, " << info->sharedMemoryBytes
                               << " bytes of dynamic shared memory (limit on sm_" << target->sm << ": "

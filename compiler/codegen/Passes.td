@@ -176,7 +176,10 @@ def TileLowerToLLVM : Pass<"tile-lower-to-llvm", "::mlir::ModuleOp"> {
   let options = !listconcat(TileTargetOptions, [
     Option<"tmaStoreBuffers", "tma-store-buffers", "int64_t", /*default=*/"1",
            "Staging buffers of TMA stores: 1, or 2 (alternating; one barrier per store instead of "
-           "two, when both fit at the kernel's occupancy)">
+           "two, when both fit at the kernel's occupancy)">,
+    Option<"decisionRemarks", "decision-remarks", "bool", /*default=*/"false",
+           "A remark per product (the instruction, where its operands come from) and per load "
+           "(TMA, cp.async or per-thread loads); the compile pipeline turns it on for --remarks">
   ]);
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",

@@ -40,7 +40,9 @@ void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   pm.addPass(codegen::createTilePlaceTma({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTilePlaceSharedOperands({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileAllocateShared({fallbackThreads(options), options.arch}));
-  pm.addPass(codegen::createTileLowerToLLVM({fallbackThreads(options), options.arch}));
+  // Decision remarks on: they reach the user only under tile-cc --remarks.
+  pm.addPass(codegen::createTileLowerToLLVM({fallbackThreads(options), options.arch, /*tmaStoreBuffers=*/1,
+                                             /*decisionRemarks=*/true}));
   {
     // Without region simplification (block merging, dead block arguments) this canonicalizer
     // of the lowered per-thread code costs a tenth (compute_out: 0.52 s -> 0.05 s) and the four

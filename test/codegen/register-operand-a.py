@@ -47,7 +47,12 @@ def swapped(a, b, v, c):
 # REMARKS-NOT: register-operand-a.py:21:{{.*}}remark: the A operand
 # REMARKS: register-operand-a.py:23:25: remark: the A operand is computed in registers but goes through shared memory: its threads cannot build their own elements ('tile.scan' moves data between threads)
 # REMARKS: register-operand-a.py:26:25: remark: the A operand is computed in registers but goes through shared memory: A fragments in registers are built for 16-bit operands only, not tf32
-# REMARKS-NOT: register-operand-a.py:28:{{.*}}remark
+# REMARKS-NOT: register-operand-a.py:28:{{.*}}remark: the A operand
+# With the fallbacks, one line per product says what the code does (DecisionRemarks.cpp):
+# REMARKS: register-operand-a.py:21:25: remark: product on wgmma.m64n64k16 (bf16), A from registers, B from its copy in shared memory
+# REMARKS: register-operand-a.py:23:25: remark: product on wgmma.m64n64k16 (bf16), A from a shared-memory buffer, B from its copy in shared memory
+# REMARKS: register-operand-a.py:26:25: remark: product on mma.sync.m16n8k8 (tf32), accumulator in registers, A from a shared-memory buffer, B from a shared-memory buffer
+# REMARKS: register-operand-a.py:28:25: remark: product on wgmma.m64n64k16 (bf16), A from its copy in shared memory, B from its copy in shared memory
 
 # The fence takes A's packed registers (tied), then one register-A wgmma per k16 step, B
 # (32 x 64, N contiguous) by descriptor with the transpose bit; A never touches shared memory
