@@ -187,6 +187,9 @@ private:
   /// Element `linear` (i32, row-major in the tile) of `op`'s tile read from global memory, or
   /// its padding past the array's edge.
   mlir::Value loadTileElement(mlir::tile::LoadOp op, mlir::Value linear);
+  /// `value`, element `linear` of load `op`, or the load's padding where that element lies
+  /// outside the array (for copies that filled it with zeros).
+  mlir::Value padOutOfBounds(mlir::tile::LoadOp op, mlir::Value linear, mlir::Value value);
   mlir::LogicalResult lowerElementAccess(mlir::Operation *op);
   mlir::LogicalResult lowerAtomic(mlir::Operation *op); // KernelLoweringAtomics.cpp
   // Data movement through shared memory (KernelLoweringData.cpp).

@@ -137,6 +137,15 @@ Value KernelLowering::loadTileElement(mlir::tile::LoadOp op, Value linear) {
       [&] { return paddingValue(b_, loc_, registerType(elt), op.getPadding()); });
 }
 
+Value KernelLowering::padOutOfBounds(mlir::tile::LoadOp op, Value linear, Value value) {
+  Value inBounds;
+  accessIndices(*this, arrays_[op.getArray()], op.getIndices(), op.getOrder(), op.getType().getShape(), linear,
+                inBounds);
+  if (!inBounds)
+    return value;
+  return arith::SelectOp::create(b_, loc_, inBounds, value, paddingValue(b_, loc_, value.getType(), op.getPadding()));
+}
+
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
   if (op->hasAttr(kPipelineOffsetAttr) || op->hasAttr(kPrefetchOffsetAttr))
     return lowerPipelinedLoad(op);

@@ -584,6 +584,14 @@ void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
     for (int64_t i = 0; i < width; ++i)
       values.push_back(LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i)));
   }
+  // The copy filled out-of-bounds elements with zeros (TMA: NaN for NaN-padded floats); any
+  // other padding replaces them here.
+  mlir::tile::PaddingMode padding = op.getPadding();
+  bool filled = padding == mlir::tile::PaddingMode::zero || padding == mlir::tile::PaddingMode::undetermined ||
+                (padding == mlir::tile::PaddingMode::nan && usesTma(op) && isa<FloatType>(elt));
+  if (!filled)
+    for (int64_t r = 0; r < layout.perThread; ++r)
+      values[r] = padOutOfBounds(op, linearIndex(layout, r), values[r]);
   tiles_[op] = values;
 }
 

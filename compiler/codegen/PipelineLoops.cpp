@@ -106,6 +106,8 @@ int64_t pipelineStagesForLatency(int64_t latency) {
 
 namespace {
 
+bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope);
+
 /// Why `load` cannot be copied ahead ("" when it can) within `scope`: a loop (whose induction
 /// variable is `iv`), or the kernel for a load copied at kernel start (no `iv`). `slice`
 /// receives the ops of the scope's body that compute its indices.
@@ -122,9 +124,13 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
       os << elt;
       return s;
     }();
+  // Copies fill out-of-bounds elements with zeros; the threads reading the copy put any other
+  // padding in (KernelLowering::readStage), but a product reading it in place cannot.
   auto padding = load.getPadding();
-  if (padding != mlir::tile::PaddingMode::zero && padding != mlir::tile::PaddingMode::undetermined)
-    return "its padding is not zero (asynchronous copies fill out-of-bounds elements with zeros)";
+  if (padding != mlir::tile::PaddingMode::zero && padding != mlir::tile::PaddingMode::undetermined &&
+      feedsTensorCores(load, scope))
+    return "its padding is not zero and Tensor Core products would read its copy in place (asynchronous copies "
+           "fill out-of-bounds elements with zeros)";
   if (auto order = load.getOrder())
     for (auto [d, a] : llvm::enumerate(*order))
       if (static_cast<int64_t>(d) != a)

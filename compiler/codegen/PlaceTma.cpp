@@ -66,13 +66,9 @@ std::variant<TmaMap, std::string> tmaMapFor(mlir::tile::LoadOp load, mlir::tile:
   std::string why = tmaAccessRefusal(load.getArray(), load.getOrder(), load.getAllowTma(), shape, kernel, target, arg);
   if (!why.empty())
     return why;
-  bool isFloat = isa<FloatType>(type.getElementType());
-  mlir::tile::PaddingMode padding = load.getPadding();
-  bool nanFill = padding == mlir::tile::PaddingMode::nan;
-  if (padding != mlir::tile::PaddingMode::zero && padding != mlir::tile::PaddingMode::undetermined &&
-      !(nanFill && isFloat))
-    return "padding " + mlir::tile::stringifyPaddingMode(padding).str() +
-           " is not a TMA fill (zero, or NaN for floats)";
+  // TMA fills with zeros or NaN; the threads reading the stage put any other padding in
+  // (KernelLowering::readStage).
+  bool nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && isa<FloatType>(type.getElementType());
   int64_t esize = KernelLowering::byteSize(type.getElementType());
   int64_t rowBytes = shape.back() * esize;
   SmallVector<int64_t> box(shape);

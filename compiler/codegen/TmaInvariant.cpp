@@ -35,8 +35,9 @@ CopyAsRead copyAsRead(mlir::tile::LoadOp load) {
     copy.swizzle = stageSwizzleBytes(type.getShape().back() * elementBytes);
   if (copy.swizzle)
     copy.box.back() = copy.swizzle / elementBytes;
-  // The padding a reader sees past the array's end: NaN, or zero for every other mode TMA serves.
-  copy.nanFill = load.getPadding() == mlir::tile::PaddingMode::nan;
+  // NaN padding of floats is TMA's NaN fill; every other padding reads zeros from the copy, and
+  // the threads reading the stage put the padding in.
+  copy.nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && isa<FloatType>(type.getElementType());
   return copy;
 }
 

@@ -156,8 +156,6 @@ tile.kernel @refused(%x: !tile.array<?xf32>, %h: !tile.array<?xbf16>, %y: !tile.
   %zero = arith.constant dense<0.0> : tensor<64xf32>
   %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %j = %c0) -> (tensor<64xf32>, i32) : i32 {
     %ok = tile.load %x[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
-    // expected-remark @below {{load not pipelined: its padding is not zero (asynchronous copies fill out-of-bounds elements with zeros)}}
-    %nan = tile.load %x[%i] padding = nan : !tile.array<?xf32>[i32] -> tensor<64xf32>
     // expected-remark @below {{load not pipelined: a row of the tile is 2 bytes (the smallest asynchronous copy is 4)}}
     %one = tile.load %h[%i] : !tile.array<?xbf16>[i32] -> tensor<1xbf16>
     // expected-remark @below {{load not pipelined: the loop writes the array it reads}}
@@ -173,7 +171,7 @@ tile.kernel @refused(%x: !tile.array<?xf32>, %h: !tile.array<?xbf16>, %y: !tile.
     %cv = tile.load %x[%j] : !tile.array<?xf32>[i32] -> tensor<64xf32>
     // expected-remark @below {{load not pipelined: it reads dimensions out of memory order (order=)}}
     %tr = tile.load %m[%c0, %i] order = [1, 0] : !tile.array<?x?xf32>[i32, i32] -> tensor<8x8xf32>
-    %s0 = arith.addf %ok, %nan : tensor<64xf32>
+    %s0 = arith.addf %ok, %ok : tensor<64xf32>
     %s1 = arith.addf %s0, %g : tensor<64xf32>
     %s2 = arith.addf %s1, %cv : tensor<64xf32>
     %a = arith.addf %acc, %s2 : tensor<64xf32>
@@ -309,5 +307,35 @@ tile.kernel @swizzle_alignment(%a: !tile.array<?x?xbf16>, %v: !tile.array<?xf32>
   %xb = tile.broadcast %x2 : tensor<64x1xf32> -> tensor<64x64xf32>
   %y = arith.addf %r, %xb : tensor<64x64xf32>
   tile.store %y, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}
+
+// -----
+
+// Padding other than zero: the copy fills zeros and the threads reading it put the padding in
+// (KernelLowering::readStage), so NaN- and -inf-padded loads are pipelined; a Tensor Core
+// product reads its operand's copy in place, so an operand with such padding stays synchronous.
+// CHECK-LABEL: tile.kernel @padded
+// CHECK: padding = nan {tile.pipeline_offset = 0 : i64}
+// CHECK: padding = neg_inf {tile.pipeline_offset = 256 : i64}
+// CHECK: tile.load %{{.*}} padding = neg_inf : !tile.array<?x?xbf16>
+tile.kernel @padded(%x: !tile.array<?xf32>, %a: !tile.array<?x?xbf16>, %y: !tile.array<?xf32>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64xf32>
+  %mzero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %macc = %mzero) -> (tensor<64xf32>, tensor<64x64xf32>) : i32 {
+    %p = tile.load %x[%i] padding = nan : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    %q = tile.load %x[%i] padding = neg_inf : !tile.array<?xf32>[i32] -> tensor<64xf32>
+    // expected-remark @below {{load not pipelined: its padding is not zero and Tensor Core products would read its copy in place (asynchronous copies fill out-of-bounds elements with zeros)}}
+    %ta = tile.load %a[%c0, %i] padding = neg_inf : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x16xbf16>
+    %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<16x64xbf16>
+    %m = tile.mma %ta, %tb, %macc {tile.mma_instruction = "mma.sync"} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+    %s = arith.maximumf %p, %q : tensor<64xf32>
+    %a2 = arith.addf %acc, %s : tensor<64xf32>
+    scf.yield %a2, %m : tensor<64xf32>, tensor<64x64xf32>
+  }
+  tile.store %r#0, %y[%c0] : tensor<64xf32>, !tile.array<?xf32>[i32]
+  tile.store %r#1, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }

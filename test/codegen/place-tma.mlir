@@ -38,7 +38,7 @@ tile.kernel @table(%a: !tile.array<?x?xf32> {tile.aligned}, %b: !tile.array<?x?x
 // -----
 
 // What keeps cp.async, one remark each: an array without the aligned facts, allow_tma=False, a
-// transposed view (order=), a padding TMA cannot fill, 8-byte rows, a box over 256, a Tensor
+// transposed view (order=), 8-byte rows, a box over 256, a Tensor
 // Core layout TMA does not write (interleaved core matrices of 8-byte rows) and a load that is
 // not copied ahead (no remark: it is an ordinary load), and a rank-1 array.
 // CHECK-LABEL: tile.kernel @refused
@@ -53,8 +53,6 @@ tile.kernel @refused(%a: !tile.array<?x?xf32>, %b: !tile.array<?x?xf32> {tile.al
   %t1 = tile.load %b[%c0, %c0] {allow_tma = false, tile.prefetch_offset = 1024 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
   // expected-remark @below {{load copied with cp.async, not TMA: its dimensions are not in memory order (order=)}}
   %t2 = tile.load %b[%c0, %c0] order = [1, 0] {tile.prefetch_offset = 2048 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
-  // expected-remark @below {{load copied with cp.async, not TMA: padding neg_inf is not a TMA fill (zero, or NaN for floats)}}
-  %t3 = tile.load %b[%c0, %c0] padding = neg_inf {tile.prefetch_offset = 3072 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
   // expected-remark @below {{load copied with cp.async, not TMA: its rows are 8 bytes, not a multiple of 16}}
   %t4 = tile.load %b[%c0, %c0] {tile.prefetch_offset = 4096 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x2xf32>
   // expected-remark @below {{load copied with cp.async, not TMA: a box dimension of 512 is over TMA's 256}}
@@ -92,5 +90,20 @@ tile.kernel @no_room(%b: !tile.array<?x?xf32> {tile.aligned}, %n: i32) attribute
   } {tile.pipeline_stage_bytes = 1024 : i64, tile.pipeline_stages = 2 : i64}
   // expected-remark @below {{load copied with cp.async, not TMA: no shared memory is left at occupancy 4 for the mbarriers of the kernel-start copies}}
   %t1 = tile.load %b[%c0, %c0] {tile.prefetch_offset = 2048 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+// Padding TMA cannot fill (here -inf) is copied with zero fill; the threads reading the copy
+// put the padding in (KernelLowering::readStage). NaN padding of floats is TMA's NaN fill.
+// CHECK-LABEL: tile.kernel @padded
+// CHECK-SAME: tile.tma_maps = [{arg = 0 : i64, box = array<i64: 16, 16>, nan_fill = false, swizzle = 0 : i64}, {arg = 0 : i64, box = array<i64: 16, 16>, nan_fill = true, swizzle = 0 : i64}]
+// CHECK: padding = neg_inf {tile.prefetch_offset = 0 : i64, tile.tma = 0 : i64}
+// CHECK: padding = nan {tile.prefetch_offset = 1024 : i64, tile.tma = 1 : i64}
+tile.kernel @padded(%b: !tile.array<?x?xf32> {tile.aligned}) attributes {tile.prefetch_bytes = 2048 : i64} {
+  %c0 = arith.constant 0 : i32
+  %t0 = tile.load %b[%c0, %c0] padding = neg_inf {tile.prefetch_offset = 0 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
+  %t1 = tile.load %b[%c0, %c0] padding = nan {tile.prefetch_offset = 1024 : i64} : !tile.array<?x?xf32>[i32, i32] -> tensor<16x16xf32>
   tile.return
 }

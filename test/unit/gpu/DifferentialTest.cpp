@@ -287,6 +287,34 @@ def k(x, s, out, TM: ct.Constant[int], TN: ct.Constant[int]):
        // across one rounding boundary: one bf16 ulp, at most 2^-7 |out| (u = 2^-8).
        std::ldexp(1.0, -7),
        1e-6});
+  // Pipelined loads with padding other than zero: the copies (TMA where the array is aligned
+  // on sm_90, cp.async otherwise) fill zeros past the edges and the threads reading the stages
+  // put -inf / +inf in; ragged rows (70, blocks of 8) and columns (300, blocks of 128). Maxima
+  // and minima are exact.
+  out.push_back(
+      {"pipelined_padding",
+       std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, mx, mn, n: int, TM: ct.Constant[int], TN: ct.Constant[int]):
+    i = ct.bid(0)
+    hi = ct.full((TM,), float("-inf"), dtype=ct.float32)
+    lo = ct.full((TM,), float("inf"), dtype=ct.float32)
+    for j in range(ct.cdiv(n, TN)):
+        a = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_INF)
+        b = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.POS_INF)
+        hi = ct.maximum(hi, ct.max(a, axis=1))
+        lo = ct.minimum(lo, ct.min(b, axis=1))
+    ct.store(mx, (i,), hi)
+    ct.store(mn, (i,), lo)
+)py",
+       "k",
+       {{"TM", int64_t(8)}, {"TN", int64_t(128)}},
+       {{"x", D::Float32, {70, 300}}, {"mx", D::Float32, {70}, false, true}, {"mn", D::Float32, {70}, false, true}},
+       {{"n", D::Int32, 300.0}},
+       {"x", "mx", "mn", "n"},
+       rt::Grid(9),
+       0,
+       0});
   // Unsigned integers: the inputs hold values near 2^32 and 2^8 (negative numbers wrapped), so
   // every operation whose result depends on the signedness (division, remainder, right shift,
   // comparison, min/max, maxima of a reduction, conversions to float and back, widening) would
