@@ -21,8 +21,9 @@ namespace tile::jit {
 // rematerialized broadcasts, accumulators stored from their fragments, 6: swizzled operand
 // stages, 7: swizzled scratch operands in their own orientation, bound-free copies of tiles
 // inside the array, room kept for loop-invariant operands, 8: aligned arguments, TMA copies,
-// 9: stores of tiles inside the array without per-run bounds checks.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/11";
+// 9: stores of tiles inside the array without per-run bounds checks, 12: loads padded with
+// other than zero pipelined (the padding selected from the stage), spill warnings on compile.
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/12";
 
 const char *compilerVersion() { return kCompilerVersion; }
 
