@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The kernel suite on the GPU machine (device tool, `carry: ["bundle"]`, a bundle with tile-run:
+# BUNDLE_BINARIES="tile-unittests tile-run" scripts/bundle-gpu.sh): each kernel of
+# kernels/suite/ and the GEMM, written the plain way, (1) on a small ragged shape against the
+# interpreter, (2) on the suite's shape with its results saved for the torch check, and timed,
+# then torch on the same shapes in the same call (scripts/kernel_suite_torch.py: torch's
+# kernels, a device-to-device copy, our results against torch's). Writes $OUT/kernel-suite.log.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+log="$out/kernel-suite.log"
+work=$(mktemp -d)
+tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
+run="$work/bin/tile-run"
+results="$work/results"
+mkdir -p "$results"
+s="$root/kernels/suite"
+step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; echo "rc=$?" >> "$log"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
+# (1) ragged shapes against the interpreter
+step "$run" "$s/norms.py" --kernel layer_norm --const N=256 --const TM=2 --grid 5 --backend gpu --print none \
+  --array x=bf16:9x256:random:1 --array w=f32:256:random:2 --array b=f32:256:random:3 --array y=bf16:9x256
+step "$run" "$s/norms.py" --kernel rms_norm --const N=256 --const TM=2 --grid 5 --backend gpu --print none \
+  --array x=bf16:9x256:random:1 --array w=f32:256:random:2 --array y=bf16:9x256
+step "$run" "$s/softmax.py" --kernel softmax --const N=256 --const TM=2 --grid 5 --backend gpu --print none \
+  --array x=bf16:9x256:random:1 --array y=bf16:9x256
+step "$run" "$s/argmax.py" --kernel row_argmax --const TM=2 --const TV=128 --grid 5 --backend gpu --print none \
+  --array x=f32:9x300:random:1 --array out=i64:9 --scalar V=i64:300
+step "$run" "$s/transpose.py" --kernel transpose --const TM=64 --const TN=64 --grid 2,3 --backend gpu --print none \
+  --array x=bf16:100x150:random:1 --array y=bf16:150x100
+# (2) the suite's shapes: results saved for the torch check, then timed
+rows=32768
+bench=(--backend gpu --no-compare --print none --bench 50)
+for n in 4096 8192; do
+  for cfg in "1 128" "2 256" "4 512"; do
+    set -- $cfg
+    save=(); [ "$n" = 4096 ] && [ "$1" = 1 ] && save=(--save "$results/layer_norm")
+    step "$run" "$s/norms.py" --kernel layer_norm --const N=$n --const TM=$1 --num-threads $2 --grid $((rows / $1)) \
+      --array x=bf16:${rows}x$n:random:1 --array w=f32:$n:random:2 --array b=f32:$n:random:3 --array y=bf16:${rows}x$n \
+      "${bench[@]}" "${save[@]}"
+    save=(); [ "$n" = 4096 ] && [ "$1" = 1 ] && save=(--save "$results/rms_norm")
+    step "$run" "$s/norms.py" --kernel rms_norm --const N=$n --const TM=$1 --num-threads $2 --grid $((rows / $1)) \
+      --array x=bf16:${rows}x$n:random:1 --array w=f32:$n:random:2 --array y=bf16:${rows}x$n "${bench[@]}" "${save[@]}"
+    save=(); [ "$n" = 4096 ] && [ "$1" = 1 ] && save=(--save "$results/softmax")
+    step "$run" "$s/softmax.py" --kernel softmax --const N=$n --const TM=$1 --num-threads $2 --grid $((rows / $1)) \
+      --array x=bf16:${rows}x$n:random:1 --array y=bf16:${rows}x$n "${bench[@]}" "${save[@]}"
+  done
+done
+step "$run" "$s/argmax.py" --kernel row_argmax --const TM=1 --const TV=4096 --grid 4096 \
+  --array x=bf16:4096x32000:random:5 --array out=i64:4096 --scalar V=i64:32000 "${bench[@]}" --save "$results/argmax"
+step "$run" "$s/transpose.py" --kernel transpose --const TM=64 --const TN=64 --grid 128,128 \
+  --array x=bf16:8192x8192:random:1 --array y=bf16:8192x8192 "${bench[@]}" --save "$results/transpose"
+for n in 4096 8192; do
+  step "$run" "$root/kernels/examples/matmul.py" --kernel matmul --const BM=128 --const BN=256 --const BK=64 \
+    --grid $((n / 128)),$((n / 256)) --array a=bf16:${n}x$n:random:1 --array b=bf16:${n}x$n:random:2 \
+    --array c=bf16:${n}x$n "${bench[@]}" --flops $((2 * n * n * n))
+done
+# (3) torch on the same shapes, and our saved results against torch's
+step python3 "$root/scripts/kernel_suite_torch.py" "$results"
+grep -E "^== |rc=|median|check|error|warning" "$log" | sed "s|$root/||g; s|$work/||g" > "$out/kernel-suite.summary"
