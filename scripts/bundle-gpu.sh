@@ -32,7 +32,10 @@ if [ -n "$examples" ]; then
   rm -rf "$stage/sdk" "$stage"/example-*
 fi
 mkdir -p "$root/bundle"
-tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz"
+# Written beside and renamed into place: a device call carrying bundle/ meanwhile sees the
+# old bundle or the new one, never half of one.
+tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz.tmp"
+mv "$root/bundle/tools.tar.xz.tmp" "$root/bundle/tools.tar.xz"
 if [ "$(stat -c %s "$root/bundle/tools.tar.xz")" -gt $((64 * 1024 * 1024 - 2 * 1024 * 1024)) ]; then
   echo "bundle-gpu: warning: bundle/tools.tar.xz is $(($(stat -c %s "$root/bundle/tools.tar.xz") / 1048576)) MiB;" \
        "a device call carries at most 64 MiB: name fewer BUNDLE_BINARIES or BUNDLE_EXAMPLES" >&2
