@@ -363,11 +363,13 @@ KernelMetadata readKernelMetadata(const std::string &path) {
   return parseKernelMetadata(text, path);
 }
 
+const char *tmaSwizzleName(TmaSwizzle s) {
+  return s == TmaSwizzle::B32 ? "32B" : s == TmaSwizzle::B64 ? "64B" : s == TmaSwizzle::B128 ? "128B" : "none";
+}
+
 std::string toJson(const KernelMetadata &md) {
   using ojson = nlohmann::ordered_json;
-  auto swizzle = [](TmaSwizzle s) {
-    return s == TmaSwizzle::B32 ? "32B" : s == TmaSwizzle::B64 ? "64B" : s == TmaSwizzle::B128 ? "128B" : "none";
-  };
+  auto swizzle = tmaSwizzleName;
   auto l2 = [](TmaL2Promotion p) {
     return p == TmaL2Promotion::B64    ? "64B"
            : p == TmaL2Promotion::B128 ? "128B"

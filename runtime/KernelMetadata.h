@@ -80,6 +80,9 @@ struct KernelMetadata {
   const ParamInfo *param(std::string_view name) const;
 };
 
+/// The metadata's spelling of a swizzle mode: "none", "32B", "64B" or "128B".
+const char *tmaSwizzleName(TmaSwizzle swizzle);
+
 /// Parses and checks metadata text; throws Error(InvalidMetadata) naming `origin` (a file
 /// name, for messages) and the offending field, e.g. "params[1].dtype: unknown dtype 'f32'".
 KernelMetadata parseKernelMetadata(std::string_view json, std::string_view origin = "<memory>");

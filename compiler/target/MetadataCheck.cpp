@@ -11,20 +11,6 @@ namespace {
 
 std::string swizzleName(int64_t bytes) { return bytes ? std::to_string(bytes) + "B" : "none"; }
 
-std::string swizzleName(rt::TmaSwizzle swizzle) {
-  switch (swizzle) {
-  case rt::TmaSwizzle::B32:
-    return "32B";
-  case rt::TmaSwizzle::B64:
-    return "64B";
-  case rt::TmaSwizzle::B128:
-    return "128B";
-  case rt::TmaSwizzle::None:
-    break;
-  }
-  return "none";
-}
-
 std::string boxText(llvm::ArrayRef<int64_t> box) {
   std::string text = "[";
   for (size_t i = 0; i < box.size(); ++i)
@@ -74,8 +60,8 @@ std::string tmaMismatch(mlir::ArrayAttr maps, const rt::KernelMetadata &md) {
     if (llvm::ArrayRef<int64_t>(t.box) != box)
       return field + ".box is " + boxText(t.box) + " where the code copies " + boxText(box);
     std::string swizzle = swizzleName(map.getAs<mlir::IntegerAttr>("swizzle").getInt());
-    if (swizzleName(t.swizzle) != swizzle)
-      return field + ".swizzle is " + swizzleName(t.swizzle) + " where the code assumes " + swizzle;
+    if (rt::tmaSwizzleName(t.swizzle) != swizzle)
+      return field + ".swizzle is " + rt::tmaSwizzleName(t.swizzle) + " where the code assumes " + swizzle;
     bool nan = map.getAs<mlir::BoolAttr>("nan_fill").getValue();
     if ((t.oobFill == rt::TmaOobFill::NaN) != nan)
       return field + ".oob_fill is " + (nan ? "zero" : "nan") + " where the code assumes " + (nan ? "nan" : "zero");
