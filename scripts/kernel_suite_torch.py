@@ -5,7 +5,9 @@ around each launch, median of N after warm-up, bytes counted once per array as t
 them), a device-to-device copy for the bandwidth reference, and checks our GPU results (the .npy
 files tile-run --save wrote) against torch's.
 
-usage: kernel_suite_torch.py RESULTS_DIR
+usage: kernel_suite_torch.py time|check RESULTS_DIR
+  time:  torch's timings (run first, so they come back even if our side runs out of time)
+  check: our saved results against torch's
 """
 import os
 import sys
@@ -70,8 +72,17 @@ def check(results, name, ours_file, ref, atol, rtol=0.0):
 
 
 def main():
-    results = sys.argv[1]
+    if len(sys.argv) != 3 or sys.argv[1] not in ("time", "check"):
+        sys.exit(__doc__)
+    mode, results = sys.argv[1], sys.argv[2]
     torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+    if mode == "time":
+        time_torch()
+    else:
+        check_ours(results)
+
+
+def time_torch():
     rows = 32768
     for n in (4096, 8192):
         x = bf16((rows, n), 1)
@@ -94,6 +105,8 @@ def main():
     t = bf16((8192, 8192), 1)
     report("transpose 8192x8192 bf16", median_ms(lambda: t.t().contiguous()), 2 * size(t))
 
+
+def check_ours(results):
     # Our results (tile-run --save, the GPU's arrays) against torch on the same inputs.
     x = os.path.join(results, "layer_norm", "x.npy")
     if os.path.exists(x):

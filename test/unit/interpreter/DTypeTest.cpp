@@ -64,6 +64,8 @@ TEST_CASE("rounding into each float dtype matches APFloat, ties to even", "[inte
     for (double v : probeValues(dtype)) {
       INFO(v);
       CHECK(sameValue(roundToFloat(v, dtype), rounded(v, dtype)));
+      if (!std::isnan(v) && dtype != DType::TFloat32) // the bits of the rounded value
+        CHECK(floatToBits(v, dtype) == floatToBits(rounded(v, dtype), dtype));
     }
   }
   CHECK(roundToFloat(0.1, DType::Float32) == static_cast<double>(0.1f));
