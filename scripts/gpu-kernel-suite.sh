@@ -35,17 +35,19 @@ step python3 "$root/scripts/kernel_suite_torch.py" time "$results"
 rows=32768
 bench=(--backend gpu --no-compare --print none --bench 50)
 for n in 4096 8192; do
-  for cfg in "1 128" "2 256" "4 512"; do
+  # rows per block and threads: the compiler's default (0), then the thread counts by hand
+  for cfg in "1 0" "1 128" "1 256" "1 512" "2 256" "4 512"; do
     set -- $cfg
-    save=(); [ "$n" = 4096 ] && [ "$1" = 1 ] && save=(--save "$results/layer_norm")
-    step "$run" "$s/norms.py" --kernel layer_norm --const N=$n --const TM=$1 --num-threads $2 --grid $((rows / $1)) \
+    thr=(); [ "$2" != 0 ] && thr=(--num-threads "$2")
+    save=(); [ "$n" = 4096 ] && [ "$2" = 0 ] && save=(--save "$results/layer_norm")
+    step "$run" "$s/norms.py" --kernel layer_norm --const N=$n --const TM=$1 "${thr[@]}" --grid $((rows / $1)) \
       --array x=bf16:${rows}x$n:random:1 --array w=f32:$n:random:2 --array b=f32:$n:random:3 --array y=bf16:${rows}x$n \
       "${bench[@]}" "${save[@]}"
-    save=(); [ "$n" = 4096 ] && [ "$1" = 1 ] && save=(--save "$results/rms_norm")
-    step "$run" "$s/norms.py" --kernel rms_norm --const N=$n --const TM=$1 --num-threads $2 --grid $((rows / $1)) \
+    save=(); [ "$n" = 4096 ] && [ "$2" = 0 ] && save=(--save "$results/rms_norm")
+    step "$run" "$s/norms.py" --kernel rms_norm --const N=$n --const TM=$1 "${thr[@]}" --grid $((rows / $1)) \
       --array x=bf16:${rows}x$n:random:1 --array w=f32:$n:random:2 --array y=bf16:${rows}x$n "${bench[@]}" "${save[@]}"
-    save=(); [ "$n" = 4096 ] && [ "$1" = 1 ] && save=(--save "$results/softmax")
-    step "$run" "$s/softmax.py" --kernel softmax --const N=$n --const TM=$1 --num-threads $2 --grid $((rows / $1)) \
+    save=(); [ "$n" = 4096 ] && [ "$2" = 0 ] && save=(--save "$results/softmax")
+    step "$run" "$s/softmax.py" --kernel softmax --const N=$n --const TM=$1 "${thr[@]}" --grid $((rows / $1)) \
       --array x=bf16:${rows}x$n:random:1 --array y=bf16:${rows}x$n "${bench[@]}" "${save[@]}"
   done
 done

@@ -25,9 +25,11 @@ def TileChooseThreads : Pass<"tile-choose-threads", "::mlir::ModuleOp"> {
     warpgroup) and doubles, up to 512, while the largest accumulator would take more than 128
     f32 registers per thread (beside its operands, the 255-register limit then spills) and
     doubling keeps the product on the instruction it had (wgmma needs its warpgroups stacked
-    along M, 64 rows each; mma.sync needs work for every warp). A kernel option
+    along M, 64 rows each; mma.sync needs work for every warp). A kernel without products
+    starts at 128 too and doubles, up to 512, while its widest tile holds more than 32 elements
+    per thread (row kernels: a 4096-wide row at 128 threads, an 8192-wide one at 256). A kernel option
     (`@ct.kernel(num_threads=N)`) is kept as it is. Every choice above 128 gets a remark
-    naming the product that asked for it.
+    naming the product or the tile that asked for it.
   }];
   let options = [
     Option<"numThreads", "num-threads", "int64_t", /*default=*/"0",

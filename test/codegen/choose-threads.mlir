@@ -1,5 +1,6 @@
 // tile-choose-threads records the target on the module and each kernel's threads per block:
-// the kernel's own num_threads, else the pass option, else a choice from its accumulators
+// the kernel's own num_threads, else the pass option, else a choice from its accumulators (or,
+// without products, its widest tile)
 // (128 threads, doubled while an accumulator takes more than 128 registers per thread and the
 // product keeps its instruction). Every choice above 128 and every refusal has a remark.
 // RUN: tile-opt %s -split-input-file -tile-choose-threads -verify-diagnostics | FileCheck %s
@@ -56,5 +57,40 @@ tile.kernel @given(%x: !tile.array<?xf32>) attributes {num_threads = 64 : i32} {
   tile.return
 }
 tile.kernel @plain(%x: !tile.array<?xf32>) {
+  tile.return
+}
+
+// -----
+
+// Without products, the widest tile asks: doubled from 128 while it holds more than 32 elements
+// per thread, up to 512. A row of 4096 keeps 128; a row of 8192 gets 256; 4 rows of 8192 stop
+// at 512 (64 per thread).
+// DEBUG: [tile-choose-threads] kernel 'row4096': 128 threads (default) on sm_90a
+// CHECK: tile.kernel @row4096({{.*}}) attributes {num_threads = 128 : i32}
+// DEBUG: [tile-choose-threads] kernel 'row8192': 256 threads (its widest tile) on sm_90a
+// CHECK: tile.kernel @row8192({{.*}}) attributes {num_threads = 256 : i32}
+// DEBUG: [tile-choose-threads] kernel 'rows4x8192': 512 threads (its widest tile) on sm_90a
+// CHECK: tile.kernel @rows4x8192({{.*}}) attributes {num_threads = 512 : i32}
+// FIXED: tile.kernel @row8192({{.*}}) attributes {num_threads = 64 : i32}
+tile.kernel @row4096(%x: !tile.array<?x?xbf16>) {
+  %c0 = arith.constant 0 : i32
+  %t = tile.load %x[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<1x4096xbf16>
+  %f = arith.extf %t : tensor<1x4096xbf16> to tensor<1x4096xf32>
+  %h = arith.truncf %f : tensor<1x4096xf32> to tensor<1x4096xbf16>
+  tile.store %h, %x[%c0, %c0] : tensor<1x4096xbf16>, !tile.array<?x?xbf16>[i32, i32]
+  tile.return
+}
+tile.kernel @row8192(%x: !tile.array<?x?xbf16>) {
+  %c0 = arith.constant 0 : i32
+  // expected-remark @+1 {{256 threads per block for kernel 'row8192': at 128 this 8192-element tile would take 64 elements per thread (more than 32)}}
+  %t = tile.load %x[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<1x8192xbf16>
+  tile.store %t, %x[%c0, %c0] : tensor<1x8192xbf16>, !tile.array<?x?xbf16>[i32, i32]
+  tile.return
+}
+tile.kernel @rows4x8192(%x: !tile.array<?x?xbf16>) {
+  %c0 = arith.constant 0 : i32
+  // expected-remark @+1 {{512 threads per block for kernel 'rows4x8192': at 256 this 32768-element tile would take 128 elements per thread (more than 32)}}
+  %t = tile.load %x[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<4x8192xbf16>
+  tile.store %t, %x[%c0, %c0] : tensor<4x8192xbf16>, !tile.array<?x?xbf16>[i32, i32]
   tile.return
 }

@@ -9,7 +9,7 @@
 # RUN: not tile-cc %s --kernel broadcast --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=BROADCAST
 # RUN: not tile-cc %s --kernel reshape --arg x=f32:2 2>&1 | FileCheck %s --check-prefix=RESHAPE
 # RUN: tile-cc %s --kernel largest --arg x=f32:2 | FileCheck %s --check-prefix=LARGEST
-# RUN: not tile-cc %s --kernel largest --arg x=f32:2 --emit=gpu 2>&1 | FileCheck %s --check-prefix=REGS
+# RUN: not tile-cc %s --kernel largest --arg x=f32:2 --emit=gpu --num-threads 128 2>&1 | FileCheck %s --check-prefix=REGS
 # RUN: tile-cc %s --kernel largest --arg x=f32:2 --emit=gpu --num-threads 256 | FileCheck %s --check-prefix=REGS256
 import cuda.tile as ct
 
