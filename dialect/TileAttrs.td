@@ -11,7 +11,9 @@
 #define TILE_ATTRS_TD
 
 include "dialect/TileDialect.td"
+include "dialect/TileEnums.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 
 def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
   let mnemonic = "mma";
@@ -34,6 +36,32 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
   let extraClassDeclaration = [{
     int64_t getNumWarps() const { return getWarpsB() * getWarpsM() * getWarpsN(); }
   }];
+}
+
+// Decisions of code generation, as discardable attributes of the ops they decide for (the
+// dialect verifies that each sits on the op it belongs to).
+
+def Tile_MmaInstructionAttr : EnumAttr<Tile_Dialect, Tile_MmaInstruction, "mma_instruction"> {
+  let summary = "the instruction chosen for a tile.mma (tile-select-mma)";
+  let description = [{
+    Recorded on every `tile.mma` as `tile.mma_instruction` by `tile-select-mma` (or
+    `tile-assign-layouts` for IR that skipped it); the lowering emits exactly this instruction.
+
+    ```mlir
+    %d = tile.mma %a, %b, %c {tile.mma_instruction = #tile.mma_instruction<wgmma>} : ...
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+def Tile_OperandSourceAttr : EnumAttr<Tile_Dialect, Tile_OperandSource, "operand"> {
+  let summary = "where a product reads its A operand (tile-assign-layouts)";
+  let description = [{
+    Recorded on a `tile.mma` whose A operand is computed in registers, as `tile.operand_a`:
+    `registers` when every thread builds its own A fragments, `shared` when the operand goes
+    through shared memory (a remark says why).
+  }];
+  let assemblyFormat = "`<` $value `>`";
 }
 
 #endif // TILE_ATTRS_TD

@@ -36,4 +36,25 @@ def Tile_GridDependencyActionAttr : I32EnumAttr<"GridDependencyAction",
   I32EnumAttrCase<"launch_dependents", 1>
 ]> { let cppNamespace = "::mlir::tile"; }
 
+// Code generation's decisions, recorded on ops as typed attributes (TileAttrs.td) that the
+// later passes and the lowering read.
+def Tile_MmaInstruction : I32EnumAttr<"MmaInstruction",
+    "the instruction that runs a matrix product", [
+  I32EnumAttrCase<"wgmma", 0>,
+  I32EnumAttrCase<"mma_sync", 1, "mma.sync">,
+  I32EnumAttrCase<"fma", 2>
+]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_OperandSource : I32EnumAttr<"OperandSource",
+    "where a Tensor Core product reads an operand from", [
+  I32EnumAttrCase<"registers", 0>,
+  I32EnumAttrCase<"shared", 1>
+]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILE_ENUMS_TD

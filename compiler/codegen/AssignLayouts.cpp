@@ -52,18 +52,20 @@ bool isLoadedOperand(Value v) {
 /// on its M x K shape when every thread can build its own elements (Rematerialize.h): the A
 /// fragments of mma.sync.m16n8k16 and of wgmma's register-A form are the accumulator fragments
 /// of two neighbouring 8-column tiles, so the product takes A from registers and the operand
-/// never goes through shared memory. Records `tile.operand_a` ("registers" or "shared"), with
+/// never goes through shared memory. Records `tile.operand_a` (#tile.operand<registers> or <shared>), with
 /// a remark saying why when a computed operand stays in shared memory.
 void placeOperandA(mlir::tile::MmaOp op, mlir::tile::MmaLayoutAttr acc, OpBuilder &b) {
   Value a = op.getA();
   if (isLoadedOperand(a))
     return;
-  auto record = [&](StringRef where) { op->setAttr(kOperandAAttr, StringAttr::get(op.getContext(), where)); };
+  auto record = [&](mlir::tile::OperandSource where) {
+    op->setAttr(kOperandAAttr, mlir::tile::OperandSourceAttr::get(op.getContext(), where));
+  };
   auto shared = [&](const Twine &why) {
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc()
                             << ": A computed in registers, through shared memory (" << why << ")\n");
     op.emitRemark() << "the A operand is computed in registers but goes through shared memory: " << why;
-    record("shared");
+    record(mlir::tile::OperandSource::shared);
   };
   RankedTensorType type = op.getA().getType();
   Type elt = type.getElementType();
@@ -84,7 +86,7 @@ void placeOperandA(mlir::tile::MmaOp op, mlir::tile::MmaLayoutAttr acc, OpBuilde
   auto converted =
       mlir::tile::ConvertLayoutOp::create(b, op.getLoc(), RankedTensorType::get(type.getShape(), elt, layout), a);
   op.getAMutable().assign(converted);
-  record("registers");
+  record(mlir::tile::OperandSource::registers);
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": A in registers (" << layout
                           << "), each thread builds its fragments\n");
 }

@@ -42,17 +42,16 @@ std::string operandSource(Value operand) {
 }
 
 void remarkProduct(mlir::tile::MmaOp op) {
-  auto instruction = op->getAttrOfType<StringAttr>(kMmaInstructionAttr);
+  mlir::tile::MmaInstruction chosen = recordedMmaInstruction(op).value_or(mlir::tile::MmaInstruction::fma);
   RankedTensorType a = op.getA().getType(), b = op.getB().getType();
   Type element = a.getElementType();
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "product on ";
-  StringRef chosen = instruction ? instruction.getValue() : "fma";
-  if (chosen == "wgmma") {
+  if (chosen == mlir::tile::MmaInstruction::wgmma) {
     os << "wgmma.m64n" << std::min<int64_t>(b.getShape().back(), 256) << "k16 (" << element << "), A from "
        << operandSource(op.getA()) << ", B from " << operandSource(op.getB());
-  } else if (chosen == "mma.sync") {
+  } else if (chosen == mlir::tile::MmaInstruction::mma_sync) {
     os << "mma.sync.m16n8k" << mmaInstructionK(element) << " (" << element << "), accumulator in "
        << (inMmaLayout(op.getAcc().getType()) ? "registers" : "shared memory") << ", A from "
        << operandSource(op.getA()) << ", B from " << operandSource(op.getB());

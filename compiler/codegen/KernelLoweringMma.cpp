@@ -122,8 +122,8 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   std::string notWgmma;
   if (runsAsWgmma(op, &notWgmma))
     return lowerMmaWgmma(op);
-  if (auto chosen = op->getAttrOfType<StringAttr>(kMmaInstructionAttr); chosen && chosen.getValue() == "wgmma")
-    return op.emitError("internal error: tile.mma_instruction = \"wgmma\" cannot be honoured: ") << notWgmma;
+  if (recordedMmaInstruction(op) == mlir::tile::MmaInstruction::wgmma)
+    return op.emitError("internal error: tile.mma_instruction = wgmma cannot be honoured: ") << notWgmma;
   int64_t rank = aType.getRank();
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
@@ -363,12 +363,13 @@ bool KernelLowering::runsAsWgmma(mlir::tile::MmaOp op, std::string *why) {
 // tile-assign-layouts or tile-select-mma, or written by hand); a decision the lowering cannot
 // carry out is an internal error, so what --remarks and the IR say is what the PTX holds.
 LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
-  auto chosen = op->getAttrOfType<StringAttr>(kMmaInstructionAttr);
+  std::optional<mlir::tile::MmaInstruction> chosen = recordedMmaInstruction(op);
   const bool tensorCores = usesTensorCores(op, target_);
-  if (chosen && chosen.getValue() != "fma" && !tensorCores)
-    return op.emitError() << "internal error: tile.mma_instruction = \"" << chosen.getValue()
-                          << "\", but this product cannot run on Tensor Cores: " << tensorCoreRefusal(op, target_);
-  if (tensorCores && !(chosen && chosen.getValue() == "fma"))
+  const bool fma = chosen == mlir::tile::MmaInstruction::fma;
+  if (chosen && !fma && !tensorCores)
+    return op.emitError() << "internal error: tile.mma_instruction = " << mlir::tile::stringifyMmaInstruction(*chosen)
+                          << ", but this product cannot run on Tensor Cores: " << tensorCoreRefusal(op, target_);
+  if (tensorCores && !fma)
     return lowerMmaTensorCore(op);
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": FMA path through shared memory ("
                           << tensorCoreRefusal(op, target_) << ")\n");

@@ -21,6 +21,7 @@
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/StageLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -245,8 +246,7 @@ static bool readByWgmmaInPlace(mlir::tile::LoadOp load) {
     for (Operation *user : v.getUsers()) {
       if (isa<mlir::tile::ReshapeOp, mlir::tile::PermuteOp>(user))
         worklist.push_back(user->getResult(0));
-      auto instruction = user->getAttrOfType<StringAttr>("tile.mma_instruction");
-      if (isa<mlir::tile::MmaOp>(user) && instruction && instruction.getValue() == "wgmma")
+      if (isa<mlir::tile::MmaOp>(user) && recordedMmaInstruction(user) == mlir::tile::MmaInstruction::wgmma)
         return true;
     }
   }

@@ -9,11 +9,19 @@ using namespace mlir;
 
 namespace tile::codegen {
 
-StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads, std::string &why) {
+std::optional<mlir::tile::MmaInstruction> recordedMmaInstruction(Operation *op) {
+  if (auto recorded = op->getAttrOfType<mlir::tile::MmaInstructionAttr>(kMmaInstructionAttr))
+    return recorded.getValue();
+  return std::nullopt;
+}
+
+mlir::tile::MmaInstruction chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads,
+                                                std::string &why) {
+  using mlir::tile::MmaInstruction;
   why = tensorCoreRefusal(op, target);
   if (!why.empty()) {
     why = "no Tensor Cores for this product: " + why + "; using FMA";
-    return "fma";
+    return MmaInstruction::fma;
   }
   auto layout = dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(op.getAcc().getType().getEncoding());
   if (!layout)
@@ -26,22 +34,22 @@ StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, in
           "for " +
           std::to_string(g.numWarps()) + " of " + std::to_string(numThreads / 32) +
           " warps; using mma.sync with the accumulator in shared memory";
-    return "mma.sync";
+    return MmaInstruction::mma_sync;
   }
   if (usesWgmma(op, target, layout, &why)) {
     why.clear();
-    return "wgmma";
+    return MmaInstruction::wgmma;
   }
   why = target.hasWgmma() ? why + "; using mma.sync" : "";
-  return "mma.sync";
+  return MmaInstruction::mma_sync;
 }
 
 void recordMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads) {
   std::string why;
-  StringRef instruction = chooseMmaInstruction(op, target, numThreads, why);
+  mlir::tile::MmaInstruction instruction = chooseMmaInstruction(op, target, numThreads, why);
   if (!why.empty())
     op.emitRemark() << why;
-  op->setAttr(kMmaInstructionAttr, StringAttr::get(op.getContext(), instruction));
+  op->setAttr(kMmaInstructionAttr, mlir::tile::MmaInstructionAttr::get(op.getContext(), instruction));
 }
 
 int64_t mmaInstructionK(Type operand) {
@@ -151,11 +159,10 @@ mlir::tile::LoadOp operandLoad(Value operand) {
 }
 
 bool runsAsWgmma(mlir::tile::MmaOp op, const GpuTarget &target, std::string *why) {
-  auto chosen = op->getAttrOfType<mlir::StringAttr>(kMmaInstructionAttr);
   if (!usesTensorCores(op, target))
     return false;
   auto acc = llvm::dyn_cast_or_null<mlir::tile::MmaLayoutAttr>(op.getAcc().getType().getEncoding());
-  return usesWgmma(op, target, acc, why) && !(chosen && chosen.getValue() == "mma.sync");
+  return usesWgmma(op, target, acc, why) && recordedMmaInstruction(op) != mlir::tile::MmaInstruction::mma_sync;
 }
 
 } // namespace tile::codegen

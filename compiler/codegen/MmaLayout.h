@@ -11,13 +11,16 @@
 
 namespace tile::codegen {
 
-/// On a tile.mma whose A operand is computed (not loaded): "registers" when tile-assign-layouts
-/// gave A the #tile.mma layout (the product reads its fragments from registers), "shared" when
-/// it goes through shared memory.
+/// On a tile.mma whose A operand is computed (not loaded), a #tile.operand: registers when
+/// tile-assign-layouts gave A the #tile.mma layout (the product reads its fragments from
+/// registers), shared when it goes through shared memory.
 inline constexpr llvm::StringLiteral kOperandAAttr = "tile.operand_a";
 
-/// On a tile.mma: the instruction that runs it, "wgmma", "mma.sync" or "fma" (tile-select-mma).
+/// On a tile.mma: the #tile.mma_instruction that runs it (tile-select-mma).
 inline constexpr llvm::StringLiteral kMmaInstructionAttr = "tile.mma_instruction";
+
+/// The instruction recorded on `op` (kMmaInstructionAttr); nullopt before tile-select-mma.
+std::optional<mlir::tile::MmaInstruction> recordedMmaInstruction(mlir::Operation *op);
 
 /// The K of the mma.sync shape for an operand type: 16 (bf16, f16), 8 (tf32), 0 for none.
 int64_t mmaInstructionK(mlir::Type operand);
@@ -61,11 +64,11 @@ struct MmaWarpGrid {
 std::optional<mlir::tile::MmaLayoutAttr> accumulatorLayoutFor(mlir::tile::MmaOp op, const GpuTarget &target,
                                                               int64_t numThreads);
 
-/// The instruction that runs `op` at `numThreads` on `target`: "wgmma", "mma.sync" or "fma",
-/// from the accumulator layout it has (an encoding) or would get (accumulatorLayoutFor); `why`
-/// says, when it is not the fastest the target has, why not (empty otherwise).
-llvm::StringRef chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads,
-                                     std::string &why);
+/// The instruction that runs `op` at `numThreads` on `target`, from the accumulator layout it
+/// has (an encoding) or would get (accumulatorLayoutFor); `why` says, when it is not the
+/// fastest the target has, why not (empty otherwise).
+mlir::tile::MmaInstruction chooseMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t numThreads,
+                                                std::string &why);
 
 /// chooseMmaInstruction recorded as tile.mma_instruction, with a remark saying why whenever
 /// the target has a faster instruction the product cannot use.

@@ -78,9 +78,8 @@ mlir::tile::MmaOp pendingWgmma(scf::ForOp loop) {
   }
   if (!found)
     return nullptr;
-  auto instruction = found->getAttrOfType<StringAttr>("tile.mma_instruction");
   auto acc = dyn_cast<BlockArgument>(found.getAcc());
-  if (!instruction || instruction.getValue() != "wgmma" || !acc || acc.getOwner() != loop.getBody() ||
+  if (recordedMmaInstruction(found) != mlir::tile::MmaInstruction::wgmma || !acc || acc.getOwner() != loop.getBody() ||
       acc.getArgNumber() == 0 || !acc.hasOneUse() || !found->hasOneUse())
     return nullptr;
   OpOperand &use = *found->getUses().begin();
@@ -231,13 +230,13 @@ bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
       auto mma = dyn_cast<mlir::tile::MmaOp>(user);
       if (!mma || use.getOperandNumber() > 1 || computed)
         continue; // read from registers (a computed operand goes through the scratch)
-      auto instruction = mma->getAttrOfType<StringAttr>("tile.mma_instruction");
+      std::optional<mlir::tile::MmaInstruction> instruction = recordedMmaInstruction(mma);
       // Read in place by Tensor Core products, but not one whose accumulator has a layout other
       // than #tile.mma (some warps sit it out: it keeps the accumulator in shared memory and
       // takes its operands from the scratch).
       Attribute accLayout = mma.getAcc().getType().getEncoding();
-      if (!instruction || (instruction.getValue() != "wgmma" && instruction.getValue() != "mma.sync") ||
-          mma.getA().getType().getRank() != 2 || (accLayout && !isa<mlir::tile::MmaLayoutAttr>(accLayout)))
+      if (!instruction || *instruction == mlir::tile::MmaInstruction::fma || mma.getA().getType().getRank() != 2 ||
+          (accLayout && !isa<mlir::tile::MmaLayoutAttr>(accLayout)))
         return false;
       any = true;
     }

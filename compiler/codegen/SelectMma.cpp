@@ -30,28 +30,29 @@ struct TileSelectMmaPass : impl::TileSelectMmaBase<TileSelectMmaPass> {
         return signalPassFailure();
       kernel.walk([&](mlir::tile::MmaOp op) {
         std::string why;
-        StringRef best = chooseMmaInstruction(op, *target, threads, why);
-        if (auto given = op->getAttrOfType<StringAttr>(kMmaInstructionAttr)) {
+        using mlir::tile::MmaInstruction;
+        MmaInstruction best = chooseMmaInstruction(op, *target, threads, why);
+        if (std::optional<MmaInstruction> asked = recordedMmaInstruction(op)) {
           // Written by hand: a slower instruction is honoured, one the product cannot run is not.
-          StringRef asked = given.getValue();
-          bool possible = asked == "fma" || asked == best || (asked == "mma.sync" && best == "wgmma");
-          if (asked != "fma" && asked != "mma.sync" && asked != "wgmma") {
-            op.emitError() << kMmaInstructionAttr << " = \"" << asked << "\": expected wgmma, mma.sync or fma";
-            failed = true;
-          } else if (!possible) {
-            op.emitError() << kMmaInstructionAttr << " = \"" << asked << "\" cannot run this product on sm_"
-                           << target->sm << (target->archSpecific ? "a" : "") << ": " << why;
+          bool possible = *asked == MmaInstruction::fma || *asked == best ||
+                          (*asked == MmaInstruction::mma_sync && best == MmaInstruction::wgmma);
+          if (!possible) {
+            op.emitError() << kMmaInstructionAttr << " = " << stringifyMmaInstruction(*asked)
+                           << " cannot run this product on sm_" << target->sm << (target->archSpecific ? "a" : "")
+                           << ": " << why;
             failed = true;
           }
-          TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": " << asked
-                                  << " (given; the best here is " << best << ")\n");
+          TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": "
+                                  << stringifyMmaInstruction(*asked) << " (given; the best here is "
+                                  << stringifyMmaInstruction(best) << ")\n");
           return;
         }
         if (!why.empty())
           op.emitRemark() << why;
-        op->setAttr(kMmaInstructionAttr, StringAttr::get(op.getContext(), best));
-        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": " << best << " at " << threads
-                                << " threads" << (why.empty() ? "" : " (" + why + ")") << "\n");
+        op->setAttr(kMmaInstructionAttr, mlir::tile::MmaInstructionAttr::get(op.getContext(), best));
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": "
+                                << stringifyMmaInstruction(best) << " at " << threads << " threads"
+                                << (why.empty() ? "" : " (" + why + ")") << "\n");
       });
     }
     if (failed)

@@ -160,8 +160,7 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
       kernel.walk([&](mlir::tile::MmaOp op) { products.push_back(op); });
       for (mlir::tile::MmaOp op : products) {
         // Only a product whose B is computed while A is read from memory is a candidate.
-        auto instruction = op->getAttrOfType<StringAttr>(kMmaInstructionAttr);
-        if (!instruction || instruction.getValue() != "wgmma" || op.getA().getType().getRank() != 2 ||
+        if (recordedMmaInstruction(op) != mlir::tile::MmaInstruction::wgmma || op.getA().getType().getRank() != 2 ||
             !fromMemory(op.getA()) || fromMemory(op.getB()))
           continue;
         if (std::string why = trySwap(op, *target, threads); !why.empty()) {
@@ -204,12 +203,12 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
       auto bT = transpose(op.getB()), aT = transpose(op.getA()), cT = transpose(op.getAcc());
       auto trial = mlir::tile::MmaOp::create(b, loc, transposedType(op.getType()), bT, aT, cT);
       std::string why;
-      StringRef instruction = chooseMmaInstruction(trial, target, threads, why);
+      mlir::tile::MmaInstruction instruction = chooseMmaInstruction(trial, target, threads, why);
       trial.erase();
       cT.erase();
       aT.erase();
       bT.erase();
-      if (instruction != "wgmma")
+      if (instruction != mlir::tile::MmaInstruction::wgmma)
         return "the swapped product would not run as wgmma: " + why;
     }
 

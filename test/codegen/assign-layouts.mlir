@@ -11,7 +11,7 @@
 
 // CHECK-LABEL: tile.kernel @product
 // CHECK: %[[IN:.*]] = tile.convert_layout %{{.*}} : tensor<64x64xf32> -> tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
-// CHECK: %[[D:.*]] = tile.mma %{{.*}}, %{{.*}}, %[[IN]] {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+// CHECK: %[[D:.*]] = tile.mma %{{.*}}, %{{.*}}, %[[IN]] {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
 // CHECK: %[[OUT:.*]] = tile.convert_layout %[[D]] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<64x64xf32>
 // CHECK: tile.store %[[OUT]]
 // 8 warps: 4 along M, then 2 along N.

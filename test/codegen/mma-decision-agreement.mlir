@@ -14,7 +14,7 @@ tile.kernel @fma_asked(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) {
   %x = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
   %y = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  %d = tile.mma %x, %y, %z {tile.mma_instruction = "fma"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %d = tile.mma %x, %y, %z {tile.mma_instruction = #tile.mma_instruction<fma>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }
@@ -26,8 +26,8 @@ tile.kernel @mma_sync_impossible(%f: !tile.array<?x?xf32>, %c: !tile.array<?x?xf
   %x = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x16xf32>
   %y = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{internal error: tile.mma_instruction = "mma.sync", but this product cannot run on Tensor Cores: operands are f32 (Tensor Cores take bf16, f16 or tf32)}}
-  %d = tile.mma %x, %y, %z {tile.mma_instruction = "mma.sync"} : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
+  // expected-error @+1 {{internal error: tile.mma_instruction = mma.sync, but this product cannot run on Tensor Cores: operands are f32 (Tensor Cores take bf16, f16 or tf32)}}
+  %d = tile.mma %x, %y, %z {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }

@@ -29,9 +29,9 @@ def k(a, b, c, t, u):
 # REMARKS: mma-remarks.py:21:25: remark: no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16 or tf32); using FMA
 # REMARKS: mma-remarks.py:24:25: remark: Tensor Cores keep the accumulator in registers only when every warp has work: this product has work for 1 of 4 warps; using mma.sync with the accumulator in shared memory
 # QUIET-NOT: remark
-# ATTR: tile.mma {{.*}}tile.mma_instruction = "wgmma"
-# ATTR: tile.mma {{.*}}tile.mma_instruction = "mma.sync"
-# ATTR: tile.mma {{.*}}tile.mma_instruction = "fma"
-# ATTR: tile.mma {{.*}}tile.mma_instruction = "mma.sync"
+# ATTR: tile.mma {{.*}}tile.mma_instruction = #tile.mma_instruction<wgmma>
+# ATTR: tile.mma {{.*}}tile.mma_instruction = #tile.mma_instruction<mma.sync>
+# ATTR: tile.mma {{.*}}tile.mma_instruction = #tile.mma_instruction<fma>
+# ATTR: tile.mma {{.*}}tile.mma_instruction = #tile.mma_instruction<mma.sync>
 # SM80-NOT: remark: wgmma
 # SM80: remark: no Tensor Cores for this product: operands are f32

@@ -22,7 +22,7 @@ tile.kernel @pending_outside(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>
   %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
   %tb = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
   // expected-error @below {{malformed pipelining: tile.wgmma_pending on a product that is not the one wgmma of a pipelined loop accumulating into its carried value}}
-  %d = tile.mma %ta, %tb, %zero {tile.mma_instruction = "wgmma", tile.wgmma_pending} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %d = tile.mma %ta, %tb, %zero {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.wgmma_pending} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }
@@ -107,7 +107,7 @@ tile.kernel @misaligned_operand(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf
     // expected-error @below {{malformed pipelining: a Tensor Core operand's buffer (tile.pipeline_core_matrices) starts at byte 1024 of shared memory, with stages 5248 bytes apart; both must be multiples of 1024}}
     %ta = tile.load %a[%i, %c0] {tile.pipeline_core_matrices, tile.pipeline_offset = 1024 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %tat = tile.permute %ta [1, 0] : tensor<64x32xbf16> -> tensor<32x64xbf16>
-    %d = tile.mma %ta, %tat, %acc {tile.mma_instruction = "mma.sync"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %ta, %tat, %acc {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   } {tile.pipeline_stage_bytes = 5248 : i64, tile.pipeline_stages = 3 : i64}
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]

@@ -36,7 +36,7 @@ tile.kernel @k_loop(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
 // pending across iterations (tile.wgmma_pending). An accumulator scaled first (read by
 // something else) keeps the wait in the iteration.
 // CHECK-LABEL: tile.kernel @pending
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.wgmma_pending}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.wgmma_pending}
 // DEBUG: [tile-pipeline-loops] tile.mma at {{.*}}: its wgmma group stays pending across iterations
 tile.kernel @pending(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
   %c0 = arith.constant 0 : i32
@@ -45,7 +45,7 @@ tile.kernel @pending(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i3
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
     %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
-    %d = tile.mma %ta, %tb, %acc {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %ta, %tb, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -66,7 +66,7 @@ tile.kernel @scaled(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32
     %ta = tile.load %a[%c0, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
     %s = arith.mulf %acc, %half : tensor<64x64xf32>
-    %d = tile.mma %ta, %tb, %s {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %ta, %tb, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -98,11 +98,11 @@ tile.kernel @in_place(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c
     %tb3 = tile.load %b[%c0, %c0, %i] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<1x64x64xbf16>
     %tb = tile.reshape %tb3 : tensor<1x64x64xbf16> -> tensor<64x64xbf16>
     %tbt = tile.permute %tb [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
-    %d = tile.mma %ta, %tbt, %acc {tile.mma_instruction = "wgmma"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %d = tile.mma %ta, %tbt, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
     %other = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
-    %e = tile.mma %ta, %other, %acc2 {tile.mma_instruction = "mma.sync"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %e = tile.mma %ta, %other, %acc2 {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
     %twice = tile.load %a[%i, %i] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
-    %f = tile.mma %twice, %tbt, %e {tile.mma_instruction = "wgmma"} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %f = tile.mma %twice, %tbt, %e {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
     %g = arith.extf %twice : tensor<128x64xbf16> to tensor<128x64xf32>
     %tc = tile.load %b[%i, %c0, %c0] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<2x16x16xbf16>
     %bat = tile.mma %tc, %tc, %zero3 : tensor<2x16x16xbf16>, tensor<2x16x16xbf16>, tensor<2x16x16xf32>
@@ -296,7 +296,7 @@ tile.kernel @swizzle_alignment(%a: !tile.array<?x?xbf16>, %v: !tile.array<?xf32>
     %s = tile.load %v[%i] : !tile.array<?xf32>[i32] -> tensor<64xf32>
     %ta = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %tat = tile.permute %ta [1, 0] : tensor<64x32xbf16> -> tensor<32x64xbf16>
-    %d = tile.mma %ta, %tat, %acc {tile.mma_instruction = "mma.sync"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %ta, %tat, %acc {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
     %s2 = tile.reshape %s : tensor<64xf32> -> tensor<64x1xf32>
     %sb = tile.broadcast %s2 : tensor<64x1xf32> -> tensor<64x64xf32>
     %e = arith.addf %d, %sb : tensor<64x64xf32>
@@ -330,7 +330,7 @@ tile.kernel @padded(%x: !tile.array<?xf32>, %a: !tile.array<?x?xbf16>, %y: !tile
     // expected-remark @below {{load not pipelined: its padding is not zero and Tensor Core products would read its copy in place (asynchronous copies fill out-of-bounds elements with zeros)}}
     %ta = tile.load %a[%c0, %i] padding = neg_inf : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x16xbf16>
     %tb = tile.load %a[%i, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<16x64xbf16>
-    %m = tile.mma %ta, %tb, %macc {tile.mma_instruction = "mma.sync"} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+    %m = tile.mma %ta, %tb, %macc {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
     %s = arith.maximumf %p, %q : tensor<64xf32>
     %a2 = arith.addf %acc, %s : tensor<64xf32>
     scf.yield %a2, %m : tensor<64xf32>, tensor<64x64xf32>

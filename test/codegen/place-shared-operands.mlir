@@ -41,7 +41,7 @@ module attributes {tile.target = "sm_90a"} {
     %x = arith.mulf %0, %0 : tensor<64x32xbf16>
     %y = tile.load %b[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %t = tile.permute %y [1, 0] : tensor<64x32xbf16> -> tensor<32x64xbf16>
-    %p = tile.mma %x, %t, %acc {tile.mma_instruction = "wgmma", tile.operand_a = "shared"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+    %p = tile.mma %x, %t, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<shared>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     tile.store %p, %c[%c0, %c0] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?xf32>[i32, i32]
     tile.store %t, %d[%c0, %c0] : tensor<32x64xbf16>, !tile.array<?x?xbf16>[i32, i32]
     tile.return
@@ -63,7 +63,7 @@ module attributes {tile.target = "sm_90a"} {
     %0 = tile.load %a[%c0, %c0, %c0] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<2x64x32xbf16>
     %1 = tile.load %b[%c0, %c0, %c0] : !tile.array<?x?x?xbf16>[i32, i32, i32] -> tensor<2x32x64xbf16>
     %x = arith.mulf %0, %0 : tensor<2x64x32xbf16>
-    %p = tile.mma %x, %1, %acc {tile.mma_instruction = "wgmma", tile.operand_a = "shared"} : tensor<2x64x32xbf16>, tensor<2x32x64xbf16>, tensor<2x64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+    %p = tile.mma %x, %1, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<shared>} : tensor<2x64x32xbf16>, tensor<2x32x64xbf16>, tensor<2x64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     tile.store %p, %c[%c0, %c0, %c0] : tensor<2x64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?x?xf32>[i32, i32, i32]
     tile.return
   }
@@ -82,7 +82,7 @@ module attributes {tile.target = "sm_90a"} {
     %0 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %x = tile.convert_layout %0 : tensor<64x32xbf16> -> tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %y = tile.load %b[%c0, %c0] {tile.pipeline_core_matrices, tile.prefetch_offset = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
-    %p = tile.mma %x, %y, %acc {tile.mma_instruction = "wgmma", tile.operand_a = "registers"} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+    %p = tile.mma %x, %y, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<registers>} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     tile.store %p, %c[%c0, %c0] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?xf32>[i32, i32]
     tile.return
   }
@@ -107,7 +107,7 @@ module attributes {tile.target = "sm_90a"} {
       %0 = tile.load %a[%c0, %k] {tile.pipeline_offset = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
       %y = tile.load %b[%k, %c0] {tile.pipeline_core_matrices, tile.pipeline_offset = 4096 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
       %x = arith.mulf %0, %0 : tensor<64x32xbf16>
-      %p = tile.mma %x, %y, %s {tile.mma_instruction = "wgmma", tile.operand_a = "shared", tile.wgmma_pending} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+      %p = tile.mma %x, %y, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<shared>, tile.wgmma_pending} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
       scf.yield %p : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     } {tile.pipeline_stage_bytes = 8192 : i64, tile.pipeline_stages = 3 : i64}
     tile.store %r, %c[%c0, %c0] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?xf32>[i32, i32]
@@ -127,7 +127,7 @@ module attributes {tile.target = "sm_90"} {
     %c0 = arith.constant 0 : i32
     %0 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %1 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
-    %p = tile.mma %0, %1, %acc {tile.mma_instruction = "mma.sync"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+    %p = tile.mma %0, %1, %acc {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     tile.store %p, %c[%c0, %c0] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?xf32>[i32, i32]
     tile.return
   }
@@ -153,7 +153,7 @@ module attributes {tile.target = "sm_90a"} {
       %u = tile.load %y[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<256x128xf32>
       %p = tile.permute %u [1, 0] : tensor<256x128xf32> -> tensor<128x256xf32>
       tile.store %p, %y[%i, %c1] : tensor<128x256xf32>, !tile.array<?x?xf32>[i32, i32]
-      %d = tile.mma %ta, %tb, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+      %d = tile.mma %ta, %tb, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
       scf.yield %d : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     } {tile.pipeline_stage_bytes = 65536 : i64, tile.pipeline_stages = 2 : i64}
     tile.store %r, %c[%c0, %c0] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?xf32>[i32, i32]

@@ -39,10 +39,10 @@ def swapped(a, b, v, c):
 
 
 # ATTR: tile.convert_layout {{.*}} : tensor<64x32xbf16> -> tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
-# ATTR: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.operand_a = "registers"} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>
-# ATTR: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.operand_a = "shared"} : tensor<64x32xbf16>, tensor<32x64xbf16>
-# ATTR: tile.mma {{.*}} {tile.mma_instruction = "mma.sync", tile.operand_a = "shared"} : tensor<64x32xtf32>
-# ATTR: tile.mma {{.*}} {tile.mma_instruction = "wgmma"} : tensor<64x32xbf16>, tensor<32x64xbf16>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<registers>} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<shared>} : tensor<64x32xbf16>, tensor<32x64xbf16>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>, tile.operand_a = #tile.operand<shared>} : tensor<64x32xtf32>
+# ATTR: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x32xbf16>, tensor<32x64xbf16>
 
 # REMARKS-NOT: register-operand-a.py:21:{{.*}}remark: the A operand
 # REMARKS: register-operand-a.py:23:25: remark: the A operand is computed in registers but goes through shared memory: its threads cannot build their own elements ('tile.scan' moves data between threads)
@@ -99,11 +99,11 @@ def weighted_transpose(x, b, w, c, n: int):
 # only shared-memory traffic is wgmma's own B operands.
 # RUN: tile-cc %s --kernel from_accumulator --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=f32:2 --emit=gpu -o /dev/null --print-ir-after=tile-remove-layout-conversions 2>&1 | FileCheck %s --check-prefix=FROMACC
 # RUN: tile-cc %s --kernel from_accumulator --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=f32:2 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=FROMACC-REMARKS --allow-empty
-# FROMACC: %[[S:.*]] = tile.mma {{.*}} {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32, #tile.mma<[[L:.*]]>>
+# FROMACC: %[[S:.*]] = tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32, #tile.mma<[[L:.*]]>>
 # FROMACC-NOT: tile.convert_layout
 # FROMACC: %[[E:.*]] = math.exp %{{.*}} : tensor<64x64xf32, #tile.mma<[[L]]>>
 # FROMACC-NOT: tile.convert_layout
-# FROMACC: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {tile.mma_instruction = "wgmma", tile.operand_a = "registers"} : tensor<64x64xbf16, #tile.mma<[[L]]>>
+# FROMACC: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<registers>} : tensor<64x64xbf16, #tile.mma<[[L]]>>
 # FROMACC-NOT: tile.convert_layout
 # FROMACC-REMARKS-NOT: the A operand
 @ct.kernel

@@ -8,18 +8,18 @@
 // RUN: not tile-opt %s -split-input-file -tile-select-mma -debug-only=tile-select-mma -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEBUG
 
 // CHECK-LABEL: tile.kernel @choices
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "wgmma"}
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "fma"}
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
-// CHECK: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<fma>}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
+// CHECK: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
 // SM80-LABEL: tile.kernel @choices
-// SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
-// SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
-// SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
-// SM80: tile.mma {{.*}} {tile.mma_instruction = "fma"}
-// SM80: tile.mma {{.*}} {tile.mma_instruction = "mma.sync"}
+// SM80: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
+// SM80: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
+// SM80: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
+// SM80: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<fma>}
+// SM80: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<mma.sync>}
 // DEBUG: [tile-select-mma] tile.mma at {{.*}}: wgmma at 128 threads
 // DEBUG: [tile-select-mma] tile.mma at {{.*}}: mma.sync at 128 threads (wgmma needs whole warpgroups along M
 // DEBUG: [tile-select-mma] tile.mma at {{.*}}: mma.sync (given; the best here is wgmma)
@@ -52,7 +52,7 @@ tile.kernel @choices(%a: !tile.array<?x?xbf16>, %t: !tile.array<?x?xtf32>, %f: !
   %d4 = tile.mma %s1, %s2, %z16 : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
   tile.store %d4, %c[%c0, %c0] : tensor<16x8xf32>, !tile.array<?x?xf32>[i32, i32]
   // Written by hand: a slower instruction is kept.
-  %d5 = tile.mma %a64, %b64, %z64 {tile.mma_instruction = "mma.sync"} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+  %d5 = tile.mma %a64, %b64, %z64 {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
   tile.store %d5, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }
@@ -64,8 +64,8 @@ tile.kernel @impossible(%f: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>) {
   %f1 = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x16xf32>
   %f2 = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{tile.mma_instruction = "wgmma" cannot run this product on sm_90a: no Tensor Cores for this product: operands are f32}}
-  %d = tile.mma %f1, %f2, %z {tile.mma_instruction = "wgmma"} : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
+  // expected-error @+1 {{tile.mma_instruction = wgmma cannot run this product on sm_90a: no Tensor Cores for this product: operands are f32}}
+  %d = tile.mma %f1, %f2, %z {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return
 }

@@ -68,7 +68,7 @@ module attributes {tile.target = "sm_90a"} {
     %x = tile.convert_layout %0 : tensor<64x32xbf16> -> tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %y = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
     // expected-error @below {{code generation needs wgmma's B in a pipeline stage or a shared buffer (tile-place-shared-operands places it)}}
-    %p = tile.mma %x, %y, %acc {tile.mma_instruction = "wgmma", tile.operand_a = "registers"} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+    %p = tile.mma %x, %y, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<registers>} : tensor<64x32xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<32x64xbf16>, tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     tile.store %p, %c[%c0, %c0] : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, !tile.array<?x?xf32>[i32, i32]
     tile.return
   }

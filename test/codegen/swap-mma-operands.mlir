@@ -21,7 +21,7 @@
 // CHECK: %[[W:.*]] = arith.mulf %[[BTF]], %[[SB]] : tensor<128x64xf32>
 // CHECK: %[[WB:.*]] = arith.truncf %[[W]] : tensor<128x64xf32> to tensor<128x64xbf16>
 // CHECK: %[[AT:.*]] = tile.permute %[[A]] [1, 0] : tensor<64x64xbf16> -> tensor<64x64xbf16>
-// CHECK: %[[D:.*]] = tile.mma %[[WB]], %[[AT]], %[[ACC]] {tile.mma_instruction = "wgmma", tile.mma_swapped} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+// CHECK: %[[D:.*]] = tile.mma %[[WB]], %[[AT]], %[[ACC]] {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.mma_swapped} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
 // CHECK: scf.yield %[[D]] : tensor<128x64xf32>
 // CHECK: %[[OUT:.*]] = tile.permute %{{.*}} [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
 // CHECK: tile.store %[[OUT]]
@@ -40,7 +40,7 @@ tile.kernel @scaled_b(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %s: 
     %bf = arith.extf %bt : tensor<64x128xbf16> to tensor<64x128xf32>
     %w = arith.mulf %bf, %sb : tensor<64x128xf32>
     %wb = arith.truncf %w : tensor<64x128xf32> to tensor<64x128xbf16>
-    %d = tile.mma %at, %wb, %acc {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
+    %d = tile.mma %at, %wb, %acc {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x128xbf16>, tensor<64x128xf32>
     scf.yield %d : tensor<64x128xf32>
   }
   tile.store %r, %c[%c0, %c0] : tensor<64x128xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -56,7 +56,7 @@ tile.kernel @scaled_b(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %s: 
 // CHECK: scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (tensor<64x64xf32>)
 // CHECK: %[[X:.*]] = tile.load %{{.*}} -> tensor<64x64xbf16>
 // CHECK: %[[DEC:.*]] = arith.mulf %[[S]], %{{.*}} : tensor<64x64xf32>
-// CHECK: %[[D:.*]] = tile.mma %{{.*}}, %[[X]], %[[DEC]] {tile.mma_instruction = "wgmma", tile.mma_swapped}
+// CHECK: %[[D:.*]] = tile.mma %{{.*}}, %[[X]], %[[DEC]] {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.mma_swapped}
 // CHECK: scf.yield %[[D]]
 // CHECK: tile.permute %{{.*}} [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
 module attributes {tile.target = "sm_90a"} {
@@ -76,7 +76,7 @@ tile.kernel @decayed(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %g: !
     %bf = arith.extf %bt : tensor<64x64xbf16> to tensor<64x64xf32>
     %bw = arith.mulf %bf, %eb : tensor<64x64xf32>
     %wb = arith.truncf %bw : tensor<64x64xf32> to tensor<64x64xbf16>
-    %d = tile.mma %xT, %wb, %dec {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %xT, %wb, %dec {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %r, %out[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -103,7 +103,7 @@ tile.kernel @stored_every_iteration(%x: !tile.array<?x?xbf16>, %b: !tile.array<?
     %bw = arith.mulf %bf, %bf : tensor<64x64xf32>
     %wb = arith.truncf %bw : tensor<64x64xf32> to tensor<64x64xbf16>
     // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): the loop uses its accumulator for more than this product}}
-    %d = tile.mma %xt, %wb, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %xt, %wb, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.return
@@ -125,7 +125,7 @@ tile.kernel @narrow(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: 
     %bt = tile.load %b[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
     %neg = arith.negf %bt : tensor<64x32xbf16>
     // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): the swapped product would not run as wgmma: wgmma needs whole warpgroups along M}}
-    %d = tile.mma %xt, %neg, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
+    %d = tile.mma %xt, %neg, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x32xbf16>, tensor<64x32xf32>
     scf.yield %d : tensor<64x32xf32>
   }
   tile.store %r, %out[%c0, %c0] : tensor<64x32xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -149,12 +149,12 @@ tile.kernel @others(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: 
   %bt = tile.load %b[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
   %neg = arith.negf %bt : tensor<64x64xbf16>
   // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): it is not in a loop (its transposed result would need a transpose of its own)}}
-  %d = tile.mma %xt, %neg, %zero {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  %d = tile.mma %xt, %neg, %zero {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%s = %d) -> (tensor<64x64xf32>) : i32 {
     %x2 = tile.load %x[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
     %b2 = tile.load %b[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
     %nx = arith.negf %x2 : tensor<64x64xbf16>
-    %e = tile.mma %nx, %b2, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %e = tile.mma %nx, %b2, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     scf.yield %e : tensor<64x64xf32>
   }
   %q = scf.for %k = %c0 to %n step %c1 iter_args(%t = %r) -> (tensor<64x64xf32>) : i32 {
@@ -165,7 +165,7 @@ tile.kernel @others(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: 
     %mb2 = tile.reshape %mb : tensor<32x128xbf16> -> tensor<64x64xbf16>
     %mn = arith.negf %mb2 : tensor<64x64xbf16>
     // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): its B operand is computed from 'tile.reshape'}}
-    %f = tile.mma %x2, %mn, %t {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %f = tile.mma %x2, %mn, %t {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     scf.yield %f : tensor<64x64xf32>
   }
   tile.store %q, %out[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -189,7 +189,7 @@ tile.kernel @tf32(%x: !tile.array<?x?xtf32>, %b: !tile.array<?x?xf32>, %out: !ti
     %bn = arith.negf %bt : tensor<64x64xf32>
     %bc = arith.truncf %bn : tensor<64x64xf32> to tensor<64x64xtf32>
     // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): wgmma reads a transposed operand from shared memory only with bf16/f16 elements}}
-    %d = tile.mma %xc, %bc, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xtf32>, tensor<64x64xtf32>, tensor<64x64xf32>
+    %d = tile.mma %xc, %bc, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xtf32>, tensor<64x64xtf32>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %r, %out[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
@@ -213,7 +213,7 @@ tile.kernel @result_used(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %
     %bt = tile.load %b[%k, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
     %neg = arith.negf %bt : tensor<64x64xbf16>
     // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): its result has uses other than the loop's next iteration}}
-    %d = tile.mma %xt, %neg, %s {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %xt, %neg, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     tile.store %d, %out[%k, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
     scf.yield %d : tensor<64x64xf32>
   }
@@ -223,7 +223,7 @@ tile.kernel @result_used(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %
     %neg = arith.negf %bt : tensor<64x64xbf16>
     %cs = tile.scan cumsum %t axis = 0 : tensor<64x64xf32>
     // expected-remark@+1 {{operands not swapped (the computed B operand goes through shared memory): its accumulator comes from 'tile.scan'}}
-    %d = tile.mma %xt, %neg, %cs {tile.mma_instruction = "wgmma"} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %xt, %neg, %cs {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
     scf.yield %d : tensor<64x64xf32>
   }
   tile.store %q, %out[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]

@@ -11,7 +11,7 @@ import cuda.tile as ct
 
 
 # IR: scf.for {{.*}} -> (tensor<128x64xf32>)
-# IR: tile.mma {{.*}} {tile.mma_instruction = "wgmma", tile.mma_swapped} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
+# IR: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.mma_swapped} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
 # IR: tile.permute {{.*}} [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
 # PTX-COUNT-8: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 # PTX: wgmma.fence.sync.aligned;

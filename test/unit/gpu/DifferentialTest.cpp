@@ -1538,7 +1538,7 @@ def k(x, y, n):
 }
 
 // Products whose A operand is computed in registers and built by each thread in the A
-// fragments (tile.operand_a = "registers"): wgmma's register-A form on sm_90a, mma.sync without
+// fragments (tile.operand_a = #tile.operand<registers>): wgmma's register-A form on sm_90a, mma.sync without
 // a shared-memory copy of A on sm_90.
 std::vector<Case> registerOperandCases() {
   using D = interp::DType;
