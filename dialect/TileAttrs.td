@@ -38,6 +38,29 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
   }];
 }
 
+def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the GPU a module is compiled for";
+  let description = [{
+    Recorded on the module as `tile.target` by `tile-choose-threads`; every later pass reads
+    the target from it. The name is parsed by the project's one parser of architecture names
+    (`rt::GpuArch`): `sm_` with the compute capability and an optional `a` for the
+    architecture-specific feature set (wgmma on sm_90a).
+
+    ```mlir
+    module attributes {tile.target = #tile.target<sm_90a>} { ... }
+    ```
+  }];
+  let parameters = (ins "int":$major, "int":$minor, "bool":$archSpecific);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// "sm_90a"
+    std::string getName() const;
+    /// The attribute for an architecture name; null (with `error` set) when it is not one.
+    static TargetAttr parseName(::mlir::MLIRContext *context, ::llvm::StringRef name, std::string &error);
+  }];
+}
+
 // Decisions of code generation, as discardable attributes of the ops they decide for (the
 // dialect verifies that each sits on the op it belongs to).
 

@@ -1,6 +1,7 @@
 #include "runtime/Embedded.h"
 
 #include "runtime/Error.h"
+#include "runtime/GpuArch.h"
 #include "runtime/Launch.h"
 #include "runtime/Module.h"
 #include "runtime/TuneBucket.h"
@@ -14,13 +15,10 @@ namespace tile::rt {
 
 namespace {
 
-// (major, minor, arch-specific) of "sm_XY" / "sm_XYa"; archMismatch has already accepted it.
-std::tuple<int, int, bool> archOrder(std::string_view arch) {
-  int number = 0;
-  std::size_t i = 3;
-  for (; i < arch.size() && arch[i] >= '0' && arch[i] <= '9'; ++i)
-    number = number * 10 + (arch[i] - '0');
-  return {number / 10, number % 10, i < arch.size() && arch[i] == 'a'};
+// (major, minor, arch-specific) of an architecture archMismatch has already accepted.
+std::tuple<int, int, bool> archOrder(std::string_view name) {
+  GpuArch arch = GpuArch::parse(name).value_or(GpuArch{0, 0, false});
+  return {arch.major, arch.minor, arch.archSpecific};
 }
 
 std::string imageName(const EmbeddedImage &image) {

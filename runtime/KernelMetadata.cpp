@@ -2,6 +2,7 @@
 
 #include "runtime/Error.h"
 #include "runtime/File.h"
+#include "runtime/GpuArch.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,22 +17,6 @@ namespace tile::rt {
 using nlohmann::json;
 
 namespace {
-
-// sm_<major><minor>[a] with a one-digit minor: sm_90a, sm_80, sm_100a, sm_120.
-bool parseArch(std::string_view arch, int &major, int &minor, bool &specific) {
-  specific = !arch.empty() && arch.back() == 'a';
-  if (specific)
-    arch.remove_suffix(1);
-  if (arch.size() < 5 || arch.size() > 7 || arch.substr(0, 3) != "sm_" ||
-      arch.substr(3).find_first_not_of("0123456789") != std::string_view::npos)
-    return false;
-  int code = 0; // at most four digits: no overflow, and no std::stoi to throw
-  for (char c : arch.substr(3))
-    code = code * 10 + (c - '0');
-  major = code / 10;
-  minor = code % 10;
-  return true;
-}
 
 // Reads one metadata document; every failure names the origin and the JSON path.
 class Reader {
@@ -235,9 +220,7 @@ public:
       fail("kernel", "must not be empty");
     md.name = string(*find(doc, "", "name", true), "name");
     md.arch = string(*find(doc, "", "arch", true), "arch");
-    int major, minor;
-    bool specific;
-    if (!parseArch(md.arch, major, minor, specific))
+    if (!GpuArch::parse(md.arch))
       fail("arch", fmt::format("'{}' is not an architecture like sm_90a or sm_80", md.arch));
     md.threadsPerBlock = int(integer(*find(doc, "", "threads_per_block", true), "threads_per_block", 1, 1024));
     if (const json *v = find(doc, "", "dynamic_shared_memory", false))
@@ -421,12 +404,12 @@ std::string toJson(const KernelMetadata &md) {
 }
 
 std::string archMismatch(std::string_view arch, int major, int minor, bool isPtx) {
-  int needMajor, needMinor;
-  bool specific;
-  if (!parseArch(arch, needMajor, needMinor, specific))
+  std::optional<GpuArch> need = GpuArch::parse(arch);
+  if (!need)
     return fmt::format("invalid architecture '{}'", arch);
+  const int needMajor = need->major, needMinor = need->minor;
   std::string device = fmt::format("compute capability {}.{}", major, minor);
-  if (specific) {
+  if (need->archSpecific) {
     if (major != needMajor || minor != needMinor)
       return fmt::format("code for {} runs only on compute capability {}.{}, the device has {}", arch, needMajor,
                          needMinor, device);

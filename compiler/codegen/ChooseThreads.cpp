@@ -102,7 +102,9 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
       module.emitError(error);
       return signalPassFailure();
     }
-    module->setAttr(kTargetAttr, StringAttr::get(&getContext(), arch));
+    rt::GpuArch recorded = target->arch();
+    module->setAttr(kTargetAttr,
+                    mlir::tile::TargetAttr::get(&getContext(), recorded.major, recorded.minor, recorded.archSpecific));
     Builder b(&getContext());
     for (auto kernel : module.getOps<mlir::tile::KernelOp>()) {
       if (kernel.getNumThreads()) {

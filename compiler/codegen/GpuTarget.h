@@ -1,11 +1,12 @@
 // What code generation needs to know about the target GPU: which instructions exist and how
-// much shared memory one block may use. The code generation passes take the target as pass
-// options (`arch`, `num-threads`, declared once in Passes.td as TileTargetOptions) and check
-// them here, so every pass accepts the same values and reports the same errors.
+// much shared memory one block may use. tile-choose-threads records the target on the module
+// (#tile.target, from its `arch` option) and the later passes read it there (passTarget);
+// names are parsed by the one parser, rt::GpuArch, and checked here against what code
+// generation supports, so every pass accepts the same values and reports the same errors.
 #pragma once
 
-#include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringExtras.h"
+#include "runtime/GpuArch.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -20,19 +21,24 @@ struct GpuTarget {
   /// The architecture-specific feature set ("sm_90a"): wgmma and setmaxnreg.
   bool archSpecific = false;
 
-  /// "sm_80", "sm_90a", ... (two decimal digits, an optional "a"); nullopt for anything else,
-  /// with the message in `error`.
+  /// A target code generation supports, sm_70 ... sm_90a; nullopt for anything else, with the
+  /// message in `error`.
+  static std::optional<GpuTarget> of(const rt::GpuArch &arch, std::string &error) {
+    if (arch.sm() >= 70 && arch.sm() <= 90 && (!arch.archSpecific || arch.sm() == 90))
+      return GpuTarget{arch.sm(), arch.archSpecific};
+    error = "unsupported target '" + arch.name() + "' (expected sm_70 ... sm_90a)";
+    return std::nullopt;
+  }
+
+  /// "sm_80", "sm_90a", ... (rt::GpuArch::parse, then `of`).
   static std::optional<GpuTarget> parse(llvm::StringRef arch, std::string &error) {
-    llvm::StringRef digits = arch;
-    unsigned sm = 0;
-    if (digits.consume_front("sm_")) {
-      bool specific = digits.consume_back("a");
-      if (digits.size() == 2 && llvm::all_of(digits, llvm::isDigit) && !digits.getAsInteger(10, sm))
-        return GpuTarget{static_cast<int>(sm), specific};
-    }
+    if (std::optional<rt::GpuArch> parsed = rt::GpuArch::parse(std::string_view(arch.data(), arch.size())))
+      return of(*parsed, error);
     error = "unknown target '" + arch.str() + "' (expected sm_70 ... sm_90a)";
     return std::nullopt;
   }
+
+  rt::GpuArch arch() const { return rt::GpuArch{sm / 10, sm % 10, archSpecific}; }
 
   /// Checks a threads-per-block option: a power of two from 32 to 1024.
   static bool checkNumThreads(int64_t numThreads, std::string &error) {

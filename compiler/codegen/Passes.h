@@ -14,16 +14,18 @@
 
 namespace tile::codegen {
 
-/// The module attribute naming the target (tile-choose-threads records it).
+/// The module attribute naming the target, a #tile.target (tile-choose-threads records it).
 inline constexpr llvm::StringLiteral kTargetAttr = "tile.target";
 
 /// The target of a pass: the module's tile.target, else what the pass's `arch` option names;
 /// on a bad value the error is reported on `op`.
 inline std::optional<GpuTarget> passTarget(mlir::Operation *op, llvm::StringRef arch) {
   std::string error;
-  if (auto recorded = op->getAttrOfType<mlir::StringAttr>(kTargetAttr))
-    arch = recorded.getValue();
-  std::optional<GpuTarget> target = GpuTarget::parse(arch, error);
+  std::optional<GpuTarget> target;
+  if (auto recorded = op->getAttrOfType<mlir::tile::TargetAttr>(kTargetAttr))
+    target = GpuTarget::of(rt::GpuArch{recorded.getMajor(), recorded.getMinor(), recorded.getArchSpecific()}, error);
+  else
+    target = GpuTarget::parse(arch, error);
   if (!target)
     op->emitError(error);
   return target;

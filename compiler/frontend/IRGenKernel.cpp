@@ -5,6 +5,7 @@
 #include "compiler/frontend/Frontend.h"
 
 #include "dialect/TileDialect.h"
+#include "runtime/GpuArch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Diagnostics.h"
@@ -224,11 +225,8 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
 // tile-cc does without it (tile-choose-threads).
 // The compute capability x 10 of "sm_90a", "sm_80", ...; 0 when the target is not named that way.
 static int archNumber(llvm::StringRef arch) {
-  unsigned sm = 0;
-  if (!arch.consume_front("sm_"))
-    return 0;
-  arch.consume_back("a");
-  return arch.getAsInteger(10, sm) ? 0 : static_cast<int>(sm);
+  std::optional<rt::GpuArch> parsed = rt::GpuArch::parse(std::string_view(arch.data(), arch.size()));
+  return parsed ? parsed->sm() : 0;
 }
 
 bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,

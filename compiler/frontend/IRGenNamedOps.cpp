@@ -5,6 +5,7 @@
 #include "compiler/frontend/IRGen.h"
 
 #include "dialect/TileDialect.h"
+#include "runtime/GpuArch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -202,7 +203,7 @@ KValue KernelIRGen::builtinNamed(const std::string &name, const CallArgs &args, 
     for (const auto &[key, arg] : args.keywords) {
       if (key == "default")
         fallback = &arg;
-      else if (key.rfind("sm_", 0) != 0) {
+      else if (!rt::GpuArch::parse(key)) {
         error(arg.range, "ct.ByTarget keys are architectures like sm_90 or sm_100, or 'default'; got '" + key + "'");
         return KValue::error();
       } else if (key == arch_)

@@ -1,6 +1,7 @@
 #include "compiler/target/NVPTX.h"
 #include "compiler/target/MetadataCheck.h"
 #include "compiler/target/PtxasReport.h"
+#include "runtime/GpuArch.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -35,12 +36,12 @@ std::string ptxFeatureFor(const std::string &chip, std::string &error) {
   // The oldest PTX ISA version that knows each chip (LLVM aborts on a mismatch), except sm_90:
   // its bulk tensor copies and proxy fences need PTX 8.0 (with 7.8 LLVM cannot select
   // fence.proxy.async and aborts).
-  static const std::pair<const char *, const char *> chips[] = {
-      {"sm_70", "+ptx60"}, {"sm_75", "+ptx63"}, {"sm_80", "+ptx70"}, {"sm_86", "+ptx71"},
-      {"sm_89", "+ptx78"}, {"sm_90", "+ptx80"}, {"sm_90a", "+ptx80"}};
-  for (auto &[name, feature] : chips)
-    if (chip == name)
-      return feature;
+  static const std::pair<int, const char *> chips[] = {{70, "+ptx60"}, {75, "+ptx63"}, {80, "+ptx70"},
+                                                       {86, "+ptx71"}, {89, "+ptx78"}, {90, "+ptx80"}};
+  if (std::optional<rt::GpuArch> arch = rt::GpuArch::parse(chip); arch && (!arch->archSpecific || arch->sm() == 90))
+    for (auto &[sm, feature] : chips)
+      if (arch->sm() == sm)
+        return feature;
   error = "unsupported target '" + chip + "' (expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a)";
   return "";
 }

@@ -3,6 +3,7 @@
 #include "compiler/driver/Compile.h"
 #include "compiler/target/NVPTX.h"
 #include "runtime/File.h"
+#include "runtime/GpuArch.h"
 
 #include "llvm/Support/SHA256.h"
 
@@ -28,15 +29,15 @@ static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/12";
 const char *compilerVersion() { return kCompilerVersion; }
 
 std::string archForComputeCapability(int major, int minor) {
+  // Hopper gets its arch-specific features (wgmma); the architectures code generation knows
+  // map to themselves, 8.7 and 8.x beyond to sm_80, 7.x to sm_70/sm_75, anything else to sm_90.
   if (major == 9 && minor == 0)
-    return "sm_90a";
-  if (major == 8 && (minor == 6 || minor == 9))
-    return "sm_8" + std::to_string(minor);
+    return rt::GpuArch{9, 0, true}.name();
   if (major == 8)
-    return "sm_80";
+    return rt::GpuArch{8, minor == 6 || minor == 9 ? minor : 0, false}.name();
   if (major == 7)
-    return minor >= 5 ? "sm_75" : "sm_70";
-  return "sm_90";
+    return rt::GpuArch{7, minor >= 5 ? 5 : 0, false}.name();
+  return rt::GpuArch{9, 0, false}.name();
 }
 
 std::string loadSource(const std::string &path) {

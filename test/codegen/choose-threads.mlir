@@ -10,9 +10,9 @@
 // RUN: not tile-opt %s -split-input-file -tile-choose-threads="num-threads=96" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
 // DEBUG: [tile-choose-threads] kernel 'wide': 256 threads (its widest product) on sm_90a
-// CHECK: module attributes {tile.target = "sm_90a"}
+// CHECK: module attributes {tile.target = #tile.target<sm_90a>}
 // CHECK: tile.kernel @wide({{.*}}) attributes {num_threads = 256 : i32}
-// SM80: module attributes {tile.target = "sm_80"}
+// SM80: module attributes {tile.target = #tile.target<sm_80>}
 // SM80: tile.kernel @wide({{.*}}) attributes {num_threads = 256 : i32}
 // FIXED: tile.kernel @wide({{.*}}) attributes {num_threads = 64 : i32}
 // BAD: error: num-threads 96 must be a power of two from 32 to 1024

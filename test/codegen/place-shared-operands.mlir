@@ -33,7 +33,7 @@
 // LOWERED: nvvm.wgmma.fence.aligned
 // LOWERED: nvvm.wgmma.mma_async
 // UNPLACED: error: code generation needs wgmma's A in registers, a pipeline stage or a shared buffer (tile-place-shared-operands places it)
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @computed_and_transposed(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %d: !tile.array<?x?xbf16>) attributes {num_threads = 128 : i32} {
     %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %c0 = arith.constant 0 : i32
@@ -56,7 +56,7 @@ module attributes {tile.target = "sm_90a"} {
 // CHECK: tgpu.alloc_shared : <2x32x64xbf16, #tgpu.nvmma<swizzle = 128, transposed = false>>
 // LOWERED: llvm.func @batched__tile
 // LOWERED-COUNT-4: nvvm.wgmma.mma_async
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @batched(%a: !tile.array<?x?x?xbf16>, %b: !tile.array<?x?x?xbf16>, %c: !tile.array<?x?x?xf32>) attributes {num_threads = 128 : i32} {
     %acc = arith.constant dense<0.000000e+00> : tensor<2x64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %c0 = arith.constant 0 : i32
@@ -75,7 +75,7 @@ module attributes {tile.target = "sm_90a"} {
 // CHECK-LABEL: tile.kernel @registers_and_stage
 // CHECK-NOT: tgpu.
 // CHECK: tile.return
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @registers_and_stage(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) attributes {num_threads = 128 : i32, tile.prefetch_bytes = 4096 : i64} {
     %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %c0 = arith.constant 0 : i32
@@ -98,7 +98,7 @@ module attributes {tile.target = "sm_90a"} {
 // CHECK-NOT: tile.wgmma_pending
 // CHECK-SAME: tensor<64x32xbf16>, tensor<32x64xbf16>
 // DEBUG: tile.mma at {{.*}}: waited for in its own iteration (the next one rewrites its buffers)
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @pending(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32, tile.pipeline_bytes = 24576 : i64} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -121,7 +121,7 @@ module attributes {tile.target = "sm_90a"} {
 // CHECK-LABEL: tile.kernel @mma_sync
 // CHECK-NOT: tgpu.
 // CHECK: tile.return
-module attributes {tile.target = "sm_90"} {
+module attributes {tile.target = #tile.target<sm_90>} {
   tile.kernel @mma_sync(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) attributes {num_threads = 128 : i32} {
     %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %c0 = arith.constant 0 : i32
@@ -142,7 +142,7 @@ module attributes {tile.target = "sm_90"} {
 // LOWERED: llvm.func @overrun__tile
 // LOWERED: nvvm.fence.proxy
 // LOWERED: nvvm.wgmma.mma_async
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @overrun(%a: !tile.array<?x?xbf16>, %y: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32, tile.pipeline_bytes = 131072 : i64} {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32

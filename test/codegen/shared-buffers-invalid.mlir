@@ -3,7 +3,7 @@
 // by something other than a wgmma product, a store into a view, a wgmma B with nowhere to read.
 // RUN: tile-opt %s -split-input-file -tile-lower-to-llvm -verify-diagnostics
 
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @unplaced(%a: !tile.array<?x?xbf16>) attributes {num_threads = 128 : i32} {
     %c0 = arith.constant 0 : i32
     %0 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
@@ -16,7 +16,7 @@ module attributes {tile.target = "sm_90a"} {
 
 // -----
 
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @padded(%a: !tile.array<?x?xf32>) attributes {num_threads = 128 : i32} {
     %c0 = arith.constant 0 : i32
     %0 = tile.load %a[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<32x32xf32>
@@ -29,7 +29,7 @@ module attributes {tile.target = "sm_90a"} {
 
 // -----
 
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @read_by_arith(%a: !tile.array<?x?xbf16>) attributes {num_threads = 128 : i32} {
     %c0 = arith.constant 0 : i32
     %0 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x32xbf16>
@@ -45,7 +45,7 @@ module attributes {tile.target = "sm_90a"} {
 
 // -----
 
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @store_into_view(%a: !tile.array<?x?xbf16>) attributes {num_threads = 128 : i32} {
     %c0 = arith.constant 0 : i32
     %0 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<32x64xbf16>
@@ -60,7 +60,7 @@ module attributes {tile.target = "sm_90a"} {
 // -----
 
 // A in registers, B a plain load: B has no stage and no buffer.
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
   tile.kernel @b_unplaced(%a: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) attributes {num_threads = 128 : i32} {
     %acc = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
     %c0 = arith.constant 0 : i32

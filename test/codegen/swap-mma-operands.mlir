@@ -26,7 +26,7 @@
 // CHECK: %[[OUT:.*]] = tile.permute %{{.*}} [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
 // CHECK: tile.store %[[OUT]]
 // DEBUG: [tile-swap-mma-operands] tile.mma at {{.*}}: operands swapped (D^T = B^T A^T): the computed operand is A, from registers; the loop carries the accumulator transposed
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @scaled_b(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %s: !tile.array<?xf32>, %c: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -59,7 +59,7 @@ tile.kernel @scaled_b(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %s: 
 // CHECK: %[[D:.*]] = tile.mma %{{.*}}, %[[X]], %[[DEC]] {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.mma_swapped}
 // CHECK: scf.yield %[[D]]
 // CHECK: tile.permute %{{.*}} [1, 0] : tensor<64x64xf32> -> tensor<64x64xf32>
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @decayed(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %g: !tile.array<?xf32>, %out: !tile.array<?x?xf32>, %init: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -90,7 +90,7 @@ tile.kernel @decayed(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %g: !
 // states) would store it transposed: the swap does not pay there.
 // CHECK-LABEL: tile.kernel @stored_every_iteration
 // CHECK-NOT: tile.mma_swapped
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @stored_every_iteration(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -115,7 +115,7 @@ tile.kernel @stored_every_iteration(%x: !tile.array<?x?xbf16>, %b: !tile.array<?
 // Left alone: swapped, the 32-column product would have M = 32, which wgmma cannot run.
 // CHECK-LABEL: tile.kernel @narrow
 // CHECK-NOT: tile.mma_swapped
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @narrow(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -140,7 +140,7 @@ tile.kernel @narrow(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: 
 // is already A is no candidate (no remark).
 // CHECK-LABEL: tile.kernel @others
 // CHECK-NOT: tile.mma_swapped
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @others(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -178,7 +178,7 @@ tile.kernel @others(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: 
 // Left alone: tf32 operands (wgmma reads a transposed operand only with 16-bit elements).
 // CHECK-LABEL: tile.kernel @tf32
 // CHECK-NOT: tile.mma_swapped
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @tf32(%x: !tile.array<?x?xtf32>, %b: !tile.array<?x?xf32>, %out: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -203,7 +203,7 @@ tile.kernel @tf32(%x: !tile.array<?x?xtf32>, %b: !tile.array<?x?xf32>, %out: !ti
 // accumulator computed from something that does not transpose for free (a reduction).
 // CHECK-LABEL: tile.kernel @result_used
 // CHECK-NOT: tile.mma_swapped
-module attributes {tile.target = "sm_90a"} {
+module attributes {tile.target = #tile.target<sm_90a>} {
 tile.kernel @result_used(%x: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %out: !tile.array<?x?xf32>, %n: i32) attributes {num_threads = 128 : i32} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

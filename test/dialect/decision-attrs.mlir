@@ -1,6 +1,7 @@
 // Code generation's decisions are typed attributes of the tile dialect: they print and parse
 // round trip, and the dialect refuses one of the wrong type (a string, as IR written before the
-// attributes were typed had), on the wrong op, or with an unknown value, naming it.
+// attributes were typed had), on the wrong op, or with an unknown value, naming it. The module's
+// target is a #tile.target, spelled with or without quotes.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: tile.kernel @decided
@@ -57,4 +58,37 @@ tile.kernel @unknown() {
   // expected-error @+1 {{failed to parse Tile_MmaInstructionAttr parameter 'value'}}
   %0 = tile.mma %a, %b, %acc {tile.mma_instruction = #tile.mma_instruction<tensor_cores>} : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
   tile.return
+}
+
+// -----
+
+// CHECK: module attributes {tile.target = #tile.target<sm_90a>}
+module attributes {tile.target = #tile.target<sm_90a>} {
+}
+
+// -----
+
+// CHECK: module attributes {tile.target = #tile.target<sm_80>}
+module attributes {tile.target = #tile.target<"sm_80">} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.target' must be #tile.target<sm_XX[a]>, got "sm_90a"}}
+module attributes {tile.target = "sm_90a"} {
+}
+
+// -----
+
+// expected-error @+1 {{'sm_9x' is not an architecture like sm_90a or sm_80}}
+module attributes {tile.target = #tile.target<sm_9x>} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'tile.target' belongs on the module}}
+  tile.kernel @targeted() attributes {tile.target = #tile.target<sm_90a>} {
+    tile.return
+  }
 }

@@ -30,6 +30,7 @@
 #include "compiler/support/Options.h"
 #include "compiler/target/NVPTX.h"
 #include "runtime/Error.h"
+#include "runtime/GpuArch.h"
 #include "runtime/jit/TuneKey.h"
 #include "tile/Version.h"
 #include "tools/common/Files.h"
@@ -316,11 +317,8 @@ int buildSpecialization(const Module &module, std::optional<unsigned> config, Sp
 
 // "sm_90a" -> (90, true); the architecture was checked by ptxFeatureFor.
 std::pair<int, bool> archKey(const std::string &arch) {
-  int number = 0;
-  size_t i = 3;
-  for (; i < arch.size() && isDigit(arch[i]); ++i)
-    number = number * 10 + (arch[i] - '0');
-  return {number, i < arch.size() && arch[i] == 'a'};
+  tile::rt::GpuArch parsed = tile::rt::GpuArch::parse(arch).value_or(tile::rt::GpuArch{});
+  return {parsed.sm(), parsed.archSpecific};
 }
 
 // --emit=launcher: compiles the specialization (or every autotune configuration) for each
