@@ -60,6 +60,15 @@ for n in 4096 8192; do
     --grid $((n / 128)),$((n / 256)) --array a=bf16:${n}x$n:random:1 --array b=bf16:${n}x$n:random:2 \
     --array c=bf16:${n}x$n "${bench[@]}" --flops $((2 * n * n * n))
 done
+# int8 weights (K x N, a scale per column), y = x @ (w * s): decode (M = 16) and prefill (M = 4096)
+for cfg in "16 32 512" "16 64 256" "4096 128 64" "4096 64 128"; do
+  set -- $cfg
+  m=$1; tm=$((m < 128 ? m : 128)); [ "$m" = 4096 ] && [ "$2" = 64 ] && tm=64
+  save=(); [ "$m" = 4096 ] && [ "$2" = 128 ] && save=(--save "$results/int8_gemm")
+  step "$run" "$s/int8_gemm.py" --kernel int8_gemm --const TM=$tm --const TN=$2 --const TK=$3 \
+    --grid $((m / tm)),$((4096 / $2)) --array x=bf16:${m}x4096:random:1 --array w=i8:4096x4096:random:2 \
+    --array s=f32:4096:random:3 --array y=bf16:${m}x4096 "${bench[@]}" "${save[@]}" --flops $((2 * m * 4096 * 4096))
+done
 # (4) our saved results against torch's
 step python3 "$root/scripts/kernel_suite_torch.py" check "$results"
 grep -E "^== |rc=|median|check|error|warning" "$log" | sed "s|$root/||g; s|$work/||g" > "$out/kernel-suite.summary"

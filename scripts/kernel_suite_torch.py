@@ -104,6 +104,16 @@ def time_torch():
         report(f"matmul bf16 {n}^3", median_ms(lambda: a @ bm), 3 * n * n * 2, 2 * n ** 3)
     t = bf16((8192, 8192), 1)
     report("transpose 8192x8192 bf16", median_ms(lambda: t.t().contiguous()), 2 * size(t))
+    # int8 weights, y = x @ (w * s): dequantize (to bf16, scaled), then matmul
+    k = n = 4096
+    g = torch.Generator(device="cuda").manual_seed(2)
+    wq = torch.randint(-100, 100, (k, n), generator=g, device="cuda", dtype=torch.int8)
+    sc = torch.rand(n, device="cuda")
+    for m in (16, 4096):
+        xq = bf16((m, k), 1)
+        report(f"int8 weights, dequantize then matmul {m}x{k}x{n}",
+               median_ms(lambda: xq @ (wq.to(torch.bfloat16) * sc.to(torch.bfloat16))),
+               size(xq, wq, sc) + m * n * 2, 2 * m * k * n)
 
 
 def check_ours(results):
@@ -132,6 +142,12 @@ def check_ours(results):
         d = os.path.join(results, "transpose")
         xin = load(os.path.join(d, "x.npy"))
         check(results, "transpose", "transpose/y.npy", xin.t().contiguous(), atol=0)
+        d = os.path.join(results, "int8_gemm")
+        if os.path.exists(d):
+            xin, w, sc = load(os.path.join(d, "x.npy")), load(os.path.join(d, "w.npy")), load(os.path.join(d, "s.npy"))
+            # the weights scaled and rounded to bf16 as the kernel does, the sums in float32
+            ref = xin.float() @ (w.float() * sc[None, :]).to(torch.bfloat16).float()
+            check(results, "int8_gemm", "int8_gemm/y.npy", ref, atol=1.0, rtol=2 ** -7)
 
 
 if __name__ == "__main__":

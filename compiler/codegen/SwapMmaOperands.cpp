@@ -5,12 +5,14 @@
 // through shared memory behind a barrier on every iteration.
 //
 // The pass swaps a product only when every transpose it introduces folds away: B^T is built by
-// cloning B's element-wise ops with transposed shapes down to loads (read transposed), splat
+// cloning B's element-wise ops with transposed shapes down to loads (read transposed: 16-bit
+// tiles with ldmatrix.trans, narrower ones such as int8 weights element by element), splat
 // constants and broadcasts of a row or a column (a reshape); A^T of a transpose is its input;
 // the accumulator is carried through the loop transposed (its initial value transposed once
 // before the loop, the loop's result once after it). Products whose accumulator the loop uses
 // for anything else, whose swapped shape wgmma cannot run, or whose operands are not 16-bit
-// are left alone with a remark saying why.
+// (the loaded A becomes a B read transposed from shared memory) are left alone with a remark
+// saying why.
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/MmaLayout.h"
@@ -86,7 +88,7 @@ public:
     if (isTranspose(op))
       return "";
     if (fromMemory(v))
-      return is16Bit(v) ? "" : "a loaded tile that is not bf16/f16 (read transposed only as 16-bit elements)";
+      return ""; // its threads read their elements transposed (16-bit: ldmatrix.trans; int8: bytes)
     if (auto broadcast = dyn_cast<mlir::tile::BroadcastOp>(op)) {
       auto in = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
       if (in && in.getRank() == 2 && (in.getDimSize(0) == 1 || in.getDimSize(1) == 1))

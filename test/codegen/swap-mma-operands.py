@@ -3,10 +3,13 @@
 # per instruction, no descriptor; each thread reads its elements of b's stage with ldmatrix
 # .trans and scales them), a's tile by descriptor; the loop carries the accumulator transposed
 # and the store after the loop takes it back. A loop that also stores its accumulator every
-# iteration keeps the product as written, with a remark.
+# iteration keeps the product as written, with a remark. int8 weights (K x N, a scale per
+# column) swap too: each thread reads its bytes of the weight's stage transposed.
 # RUN: tile-cc %s --kernel scaled_b --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg s=f32:1:aligned --arg c=f32:2:aligned --arg k_tiles=i32:0 --emit=ptx -o /dev/null --print-ir-after=tile-swap-mma-operands 2>&1 | FileCheck %s --check-prefix=IR
 # RUN: tile-cc %s --kernel scaled_b --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg s=f32:1:aligned --arg c=f32:2:aligned --arg k_tiles=i32:0 --emit=ptx | FileCheck %s --check-prefix=PTX
 # RUN: tile-cc %s --kernel stored --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg s=f32:1:aligned --arg c=f32:2 --arg k_tiles=i32:0 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=KEPT
+# RUN: tile-cc %s --kernel int8_weights --arg x=bf16:2:aligned --arg w=i8:2:aligned --arg s=f32:1:aligned --arg y=bf16:2 --emit=ptx | FileCheck %s --check-prefix=INT8
+# RUN: tile-cc %s --kernel int8_weights --arg x=bf16:2:aligned --arg w=i8:2:aligned --arg s=f32:1:aligned --arg y=bf16:2 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=INT8-REMARK
 import cuda.tile as ct
 
 
@@ -44,3 +47,21 @@ def stored(a, b, s, c, k_tiles: int):
         sc = ct.load(s, (k,), (64,))
         bw = (bt.astype(ct.float32) * sc[:, None]).astype(ct.bfloat16)
         acc = ct.mma(at, bw, acc)
+
+
+# INT8-REMARK: swap-mma-operands.py:[[# @LINE + 14]]:15: remark: product on wgmma.m64n64k16 (bf16), A from registers, B from its copy in shared memory
+# INT8: ld.shared.s8
+# INT8: cvt.rn.f32.s16
+# INT8: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%r{{[0-9]+}}, {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 0;
+@ct.kernel
+def int8_weights(x, w, s, y):
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    sc = ct.load(s, (bn,), (64,))
+    for k in range(ct.num_tiles(x, axis=1, shape=(64, 64))):
+        a = ct.load(x, (bm, k), (64, 64))
+        b = ct.load(w, (k, bn), (64, 64))
+        bd = (b.astype(ct.float32) * sc[None, :]).astype(ct.bfloat16)
+        acc = ct.mma(a, bd, acc)
+    ct.store(y, (bm, bn), acc.astype(ct.bfloat16))

@@ -1904,6 +1904,54 @@ def k(x, b, g, init, out, n: int):
                  rt::Grid(2),
                  1e-3,
                  1e-3});
+  // int8 weights dequantized (a scale per output column) in both layouts: stored K x N, read
+  // transposed a byte at a time from the stage; stored N x K (nn.Linear), read in place. 128 x 128
+  // tiles (256 threads by default: the converted operand counts), ragged in M, N and K.
+  const char *dequantized = R"py(
+@ct.kernel
+def kn(x, w, s, y, k_tiles: int):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((128, 128), dtype=ct.float32)
+    sc = ct.load(s, (j,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    for kk in range(k_tiles):
+        a = ct.load(x, (i, kk), (128, 64), padding_mode=ct.PaddingMode.ZERO)
+        b = ct.load(w, (kk, j), (64, 128), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(a, (b.astype(ct.float32) * sc[None, :]).astype(ct.bfloat16), acc)
+    ct.store(y, (i, j), acc)
+
+
+@ct.kernel
+def nk(x, w, s, y, k_tiles: int):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((128, 128), dtype=ct.float32)
+    sc = ct.load(s, (j,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    for kk in range(k_tiles):
+        a = ct.load(x, (i, kk), (128, 64), padding_mode=ct.PaddingMode.ZERO)
+        b = ct.load(w, (j, kk), (128, 64), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(a, ct.transpose((b.astype(ct.float32) * sc[:, None]).astype(ct.bfloat16)), acc)
+    ct.store(y, (i, j), acc)
+)py";
+  // K x N weights with 16-byte rows (TMA copies), N x K ones with 250-byte rows (cp.async).
+  for (bool linear : {false, true}) {
+    const int64_t k = linear ? 160 : 150, n = linear ? 250 : 256;
+    out.push_back({linear ? "swap_int8_weights_nk" : "swap_int8_weights_kn",
+                   std::string(kHeader) + dequantized,
+                   linear ? "nk" : "kn",
+                   {},
+                   {{"x", D::BFloat16, {200, k}},
+                    {"w", D::Int8, linear ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}},
+                    {"s", D::Float32, {n}},
+                    {"y", D::Float32, {200, n}, false, true}},
+                   {{"k_tiles", D::Int32, 3}},
+                   {"x", "w", "s", "y", "k_tiles"},
+                   rt::Grid(2, 2),
+                   // w * s rounds to bf16 (2^-8 relative) on both sides alike; sums of 150
+                   // products of |x| < 2 and |w s| < 100 in different orders.
+                   1e-3,
+                   1e-2});
+  }
   return out;
 }
 
