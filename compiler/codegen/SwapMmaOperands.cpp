@@ -161,9 +161,13 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
       SmallVector<mlir::tile::MmaOp> products;
       kernel.walk([&](mlir::tile::MmaOp op) { products.push_back(op); });
       for (mlir::tile::MmaOp op : products) {
-        // Only a product whose B is computed while A is read from memory is a candidate.
-        if (recordedMmaInstruction(op) != mlir::tile::MmaInstruction::wgmma || op.getA().getType().getRank() != 2 ||
-            !fromMemory(op.getA()) || fromMemory(op.getB()))
+        // Only a product whose B is computed while A is read from memory is a candidate: one on
+        // wgmma, or one on mma.sync because its M is too small for wgmma (decode's 16 rows)
+        // where the swapped product, M and N exchanged, may run on wgmma.
+        std::optional<mlir::tile::MmaInstruction> chosen = recordedMmaInstruction(op);
+        bool candidate = chosen == mlir::tile::MmaInstruction::wgmma ||
+                         (chosen == mlir::tile::MmaInstruction::mma_sync && target->hasWgmma());
+        if (!candidate || op.getA().getType().getRank() != 2 || !fromMemory(op.getA()) || fromMemory(op.getB()))
           continue;
         if (std::string why = trySwap(op, *target, threads); !why.empty()) {
           op.emitRemark() << "operands not swapped (the computed B operand goes through shared memory): " << why;
@@ -242,6 +246,11 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
     auto swapped = mlir::tile::MmaOp::create(inside, op.getLoc(), transposedType(op.getType()), bT, aT, cT);
     swapped->setAttrs(op->getAttrs());
     swapped->setAttr(kMmaSwappedAttr, UnitAttr::get(op.getContext()));
+    if (recordedMmaInstruction(op) == mlir::tile::MmaInstruction::mma_sync)
+      swapped.emitRemark() << "operands swapped (D^T = B^T.A^T): with M and N exchanged the product runs on wgmma "
+                              "instead of mma.sync";
+    swapped->setAttr(kMmaInstructionAttr,
+                     mlir::tile::MmaInstructionAttr::get(op.getContext(), mlir::tile::MmaInstruction::wgmma));
     op.getResult().replaceAllUsesWith(swapped.getResult());
     op.erase();
     eraseDeadOps(loop.getBody());

@@ -1932,6 +1932,19 @@ def nk(x, w, s, y, k_tiles: int):
         b = ct.load(w, (j, kk), (128, 64), padding_mode=ct.PaddingMode.ZERO)
         acc = ct.mma(a, ct.transpose((b.astype(ct.float32) * sc[:, None]).astype(ct.bfloat16)), acc)
     ct.store(y, (i, j), acc)
+
+
+@ct.kernel
+def decode(x, w, s, y, k_tiles: int):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((16, 64), dtype=ct.float32)
+    sc = ct.load(s, (j,), (64,), padding_mode=ct.PaddingMode.ZERO)
+    for kk in range(k_tiles):
+        a = ct.load(x, (i, kk), (16, 128), padding_mode=ct.PaddingMode.ZERO)
+        b = ct.load(w, (kk, j), (128, 64), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(a, (b.astype(ct.float32) * sc[None, :]).astype(ct.bfloat16), acc)
+    ct.store(y, (i, j), acc)
 )py";
   // K x N weights with 16-byte rows (TMA copies), N x K ones with 250-byte rows (cp.async).
   for (bool linear : {false, true}) {
@@ -1952,6 +1965,21 @@ def nk(x, w, s, y, k_tiles: int):
                    1e-3,
                    1e-2});
   }
+  // Decode: 16 rows (mma.sync as written), swapped onto wgmma m64n16 with N as its M; ragged
+  // in M (13 rows), N and K.
+  out.push_back({"swap_int8_weights_decode",
+                 std::string(kHeader) + dequantized,
+                 "decode",
+                 {},
+                 {{"x", D::BFloat16, {13, 300}},
+                  {"w", D::Int8, {300, 200}},
+                  {"s", D::Float32, {200}},
+                  {"y", D::Float32, {13, 200}, false, true}},
+                 {{"k_tiles", D::Int32, 3}},
+                 {"x", "w", "s", "y", "k_tiles"},
+                 rt::Grid(1, 4),
+                 1e-3,
+                 1e-2});
   return out;
 }
 
