@@ -10,6 +10,8 @@
 # RUN: tile-cc %s --kernel stored --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg s=f32:1:aligned --arg c=f32:2 --arg k_tiles=i32:0 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=KEPT
 # RUN: tile-cc %s --kernel int8_weights --arg x=bf16:2:aligned --arg w=i8:2:aligned --arg s=f32:1:aligned --arg y=bf16:2 --emit=ptx | FileCheck %s --check-prefix=INT8
 # RUN: tile-cc %s --kernel int8_weights --arg x=bf16:2:aligned --arg w=i8:2:aligned --arg s=f32:1:aligned --arg y=bf16:2 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=INT8-REMARK
+# RUN: tile-cc %s --kernel int8_decode --arg x=bf16:2:aligned --arg w=i8:2:aligned --arg s=f32:1:aligned --arg y=bf16:2 --emit=ptx | FileCheck %s --check-prefix=DECODE
+# RUN: tile-cc %s --kernel int8_decode --arg x=bf16:2:aligned --arg w=i8:2:aligned --arg s=f32:1:aligned --arg y=bf16:2 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=DECODE-REMARK
 import cuda.tile as ct
 
 
@@ -62,6 +64,26 @@ def int8_weights(x, w, s, y):
     for k in range(ct.num_tiles(x, axis=1, shape=(64, 64))):
         a = ct.load(x, (bm, k), (64, 64))
         b = ct.load(w, (k, bn), (64, 64))
+        bd = (b.astype(ct.float32) * sc[None, :]).astype(ct.bfloat16)
+        acc = ct.mma(a, bd, acc)
+    ct.store(y, (bm, bn), acc.astype(ct.bfloat16))
+
+
+# 16 rows are too few for wgmma (tile-select-mma picks mma.sync), but swapped, the weight
+# tile's 64 columns are wgmma's M and the 16 rows its N.
+# DECODE-REMARK: swap-mma-operands.py:[[# @LINE + 14]]:15: remark: operands swapped (D^T = B^T.A^T): with M and N exchanged the product runs on wgmma instead of mma.sync
+# DECODE-REMARK: swap-mma-operands.py:[[# @LINE + 13]]:15: remark: product on wgmma.m64n16k16 (bf16), A from registers, B from its copy in shared memory
+# DECODE: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+# DECODE-NOT: mma.sync.aligned
+@ct.kernel
+def int8_decode(x, w, s, y):
+    bm = ct.bid(0)
+    bn = ct.bid(1)
+    acc = ct.zeros((16, 64), dtype=ct.float32)
+    sc = ct.load(s, (bn,), (64,))
+    for k in range(ct.num_tiles(x, axis=1, shape=(16, 128))):
+        a = ct.load(x, (bm, k), (16, 128))
+        b = ct.load(w, (k, bn), (128, 64))
         bd = (b.astype(ct.float32) * sc[None, :]).astype(ct.bfloat16)
         acc = ct.mma(a, bd, acc)
     ct.store(y, (bm, bn), acc.astype(ct.bfloat16))
