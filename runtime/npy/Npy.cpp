@@ -159,10 +159,20 @@ std::optional<DType> dtypeOfDescr(const std::string &descr, const NpyReadOptions
     return DType::Float32;
   if (descr == "<f8")
     return DType::Float64;
+  if (descr == "|i1" || descr == "<i1")
+    return DType::Int8;
+  if (descr == "|u1" || descr == "<u1")
+    return DType::UInt8;
+  if (descr == "|b1" || descr == "<b1")
+    return DType::Bool;
   if (descr == "<i4")
     return DType::Int32;
   if (descr == "<i8")
     return DType::Int64;
+  if (descr == "<u4")
+    return DType::UInt32;
+  if (descr == "<u8")
+    return DType::UInt64;
   if (descr == "<V2" || descr == "|V2")
     return DType::BFloat16;
   if ((descr == "<u2" || descr == "<i2") && options.int16AsBFloat16)
@@ -200,8 +210,15 @@ double decode(const std::uint8_t *p, DType dtype) {
     std::memcpy(&d, &bits, 8);
     return d;
   }
+  case DType::Int8:
+    return double(std::int8_t(std::uint8_t(p[0])));
   case DType::Int32:
     return double(std::int32_t(std::uint32_t(loadLE(p, 4))));
+  case DType::Bool:
+  case DType::UInt8:
+  case DType::UInt32:
+  case DType::UInt64:
+    return double(loadLE(p, dtypeSize(dtype))); // beyond 2^53 it rounds
   default:
     return double(std::int64_t(loadLE(p, 8))); // Int64 (beyond 2^53 it rounds)
   }
@@ -250,8 +267,8 @@ NpyArray parseNpy(const std::string &bytes, const std::string &name, const NpyRe
       hint = "; if it holds bfloat16 bit patterns, read it with int16AsBFloat16";
     else if (!array.descr.empty() && array.descr[0] == '>')
       hint = "; big-endian data is not supported";
-    fail(name,
-         "unsupported dtype '" + array.descr + "' (supported: <f2, <f4, <f8, <i4, <i8, and bfloat16 as <V2)" + hint);
+    fail(name, "unsupported dtype '" + array.descr +
+                   "' (supported: <f2, <f4, <f8, |i1, <i4, <i8, |u1, <u4, <u8, |b1, and bfloat16 as <V2)" + hint);
   }
   array.dtype = *dtype;
 
@@ -330,9 +347,24 @@ std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *valu
   case DType::Int64:
     descr = "<i8";
     break;
+  case DType::Int8:
+    descr = "|i1";
+    break;
+  case DType::UInt8:
+    descr = "|u1";
+    break;
+  case DType::Bool:
+    descr = "|b1";
+    break;
+  case DType::UInt32:
+    descr = "<u4";
+    break;
+  case DType::UInt64:
+    descr = "<u8";
+    break;
   default:
-    throw Error(Error::Kind::InvalidArgument, std::string("encodeNpy: cannot write ") + dtypeName(dtype) +
-                                                  " (float16, bfloat16, float32, float64, int32, int64)");
+    throw Error(Error::Kind::InvalidArgument,
+                std::string("encodeNpy: cannot write ") + dtypeName(dtype) + " (" + kNpyWritableDTypes + ")");
   }
   std::uint64_t expected = 1;
   for (std::int64_t d : shape) {
@@ -382,14 +414,16 @@ std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *valu
       storeLE(out, bits, 8);
       break;
     }
-    default: { // Int32, Int64: refuse what would not survive the conversion
-      const bool is32 = dtype == DType::Int32;
-      const double lo = is32 ? -2147483648.0 : -9223372036854775808.0;
-      if (!(v == std::trunc(v) && v >= lo && v < -lo))
+    default: { // the integers and bool: refuse what would not survive the conversion
+      const unsigned size = dtypeSize(dtype);
+      const bool unsignedInt = dtype == DType::Bool || isUnsigned(dtype);
+      const double span = std::ldexp(1.0, dtype == DType::Bool ? 1 : int(8 * size));
+      const double lo = unsignedInt ? 0.0 : -span / 2, hi = unsignedInt ? span : span / 2;
+      if (!(v == std::trunc(v) && v >= lo && v < hi))
         throw Error(Error::Kind::InvalidArgument, "encodeNpy: value " + std::to_string(v) + " at index " +
                                                       std::to_string(i) + " is not representable as " +
                                                       dtypeName(dtype));
-      storeLE(out, std::uint64_t(std::int64_t(v)), is32 ? 4 : 8);
+      storeLE(out, v >= 0x1p63 ? std::uint64_t(v) : std::uint64_t(std::int64_t(v)), size);
     }
     }
   }

@@ -4,7 +4,8 @@
 // What is accepted on read:
 //   - format versions 1.0, 2.0 and 3.0 (header length 2 or 4 bytes; v3's header is UTF-8,
 //     which only matters for structured-dtype field names, and those are refused anyway);
-//   - dtypes '<f2' (float16), '<f4', '<f8', '<i4', '<i8', and bfloat16, which NumPy lacks:
+//   - dtypes '<f2' (float16), '<f4', '<f8', '|i1', '<i4', '<i8', '|u1', '<u4', '<u8', '|b1'
+//     (bool), and bfloat16, which NumPy lacks:
 //       * '<V2' / '|V2' (2-byte raw void) is always read as bfloat16: that is what np.save
 //         writes for an ml_dtypes.bfloat16 array (load it back with
 //         np.load(f).view(ml_dtypes.bfloat16));
@@ -20,7 +21,8 @@
 //
 // On write: version 1.0 (2.0 when the header would not fit), header padded to 64 bytes, C order,
 // dtypes float16, bfloat16 ('<V2' by default, '<u2' with NpyWriteOptions), float32, float64,
-// int32, int64 (values must then be integers in range).
+// and the integers but 16-bit ones (values must then be integers in range; bool 0 or 1). 16-bit
+// integers are neither read nor written: '<i2'/'<u2' is also a common spelling of bfloat16.
 #pragma once
 
 #include "runtime/DType.h"
@@ -33,7 +35,7 @@ namespace tile::rt {
 
 /// An array read from a .npy file, in C order.
 struct NpyArray {
-  DType dtype = DType::Float32; // Float16, BFloat16, Float32, Float64, Int32 or Int64
+  DType dtype = DType::Float32; // a float dtype but tf32/fp8, or an integer dtype but 16-bit
   std::string descr;            // the file's descr, e.g. "<f4", "<V2"
   std::vector<std::int64_t> shape;
   std::vector<std::uint8_t> raw; // the elements' little-endian bytes, C order
@@ -51,6 +53,10 @@ struct NpyWriteOptions {
   /// Write bfloat16 as '<u2' (bit patterns in uint16) instead of '<V2'.
   bool bfloat16AsUInt16 = false;
 };
+
+/// The dtypes encodeNpy writes, for messages.
+inline constexpr const char *kNpyWritableDTypes =
+    "float16, bfloat16, float32, float64, bool_, int8, int32, int64, uint8, uint32, uint64";
 
 /// The largest .npy file readNpy reads (it holds the file, the raw bytes and the doubles).
 inline constexpr std::uint64_t kMaxNpyBytes = std::uint64_t(16) << 30;

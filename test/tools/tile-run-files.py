@@ -11,6 +11,9 @@
 # 16-bit floats keep their dtype through the file.
 # RUN: tile-run %s --kernel k --array x=bf16:4x8:ones --print none --save %t/b
 # RUN: tile-run %s --kernel k --array x=@%t/b/x.npy --print x | FileCheck %s --check-prefix=BF16
+# So do int8 (int8 weights) and the other integer widths .npy holds unambiguously.
+# RUN: tile-run %s --kernel inc --array x=i8:4x8:iota --print none --save %t/i8
+# RUN: tile-run %s --kernel inc --array x=@%t/i8/x.npy --print x | FileCheck %s --check-prefix=INT8
 #
 # Errors, before the run: a missing or malformed file, an output that is the input, a dtype
 # .npy files do not hold here, an unwritable folder.
@@ -21,7 +24,7 @@
 # RUN: cp %t/a/x.npy %t/keep.npy
 # RUN: not tile-run %s --kernel k --array x=@%t/a/x.npy --save %t/a 2>&1 | FileCheck %s --check-prefix=ONTO
 # RUN: cmp %t/a/x.npy %t/keep.npy
-# RUN: not tile-run %s --kernel k --array x=u8:64 --save %t/u 2>&1 | FileCheck %s --check-prefix=DTYPE
+# RUN: not tile-run %s --kernel k --array x=i16:64 --save %t/u 2>&1 | FileCheck %s --check-prefix=DTYPE
 # RUN: test ! -e %t/u
 # RUN: touch %t/file
 # RUN: not tile-run %s --kernel k --array x=f32:64 --save %t/file 2>&1 | FileCheck %s --check-prefix=NOTDIR
@@ -32,6 +35,16 @@ import cuda.tile as ct
 def k(x):
     t = ct.load(x, (0, 0), (2, 8))
     ct.store(x, (0, 0), t + 1.0)
+
+
+@ct.kernel
+def inc(x):
+    ct.store(x, (0, 0), ct.load(x, (0, 0), (2, 8)) + 1)
+
+# INT8: x: int8 (4, 8)
+# INT8-NEXT: {{\[}}[2, 3, 4, 5, 6, 7, 8, 9],
+# INT8-NEXT: [10, 11, 12, 13, 14, 15, 16, 17],
+# INT8-NEXT: [16, 17, 18, 19, 20, 21, 22, 23],
 
 # HEADER: {'descr': '<f4', 'fortran_order': False, 'shape': (4, 8)
 # AGAIN: x: float32 (4, 8)
@@ -47,5 +60,5 @@ def k(x):
 # BAD: tile-run: error: --array x: [[T]]/bad.npy:
 # EMPTY: tile-run: error: --array x=@ needs a file name (NAME=@FILE.npy)
 # ONTO: tile-run: error: --save '{{.*}}/a/x.npy' is the input of --array x; refusing to overwrite it
-# DTYPE: tile-run: error: --save: array 'x' is uint8, which tile-run does not write to .npy (float16, bfloat16, float32, float64, int32, int64)
+# DTYPE: tile-run: error: --save: array 'x' is int16, which tile-run does not write to .npy (float16, bfloat16, float32, float64, bool_, int8, int32, int64, uint8, uint32, uint64)
 # NOTDIR: tile-run: error: --save: '{{.*}}file' exists and is not a directory

@@ -262,10 +262,15 @@ std::string checkSavable(const ArrayArg &a) {
   case DType::Float64:
   case DType::Int32:
   case DType::Int64:
+  case DType::Bool:
+  case DType::Int8:
+  case DType::UInt8:
+  case DType::UInt32:
+  case DType::UInt64:
     return "";
   default:
-    return "--save: array '" + a.name + "' is " + dtypeName(a.dtype) +
-           ", which tile-run does not write to .npy (float16, bfloat16, float32, float64, int32, int64)";
+    return "--save: array '" + a.name + "' is " + dtypeName(a.dtype) + ", which tile-run does not write to .npy (" +
+           rt::kNpyWritableDTypes + ")";
   }
 }
 

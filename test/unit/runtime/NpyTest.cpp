@@ -132,7 +132,34 @@ TEST_CASE("npy: write then read round trips", "[runtime][npy]") {
   CHECK_THROWS_WITH(encodeNpy({1}, &big, 1, DType::Int32), Catch::Contains("is not representable as int32"));
   CHECK_THROWS_WITH(encodeNpy({2, 2}, values.data(), 3, DType::Float32),
                     "encodeNpy: shape (2, 2) has 4 elements but 3 values were given");
-  CHECK_THROWS_WITH(encodeNpy({1}, values.data(), 1, DType::Int8), Catch::StartsWith("encodeNpy: cannot write int8"));
+  CHECK_THROWS_WITH(encodeNpy({1}, values.data(), 1, DType::Int16), Catch::StartsWith("encodeNpy: cannot write int16"));
+  CHECK_THROWS_WITH(encodeNpy({1}, values.data(), 1, DType::Float8E4M3FN),
+                    Catch::StartsWith("encodeNpy: cannot write float8_e4m3fn"));
+
+  // The other integer widths and bool, at the ends of their ranges; one past them is refused.
+  const std::vector<std::pair<DType, std::vector<double>>> widths = {
+      {DType::Int8, {-128, 127, 0, -1}},
+      {DType::UInt8, {0, 255, 1, 128}},
+      {DType::Bool, {0, 1, 1, 0}},
+      {DType::UInt32, {0, 4294967295.0, 7, 2147483648.0}},
+      {DType::UInt64, {0, 9007199254740992.0, 18446744073709549568.0, 1}}};
+  for (const auto &[dtype, range] : widths) {
+    INFO(dtypeName(dtype));
+    NpyArray a = parseNpy(encodeNpy({4}, range.data(), 4, dtype), "ints.npy");
+    CHECK(a.dtype == dtype);
+    CHECK(a.values == range);
+  }
+  for (const auto &[dtype, outside] : std::vector<std::pair<DType, double>>{{DType::Int8, 128},
+                                                                            {DType::Int8, -129},
+                                                                            {DType::UInt8, 256},
+                                                                            {DType::UInt8, -1},
+                                                                            {DType::Bool, 2},
+                                                                            {DType::UInt32, 4294967296.0},
+                                                                            {DType::UInt64, 18446744073709551616.0}})
+    CHECK_THROWS_WITH(encodeNpy({1}, &outside, 1, dtype),
+                      Catch::Contains(std::string("is not representable as ") + dtypeName(dtype)));
+  const double minusOne = -1;
+  CHECK(parseNpy(encodeNpy({1}, &minusOne, 1, DType::Int8), "b").descr == "|i1");
 
   // Scalars, zero-sized and 1-d shapes.
   const double one = 7.0;
@@ -178,8 +205,8 @@ TEST_CASE("npy: bfloat16 conventions", "[runtime][npy]") {
   }
   // '<u2' / '<i2' only on request.
   const std::string u2 = makeNpy("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }\n", data);
-  CHECK(errorOf(u2) == "t.npy: unsupported dtype '<u2' (supported: <f2, <f4, <f8, <i4, <i8, and "
-                       "bfloat16 as <V2); if it holds bfloat16 bit patterns, read it with "
+  CHECK(errorOf(u2) == "t.npy: unsupported dtype '<u2' (supported: <f2, <f4, <f8, |i1, <i4, <i8, |u1, "
+                       "<u4, <u8, |b1, and bfloat16 as <V2); if it holds bfloat16 bit patterns, read it with "
                        "int16AsBFloat16");
   NpyReadOptions asBf16;
   asBf16.int16AsBFloat16 = true;
@@ -251,9 +278,11 @@ TEST_CASE("npy: malformed files name the file and the problem", "[runtime][npy]"
 
   auto withHeader = [&](const std::string &h) { return errorOf(makeNpy(h, data)); };
   CHECK(withHeader("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }") ==
-        "t.npy: unsupported dtype '<c8' (supported: <f2, <f4, <f8, <i4, <i8, and bfloat16 as <V2)");
+        "t.npy: unsupported dtype '<c8' (supported: <f2, <f4, <f8, |i1, <i4, <i8, |u1, <u4, <u8, |b1, and "
+        "bfloat16 as <V2)");
   CHECK(withHeader("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }") ==
-        "t.npy: unsupported dtype '>f4' (supported: <f2, <f4, <f8, <i4, <i8, and bfloat16 as "
+        "t.npy: unsupported dtype '>f4' (supported: <f2, <f4, <f8, |i1, <i4, <i8, |u1, <u4, <u8, |b1, and "
+        "bfloat16 as "
         "<V2); big-endian data is not supported");
   CHECK(withHeader("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }") ==
         "t.npy: unsupported dtype: structured arrays are not supported");
