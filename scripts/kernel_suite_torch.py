@@ -116,39 +116,40 @@ def time_torch():
                size(xq, wq, sc) + m * n * 2, 2 * m * k * n)
 
 
+def load(path):
+    a = np.load(path)
+    if a.dtype.kind == "V":
+        return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16).cuda()
+    return torch.from_numpy(a).cuda()
+
+
 def check_ours(results):
-    # Our results (tile-run --save, the GPU's arrays) against torch on the same inputs.
-    x = os.path.join(results, "layer_norm", "x.npy")
-    if os.path.exists(x):
-        def load(path):
-            a = np.load(path)
-            if a.dtype.kind == "V":
-                return torch.from_numpy(a.view(np.int16).copy()).view(torch.bfloat16).cuda()
-            return torch.from_numpy(a).cuda()
-        d = os.path.join(results, "layer_norm")
-        xin, w, b = load(os.path.join(d, "x.npy")), load(os.path.join(d, "w.npy")), load(os.path.join(d, "b.npy"))
+    # Our results (tile-run --save, the GPU's arrays) against torch on the same inputs; each
+    # kernel whose inputs were saved.
+    def saved(name, *arrays):
+        d = os.path.join(results, name)
+        paths = [os.path.join(d, a + ".npy") for a in arrays]
+        return [load(p) for p in paths] if all(os.path.exists(p) for p in paths) else None
+
+    if (t := saved("layer_norm", "x", "w", "b")):
+        xin, w, b = t
         ref = F.layer_norm(xin.float(), (xin.shape[1],), w, b)
         check(results, "layer_norm", "layer_norm/y.npy", ref, atol=2 ** -7 * 4, rtol=2 ** -7)
-        d = os.path.join(results, "rms_norm")
-        xin, w = load(os.path.join(d, "x.npy")), load(os.path.join(d, "w.npy"))
+    if (t := saved("rms_norm", "x", "w")):
+        xin, w = t
         ref = F.rms_norm(xin.float(), (xin.shape[1],), w, eps=1e-5)
         check(results, "rms_norm", "rms_norm/y.npy", ref, atol=2 ** -7 * 4, rtol=2 ** -7)
-        d = os.path.join(results, "softmax")
-        xin = load(os.path.join(d, "x.npy"))
-        check(results, "softmax", "softmax/y.npy", torch.softmax(xin.float(), dim=-1), atol=1e-4, rtol=2 ** -7)
-        d = os.path.join(results, "argmax")
-        xin = load(os.path.join(d, "x.npy"))
-        check(results, "argmax", "argmax/out.npy", torch.argmax(xin.float(), dim=-1), atol=0)
-        d = os.path.join(results, "transpose")
-        xin = load(os.path.join(d, "x.npy"))
-        check(results, "transpose", "transpose/y.npy", xin.t().contiguous(), atol=0)
-        d = os.path.join(results, "int8_gemm")
-        if os.path.exists(d):
-            xin, w, sc = load(os.path.join(d, "x.npy")), load(os.path.join(d, "w.npy")), load(os.path.join(d, "s.npy"))
-            # the weights scaled and rounded to bf16 as the kernel does, the sums in float32
-            ref = xin.float() @ (w.float() * sc[None, :]).to(torch.bfloat16).float()
-            check(results, "int8_gemm", "int8_gemm/y.npy", ref, atol=1.0, rtol=2 ** -7)
-
+    if (t := saved("softmax", "x")):
+        check(results, "softmax", "softmax/y.npy", torch.softmax(t[0].float(), dim=-1), atol=1e-4, rtol=2 ** -7)
+    if (t := saved("argmax", "x")):
+        check(results, "argmax", "argmax/out.npy", torch.argmax(t[0].float(), dim=-1), atol=0)
+    if (t := saved("transpose", "x")):
+        check(results, "transpose", "transpose/y.npy", t[0].t().contiguous(), atol=0)
+    if (t := saved("int8_gemm", "x", "w", "s")):
+        xin, w, sc = t
+        # the weights scaled and rounded to bf16 as the kernel does, the sums in float32
+        ref = xin.float() @ (w.float() * sc[None, :]).to(torch.bfloat16).float()
+        check(results, "int8_gemm", "int8_gemm/y.npy", ref, atol=1.0, rtol=2 ** -7)
 
 if __name__ == "__main__":
     main()

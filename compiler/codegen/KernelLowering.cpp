@@ -48,26 +48,6 @@ Value KernelLowering::boolAnd(Value a, Value c) {
   return arith::AndIOp::create(b_, loc_, a, c);
 }
 
-int64_t KernelLowering::byteSize(Type type) {
-  if (type.isInteger(1))
-    return 1; // booleans are stored as bytes
-  if (type.isTF32())
-    return 4; // 19 significant bits in an f32
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-}
-
-Type KernelLowering::storageType(Type elt) {
-  if (elt.isInteger(1))
-    return IntegerType::get(elt.getContext(), 8);
-  return registerType(elt);
-}
-
-Type KernelLowering::registerType(Type elt) {
-  if (auto i = dyn_cast<IntegerType>(elt); i && i.isUnsigned()) // an unsigned scalar parameter
-    return IntegerType::get(elt.getContext(), i.getWidth());
-  return elt.isTF32() ? Float32Type::get(elt.getContext()) : elt;
-}
-
 // Integer rounding on the bits: add half an ulp of tf32 (plus the kept lsb, for ties to even)
 // and clear the 13 dropped bits; infinities and NaNs pass unchanged.
 Value KernelLowering::roundToTf32(Value f32) {
@@ -240,8 +220,8 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
   RankedTensorType largest;
   auto consider = [&](Type t) {
     if (auto tt = dyn_cast<RankedTensorType>(t))
-      if (!largest || tt.getNumElements() * byteSize(tt.getElementType()) >
-                          largest.getNumElements() * byteSize(largest.getElementType()))
+      if (!largest || tt.getNumElements() * elementBytes(tt.getElementType()) >
+                          largest.getNumElements() * elementBytes(largest.getElementType()))
         largest = tt;
   };
   for (Type t : op->getOperandTypes())
@@ -271,7 +251,7 @@ LogicalResult KernelLowering::checkRegisterLimit() {
       if (!type)
         continue;
       std::optional<int64_t> count = mlir::tile::tileElementCount(type.getShape());
-      int64_t words = (byteSize(type.getElementType()) + 3) / 4;
+      int64_t words = (elementBytes(type.getElementType()) + 3) / 4;
       int64_t perThread = count ? std::max<int64_t>(1, *count / numThreads_) * words : 0;
       if (count && perThread <= kMaxWordsPerThread)
         continue;
@@ -306,7 +286,7 @@ Value KernelLowering::sharedBase() {
 
 Value KernelLowering::sharedPointer(Type type, int64_t byteOffset, Value index) {
   Value base = sharedBase();
-  Value at = arith::AddIOp::create(b_, loc_, index, i32(byteOffset / byteSize(type)));
+  Value at = arith::AddIOp::create(b_, loc_, index, i32(byteOffset / elementBytes(type)));
   return LLVM::GEPOp::create(b_, loc_, base.getType(), storageType(type), base, ValueRange{at});
 }
 
@@ -339,12 +319,12 @@ void KernelLowering::writeShared(const Elements &values, const TileLayout &layou
                                  int64_t rowPitch) {
   int64_t rowLength = layout.rowLength();
   int64_t footprint = rowPitch ? layout.numElements / rowLength * rowPitch : layout.numElements;
-  reserveShared(byteOffset + footprint * byteSize(type));
+  reserveShared(byteOffset + footprint * elementBytes(type));
   // A run of registers holding consecutive elements of one row (TileLayout::runLength) is
   // stored in vectors of up to 16 bytes (st.shared.v4), which also spreads a warp's stores over
   // more banks. The vector stays aligned when the offset, the row pitch and the run start are
   // multiples of it.
-  int64_t esize = byteSize(type);
+  int64_t esize = elementBytes(type);
   int64_t width = 1;
   if (!layout.replicated && !type.isInteger(1) && layout.rowLength() % layout.runLength() == 0) {
     width = std::min<int64_t>(layout.runLength(), 16 / esize);
@@ -367,7 +347,7 @@ void KernelLowering::storeRun(const Elements &values, const TileLayout &layout, 
   Value vec = LLVM::PoisonOp::create(b_, loc_, vectorType);
   for (int64_t i = 0; i < width; ++i)
     vec = LLVM::InsertElementOp::create(b_, loc_, vec, values[r + i], i32(i));
-  LLVM::StoreOp::create(b_, loc_, vec, ptr, width * byteSize(type));
+  LLVM::StoreOp::create(b_, loc_, vec, ptr, width * elementBytes(type));
 }
 
 Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {

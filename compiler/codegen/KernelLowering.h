@@ -7,7 +7,9 @@
 // conversions (scf-to-cf, arith/math/cf-to-llvm) finish the job.
 #pragma once
 
+#include "compiler/codegen/ElementStorage.h"
 #include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/OperandSources.h"
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/StageLayout.h"
 #include "compiler/codegen/TileLayout.h"
@@ -22,21 +24,6 @@
 #include <string>
 
 namespace tile::codegen {
-
-/// The load whose stages hold `v` in core-matrix order (tile.pipeline_core_matrices), through
-/// reshapes and at most one transpose of a 2-D tile, and whether `v` is that transpose; a null
-/// load when there is none.
-std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(mlir::Value v);
-
-/// A wgmma operand that is a pipelined load in core-matrix order (through reshapes and a
-/// transpose), read in place: K-major, or MN-major (A loaded K x M, B loaded K x N).
-struct StageOperand {
-  mlir::tile::LoadOp load;
-  bool mnMajor;
-};
-/// The stage `operand` (A, or B with `isB`) is read from in place: a kernel-start copy, or
-/// the stages of the pipelined loop around the load (tile-pipeline-loops); none otherwise.
-std::optional<StageOperand> stageOperand(mlir::Value operand, bool isB);
 
 /// The launch facts lowering decides, for the kernel metadata.
 struct KernelLaunchInfo {
@@ -62,7 +49,6 @@ public:
   int64_t pipelineBytes() const { return prefetchBytes_ + pipelineBytes_; }
 
   /// Stages of a pipelined loop (0 for other loops).
-  static int64_t pipelineStages(mlir::scf::ForOp op);
 
   // Shared by the lowering files.
   struct Array {
@@ -370,11 +356,6 @@ public:
   /// Row-major linear index (i32) of a multi-index within `shape`.
   mlir::Value linearize(llvm::ArrayRef<mlir::Value> idx, llvm::ArrayRef<int64_t> shape);
   static int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
-  static int64_t byteSize(mlir::Type type);
-  /// How an element is stored in memory: bool as a byte, tf32 as its f32 bits.
-  static mlir::Type storageType(mlir::Type elt);
-  /// How an element is held in a register: tf32 as an f32 whose low 13 mantissa bits are zero.
-  static mlir::Type registerType(mlir::Type elt);
   /// Rounds an f32 to the nearest tf32 (ties to even), as the interpreter and cvt.rn.tf32 do.
   mlir::Value roundToTf32(mlir::Value f32);
   mlir::Value zeroOf(mlir::Type type);
@@ -455,9 +436,6 @@ public:
   mlir::Value scalar(mlir::Value v) { return scalars_.lookup(v); }
   const Elements &elements(mlir::Value v) { return tiles_[v]; }
 };
-
-/// The permute swapping the last two dimensions that produces `operand`, if any.
-mlir::tile::PermuteOp lastTwoSwapped(mlir::Value operand);
 
 /// The uniform condition (i1) for `width`-element vector accesses of `array` along
 /// `runDimension`: unit stride there, base pointer and other strides multiples of the access.

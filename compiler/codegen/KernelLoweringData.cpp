@@ -65,7 +65,7 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
   }
   auto inType = cast<RankedTensorType>(input.getType());
   TileLayout in = layoutOf(inType);
-  int64_t rhsOffset = alignTo16(in.numElements * byteSize(elt));
+  int64_t rhsOffset = alignTo16(in.numElements * elementBytes(elt));
   barrier();
   writeShared(tiles_[input], in, elt, 0);
   auto cat = dyn_cast<mlir::tile::CatOp>(op);
@@ -100,7 +100,7 @@ LogicalResult KernelLowering::lowerShapeOp(Operation *op) {
       rhsIdx[axis] = arith::SubIOp::create(b_, loc_, idx[axis], i32(split));
       Value lhsLinear = linearize(idx, in.shape);
       Value rhsLinear = arith::AddIOp::create(b_, loc_, linearize(rhsIdx, layoutOf(cat.getRhs().getType()).shape),
-                                              i32(rhsOffset / byteSize(elt)));
+                                              i32(rhsOffset / elementBytes(elt)));
       src = arith::SelectOp::create(b_, loc_, fromRhs, rhsLinear, lhsLinear);
     } else {
       return op->emitError("code generation does not support '") << op->getName() << "' yet";

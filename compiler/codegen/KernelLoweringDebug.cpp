@@ -83,7 +83,7 @@ LogicalResult KernelLowering::lowerPrint(mlir::tile::PrintOp op) {
       TileLayout layout = layoutOf(type);
       writeShared(tiles_[arg], layout, type.getElementType(), offset);
       placed.push_back({offset, layout});
-      offset += (layout.numElements * byteSize(type.getElementType()) + 15) / 16 * 16;
+      offset += (layout.numElements * elementBytes(type.getElementType()) + 15) / 16 * 16;
       count = std::max(count, layout.numElements);
     } else {
       placed.push_back({-1, TileLayout()});

@@ -82,7 +82,7 @@ static int64_t vectorWidth(const TileLayout &layout, Type elt, mlir::tile::Array
   int64_t run = layout.runLength();
   if (layout.replicated || run < 2 || layout.shape.empty() || layout.shape.back() % run)
     return 1;
-  int64_t width = std::min<int64_t>(run, 16 / KernelLowering::byteSize(elt));
+  int64_t width = std::min<int64_t>(run, 16 / elementBytes(elt));
   if (width < 2 || run % width)
     return 1;
   // A static extent shorter than a chunk is never covered by one.
@@ -101,7 +101,7 @@ Value vectorAligned(KernelLowering &l, const KernelLowering::Array &array, mlir:
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
   auto isZero = [&](Value v) { return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, l.i64(0)); };
-  int64_t bytes = width * KernelLowering::byteSize(array.elementType);
+  int64_t bytes = width * elementBytes(array.elementType);
   // An aligned argument keeps every access of up to 16 bytes along its last dimension aligned.
   if (array.aligned && runDimension + 1 == array.strides.size() && bytes <= 16)
     return arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -162,7 +162,7 @@ LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {
     return success();
   }
   Value aligned = vectorAligned(*this, array, op.getArray().getType(), runDim(layout, op.getOrder()), width);
-  int64_t bytes = width * byteSize(elt);
+  int64_t bytes = width * elementBytes(elt);
   Type storage = storageType(elt);
   for (int64_t r = 0; r < layout.perThread; r += width) {
     Value inBounds;
@@ -216,7 +216,7 @@ Value KernelLowering::tileInside(const Array &array, ValueRange tileIndices, Arr
 // of lanes (storeQuadTransposed): 16-bit Tensor Core accumulators whose warps each hold a
 // multiple of four n-tiles, columns along the array's last dim.
 static bool quadTransposable(const TileLayout &layout, Type elt, std::optional<ArrayRef<int32_t>> order) {
-  if (!layout.isMma() || order || KernelLowering::byteSize(elt) != 2)
+  if (!layout.isMma() || order || elementBytes(elt) != 2)
     return false;
   auto [mDim, nDim] = layout.mmaMatrixDims();
   if (mDim < 0 || nDim + 1 != static_cast<int64_t>(layout.shape.size()))
@@ -236,7 +236,7 @@ static void storeQuadTransposed(KernelLowering &l, mlir::tile::StoreOp op, Kerne
   OpBuilder &b = l.b_;
   Location loc = l.loc_;
   Type i32 = b.getI32Type();
-  auto pairType = VectorType::get({2}, KernelLowering::storageType(op.getValue().getType().getElementType()));
+  auto pairType = VectorType::get({2}, storageType(op.getValue().getType().getElementType()));
   auto word = [&](int64_t r) -> Value {
     Value v = LLVM::PoisonOp::create(b, loc, pairType);
     v = LLVM::InsertElementOp::create(b, loc, v, values[r], l.i32(0));
@@ -315,7 +315,7 @@ LogicalResult KernelLowering::lowerStore(mlir::tile::StoreOp op) {
   }
   // Vector layouts are never replicated: every thread owns its elements.
   Value aligned = vectorAligned(*this, array, op.getArray().getType(), runDim(layout, op.getOrder()), width);
-  int64_t bytes = width * byteSize(elt);
+  int64_t bytes = width * elementBytes(elt);
   Type storage = storageType(elt);
   auto vecType = VectorType::get({width}, storage);
   // Each run: a vector store when `checked` finds it aligned and inside the array, else the

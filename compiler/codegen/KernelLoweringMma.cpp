@@ -129,7 +129,7 @@ LogicalResult KernelLowering::lowerMmaTensorCore(mlir::tile::MmaOp op) {
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
   Type ea = aType.getElementType(), f32 = b_.getF32Type(), i32t = b_.getI32Type();
   bool tf32 = ea.isTF32();
-  int64_t kStep = mmaInstructionK(ea), esize = byteSize(ea);
+  int64_t kStep = mmaInstructionK(ea), esize = elementBytes(ea);
   // An operand that is a transpose (permuteFoldsIntoMma) is its input, stored in the input's
   // orientation, and read with the opposite ldmatrix: A stored K x M is read with .trans, B
   // stored N x K without it. No transpose goes through registers.
@@ -378,7 +378,7 @@ LogicalResult KernelLowering::lowerMma(mlir::tile::MmaOp op) {
   TileLayout la = layoutOf(aType), lb = layoutOf(bType), out = layoutOf(accType);
   Type ea = aType.getElementType(), eacc = accType.getElementType();
   int64_t rank = aType.getRank(), k = aType.getDimSize(rank - 1);
-  int64_t bOffset = alignTo16(la.numElements * byteSize(ea));
+  int64_t bOffset = alignTo16(la.numElements * elementBytes(ea));
   barrier();
   writeShared(tiles_[op.getA()], la, ea, 0);
   writeShared(tiles_[op.getB()], lb, ea, bOffset);

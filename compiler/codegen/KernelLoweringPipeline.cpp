@@ -35,16 +35,11 @@ using namespace mlir;
 
 namespace tile::codegen {
 
-int64_t KernelLowering::pipelineStages(scf::ForOp op) {
-  auto stages = op->getAttrOfType<IntegerAttr>(kPipelineStagesAttr);
-  return stages && stages.getInt() >= 2 ? stages.getInt() : 0;
-}
-
 // tile-pipeline-loops writes consistent attributes; hand-written IR may not, and a wrong
 // offset would make copies overwrite each other or the scratch: refuse it, naming the op.
 LogicalResult KernelLowering::verifyPipelineAttributes() {
   auto bytesOf = [](mlir::tile::LoadOp load) {
-    return load.getType().getNumElements() * byteSize(load.getType().getElementType());
+    return load.getType().getNumElements() * elementBytes(load.getType().getElementType());
   };
   auto intAttr = [](Operation *op, StringRef name) -> std::optional<int64_t> {
     if (auto a = op->getAttrOfType<IntegerAttr>(name))
@@ -127,7 +122,7 @@ Value KernelLowering::stageIndex(mlir::tile::LoadOp load, Value linear) {
   int64_t cols = type.getShape().back();
   Value row = arith::DivUIOp::create(b_, loc_, linear, i32(cols));
   Value col = arith::RemUIOp::create(b_, loc_, linear, i32(cols));
-  return stageOffset(row, col, type.getNumElements() / cols, cols, byteSize(type.getElementType()));
+  return stageOffset(row, col, type.getNumElements() / cols, cols, elementBytes(type.getElementType()));
 }
 
 Value KernelLowering::stageByteOffset(mlir::tile::LoadOp load) {
@@ -143,38 +138,6 @@ Value KernelLowering::stageByteOffset(mlir::tile::LoadOp load) {
 
 Value KernelLowering::stageAddress(mlir::tile::LoadOp load) {
   return arith::AddIOp::create(b_, loc_, sharedWindowBase(), stageByteOffset(load));
-}
-
-std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(Value v) {
-  bool transposed = false;
-  if (mlir::tile::PermuteOp p = lastTwoSwapped(v); p && p.getPermutation().size() == 2) {
-    transposed = true;
-    v = p.getInput();
-  }
-  while (auto reshape = v.getDefiningOp<mlir::tile::ReshapeOp>())
-    v = reshape.getInput();
-  auto load = v.getDefiningOp<mlir::tile::LoadOp>();
-  if (!load || !load->hasAttr(kPipelineCoreMatricesAttr))
-    return {nullptr, false};
-  return {load, transposed};
-}
-
-std::optional<StageOperand> stageOperand(Value operand, bool isB) {
-  auto [load, transposed] = coreMatrixLoad(operand);
-  if (!load)
-    return std::nullopt;
-  // The core-matrix order is the loaded tile's rows: reshapes on the way must keep them.
-  for (Value r = transposed ? lastTwoSwapped(operand).getInput() : operand; r != load.getResult();
-       r = r.getDefiningOp<mlir::tile::ReshapeOp>().getInput())
-    if (cast<RankedTensorType>(r.getType()).getShape().back() != load.getType().getShape().back())
-      return std::nullopt;
-  if (!load->hasAttr(kPrefetchOffsetAttr)) {
-    auto loop = dyn_cast_or_null<scf::ForOp>(load->getParentOp());
-    if (!loop || !KernelLowering::pipelineStages(loop))
-      return std::nullopt;
-  }
-  // A is K-major as loaded (M x K) and M-major transposed; B the other way round.
-  return StageOperand{load, isB ? !transposed : transposed};
 }
 
 Value KernelLowering::stagePointer(Type type, Value byteOffset, Value index) {
@@ -409,7 +372,7 @@ void KernelLowering::issueCopy(mlir::tile::LoadOp load, Value byteOffset) {
   auto type = load.getType();
   ArrayRef<int64_t> shape = type.getShape();
   Type elt = type.getElementType();
-  int64_t rank = shape.size(), esize = byteSize(elt);
+  int64_t rank = shape.size(), esize = elementBytes(elt);
   // Elements per copy: a row's run of up to 16 bytes (rows of at least 4 bytes, powers of two).
   int64_t width = std::min<int64_t>(16 / esize, shape.back());
   int64_t copyBytes = width * esize;
@@ -564,7 +527,7 @@ LogicalResult KernelLowering::lowerPipelinedLoad(mlir::tile::LoadOp op) {
 void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
   TileLayout layout = layoutOf(op.getType());
   Type elt = op.getType().getElementType();
-  int64_t esize = byteSize(elt);
+  int64_t esize = elementBytes(elt);
   // A canonical run of V registers is V consecutive elements of one row: read it in vectors of
   // up to 16 bytes (the buffer is 128-byte aligned and runs start at multiples of V).
   int64_t width = 1;

@@ -322,7 +322,7 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
   if (axis.warpMask) {
     WarpSlots slots(*this, axis);
     int64_t count = static_cast<int64_t>(groups.size()) * slots.perGroup;
-    int64_t indexOffset = alignTo16(count * byteSize(elt));
+    int64_t indexOffset = alignTo16(count * elementBytes(elt));
     outOffset = alignTo16(indexOffset + (red.isArg() ? count * 4 : 0));
     reserveShared(outOffset);
     barrier();
@@ -373,7 +373,7 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
 
   // Otherwise through shared memory: the thread with the axis (and replica) bits clear writes
   // each output once.
-  reserveShared(outOffset + out.numElements * byteSize(resultElt));
+  reserveShared(outOffset + out.numElements * elementBytes(resultElt));
   if (!axis.warpMask)
     barrier();
   Value writer = noneOf(*this, axis.threadMask());
@@ -470,7 +470,7 @@ LogicalResult KernelLowering::lowerScan(mlir::tile::ScanOp op) {
   // Warps: block totals through shared memory, from the first lane of each lane group.
   if (axis.warpMask) {
     WarpSlots slots(*this, axis);
-    reserveShared(static_cast<int64_t>(heads.size()) * slots.perGroup * byteSize(elt));
+    reserveShared(static_cast<int64_t>(heads.size()) * slots.perGroup * elementBytes(elt));
     barrier();
     ifThen(noneOf(*this, axis.laneMask), [&] {
       for (auto [bi, base] : llvm::enumerate(heads))

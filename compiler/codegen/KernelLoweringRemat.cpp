@@ -193,7 +193,7 @@ std::optional<KernelLowering::Elements> KernelLowering::ldmatrixFragments(Value 
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b_, loc_, x, y).getResult(); };
   auto mul = [&](Value x, int64_t c) { return arith::MulIOp::create(b_, loc_, x, i32(c)).getResult(); };
   // For the transpose the stored rows run along the tile's columns.
-  LdmatrixLanes lanes = ldmatrixLanes(t.lane, byteSize(elt));
+  LdmatrixLanes lanes = ldmatrixLanes(t.lane, elementBytes(elt));
   Elements values(out.perThread);
   for (int64_t mLocal = 0; mLocal < mPerWarp; ++mLocal) {
     Value m0 = mul(add(t.warpM, i32(mLocal * wm)), 16);

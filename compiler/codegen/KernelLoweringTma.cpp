@@ -106,7 +106,7 @@ LogicalResult KernelLowering::verifyTmaAttributes() {
     ArrayRef<int64_t> box = map.getAs<DenseI64ArrayAttr>("box").asArrayRef();
     ArrayRef<int64_t> shape = type.getShape();
     int64_t swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
-    int64_t esize = byteSize(type.getElementType());
+    int64_t esize = elementBytes(type.getElementType());
     if (box.size() != shape.size() || box.drop_back() != shape.drop_back() || box.back() <= 0 ||
         shape.back() % box.back() || (swizzle ? box.back() * esize != swizzle : box.back() != shape.back()))
       return store.emitError("malformed ")
@@ -185,7 +185,7 @@ void KernelLowering::waitMbarrier(Value address, Value parity) {
 
 // The whole tile, over all its column blocks: out-of-bounds boxes are filled and counted too.
 int64_t KernelLowering::tmaBytes(mlir::tile::LoadOp load) {
-  return load.getType().getNumElements() * byteSize(load.getType().getElementType());
+  return load.getType().getNumElements() * elementBytes(load.getType().getElementType());
 }
 
 void KernelLowering::issueTmaCopies(ArrayRef<mlir::tile::LoadOp> loads,
@@ -210,7 +210,7 @@ void KernelLowering::issueTmaCopy(mlir::tile::LoadOp load, Value byteOffset, Val
   ArrayRef<int64_t> box = map.getAs<DenseI64ArrayAttr>("box").asArrayRef();
   auto type = load.getType();
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t rank = shape.size(), esize = byteSize(type.getElementType());
+  int64_t rank = shape.size(), esize = elementBytes(type.getElementType());
   // Column blocks of a swizzled operand stage follow each other (StageLayout.h).
   int64_t blocks = shape.back() / box.back();
   int64_t blockBytes = type.getNumElements() / shape.back() * box.back() * esize;

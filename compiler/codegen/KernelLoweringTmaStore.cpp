@@ -100,7 +100,7 @@ LogicalResult KernelLowering::lowerTmaStore(mlir::tile::StoreOp op) {
   auto type = cast<RankedTensorType>(op.getValue().getType());
   ArrayRef<int64_t> shape = type.getShape();
   Type elt = type.getElementType();
-  int64_t rank = shape.size(), esize = byteSize(elt), cols = shape.back();
+  int64_t rank = shape.size(), esize = elementBytes(elt), cols = shape.back();
   int64_t rows = type.getNumElements() / cols;
   TileLayout layout = layoutOf(type);
   Elements values = tiles_.lookup(op.getValue());

@@ -118,21 +118,6 @@ void KernelLowering::writeOperandTile(const Elements &values, const TileLayout &
   }
 }
 
-// The permute swapping the last two dimensions that produces `operand`, if any.
-mlir::tile::PermuteOp lastTwoSwapped(Value operand) {
-  auto p = operand.getDefiningOp<mlir::tile::PermuteOp>();
-  if (!p)
-    return nullptr;
-  ArrayRef<int32_t> perm = p.getPermutation();
-  int64_t rank = perm.size();
-  if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
-    return nullptr;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    if (perm[d] != d)
-      return nullptr;
-  return p;
-}
-
 bool KernelLowering::permuteFoldsIntoMma(mlir::tile::PermuteOp op) {
   if (op->use_empty() || !lastTwoSwapped(op.getResult()))
     return false;
@@ -218,7 +203,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   int64_t batch = rank == 3 ? aType.getDimSize(0) : 1;
   int64_t m = aType.getDimSize(rank - 2), k = aType.getDimSize(rank - 1), n = bType.getDimSize(rank - 1);
   Type ea = aType.getElementType(), f32 = b_.getF32Type(), i64t = b_.getI64Type();
-  int64_t esize = byteSize(ea);
+  int64_t esize = elementBytes(ea);
   TileLayout acc = layoutOf(accType);
   int64_t wm = acc.mmaWarps[1], warpgroups = wm / 4; // usesWgmma: warpsB = warpsN = 1
   int64_t nPerWarp = n / 8, mPerWarp = m / 16 / wm, bPerWarp = batch;

@@ -11,7 +11,7 @@ static SmallVector<Type> registerTypes(KernelLowering &l, TypeRange types) {
   SmallVector<Type> out;
   for (Type t : types) {
     if (isa<RankedTensorType>(t))
-      out.append(l.layoutOf(t).perThread, KernelLowering::registerType(getElementTypeOrSelf(t)));
+      out.append(l.layoutOf(t).perThread, registerType(getElementTypeOrSelf(t)));
     else
       out.push_back(t);
   }

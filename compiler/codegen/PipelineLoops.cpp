@@ -21,8 +21,8 @@
 
 #include "compiler/codegen/ArrayWrites.h"
 #include "compiler/codegen/Debug.h"
+#include "compiler/codegen/ElementStorage.h"
 #include "compiler/codegen/GpuTarget.h"
-#include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
@@ -51,12 +51,12 @@ constexpr int64_t kAlign = 128; // each buffer starts on a 128-byte boundary
 
 int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-// Bytes of a tile as the lowering stores it (KernelLowering::byteSize per element).
+// Bytes of a tile as the lowering stores it (elementBytes per element).
 int64_t tileBytes(Type t) {
   auto tt = dyn_cast<RankedTensorType>(t);
   if (!tt || !tt.hasStaticShape())
     return 0;
-  return tt.getNumElements() * KernelLowering::byteSize(tt.getElementType());
+  return tt.getNumElements() * elementBytes(tt.getElementType());
 }
 
 } // namespace
@@ -137,7 +137,7 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
   int64_t rank = type.getRank();
   if (rank == 0)
     return "it is 0-d";
-  int64_t rowBytes = type.getShape().back() * KernelLowering::byteSize(elt);
+  int64_t rowBytes = type.getShape().back() * elementBytes(elt);
   if (rowBytes < 4)
     return "a row of the tile is " + std::to_string(rowBytes) + " bytes (the smallest asynchronous copy is 4)";
   // Nothing in the scope may write the array: the copy would read it before the write.

@@ -63,6 +63,12 @@ inline constexpr int64_t kTmaBarrierBytes = 8;
 /// 3 without hints or for latency 1-3, 4 for 4-6, 5 for 7-10.
 int64_t pipelineStagesForLatency(int64_t latency);
 
+/// The stages of a pipelined loop (its tile.pipeline_stages, at least 2); 0 when it is not.
+inline int64_t pipelineStages(mlir::scf::ForOp loop) {
+  auto stages = loop->getAttrOfType<mlir::IntegerAttr>(kPipelineStagesAttr);
+  return stages && stages.getInt() >= 2 ? stages.getInt() : 0;
+}
+
 /// The product of pipelined `loop` that may leave its wgmma group pending across iterations
 /// (kWgmmaPendingAttr): the only tile.mma of the body, run as wgmma, accumulating into an
 /// iter_arg that nothing else reads, its result used only by the yield at that position. Null

@@ -17,8 +17,9 @@
 // its own iteration once it reads such a buffer: the next iteration rewrites the buffer.
 
 #include "compiler/codegen/Debug.h"
-#include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/ElementStorage.h"
 #include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/OperandSources.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/StageLayout.h"
@@ -75,7 +76,7 @@ LogicalResult placeSharedOperands(mlir::tile::KernelOp kernel, const GpuTarget &
     Location loc = op.getLoc();
     for (OperandPlan &plan : plans) {
       auto stored = cast<RankedTensorType>(plan.stored.getType());
-      int64_t rowBytes = stored.getShape().back() * KernelLowering::byteSize(stored.getElementType());
+      int64_t rowBytes = stored.getShape().back() * elementBytes(stored.getElementType());
       auto encoding = tgpu::NvmmaEncodingAttr::get(ctx, stageSwizzleBytes(rowBytes), false);
       auto bufferType = tgpu::SharedType::get(ctx, stored.getShape(), stored.getElementType(), encoding, 0);
       Value buffer = tgpu::AllocSharedOp::create(b, loc, bufferType);

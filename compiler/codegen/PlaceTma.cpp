@@ -18,9 +18,9 @@
 // tile.tma_store_bytes on the kernel (Pipelining.h).
 
 #include "compiler/codegen/Debug.h"
+#include "compiler/codegen/ElementStorage.h"
 #include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/Invariants.h"
-#include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/StageLayout.h"
@@ -69,7 +69,7 @@ std::variant<TmaMap, std::string> tmaMapFor(mlir::tile::LoadOp load, mlir::tile:
   // TMA fills with zeros or NaN; the threads reading the stage put any other padding in
   // (KernelLowering::readStage).
   bool nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && isa<FloatType>(type.getElementType());
-  int64_t esize = KernelLowering::byteSize(type.getElementType());
+  int64_t esize = elementBytes(type.getElementType());
   int64_t rowBytes = shape.back() * esize;
   SmallVector<int64_t> box(shape);
   int64_t swizzle = 0;

@@ -1,6 +1,6 @@
 #include "compiler/codegen/TmaStore.h"
 
-#include "compiler/codegen/KernelLowering.h"
+#include "compiler/codegen/ElementStorage.h"
 #include "compiler/codegen/StageLayout.h"
 #include "compiler/codegen/TmaAccess.h"
 
@@ -62,7 +62,7 @@ std::variant<TmaStorePlan, std::string> tmaStoreFor(mlir::tile::StoreOp store, m
   Type elt = type.getElementType();
   if (elt.isInteger(1) || elt.isTF32())
     return std::string("TMA does not store ") + (elt.isInteger(1) ? "bool" : "tf32") + " elements as they are held";
-  int64_t esize = KernelLowering::byteSize(elt);
+  int64_t esize = elementBytes(elt);
   int64_t bytes = type.getNumElements() * esize;
   if (bytes > kMaxStagingBytes)
     return "its " + std::to_string(bytes) + "-byte tile is over the " + std::to_string(kMaxStagingBytes) +

@@ -1,0 +1,31 @@
+#include "compiler/codegen/ElementStorage.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace tile::codegen {
+
+int64_t elementBytes(Type element) {
+  if (element.isInteger(1))
+    return 1; // booleans are stored as bytes
+  if (element.isTF32())
+    return 4; // 19 significant bits in an f32
+  return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+}
+
+Type storageType(Type element) {
+  if (element.isInteger(1))
+    return IntegerType::get(element.getContext(), 8);
+  return registerType(element);
+}
+
+Type registerType(Type element) {
+  if (auto i = dyn_cast<IntegerType>(element); i && i.isUnsigned()) // an unsigned scalar parameter
+    return IntegerType::get(element.getContext(), i.getWidth());
+  return element.isTF32() ? Float32Type::get(element.getContext()) : element;
+}
+
+} // namespace tile::codegen

@@ -1,0 +1,31 @@
+// Where a Tensor Core operand is read from: queries the planning passes and the lowering both
+// ask (is this operand a pipeline stage read in place, through which transpose), kept apart from
+// the lowering so that planning does not depend on it.
+#pragma once
+
+#include "dialect/TileDialect.h"
+
+#include <optional>
+#include <utility>
+
+namespace tile::codegen {
+
+/// The permute swapping the last two dimensions that produces `operand`, if any.
+mlir::tile::PermuteOp lastTwoSwapped(mlir::Value operand);
+
+/// The load whose stages hold `v` in core-matrix order (tile.pipeline_core_matrices), through
+/// reshapes and at most one transpose of a 2-D tile, and whether `v` is that transpose; a null
+/// load when there is none.
+std::pair<mlir::tile::LoadOp, bool> coreMatrixLoad(mlir::Value v);
+
+/// A wgmma operand that is a pipelined load in core-matrix order (through reshapes and a
+/// transpose), read in place: K-major, or MN-major (A loaded K x M, B loaded K x N).
+struct StageOperand {
+  mlir::tile::LoadOp load;
+  bool mnMajor;
+};
+/// The stage `operand` (A, or B with `isB`) is read from in place: a kernel-start copy, or
+/// the stages of the pipelined loop around the load (tile-pipeline-loops); none otherwise.
+std::optional<StageOperand> stageOperand(mlir::Value operand, bool isB);
+
+} // namespace tile::codegen
