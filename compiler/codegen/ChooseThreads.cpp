@@ -1,6 +1,6 @@
 // The tile-choose-threads pass: records the target on the module and gives each kernel its
-// threads per block, from its products' accumulators and operands computed in registers (or,
-// without products, its widest tile) unless the kernel or the caller chose.
+// threads per block, from its products' accumulators (or, without products, its widest tile)
+// unless the kernel or the caller chose.
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/MmaLayout.h"
@@ -38,61 +38,14 @@ const char *instructionName(int instruction, mlir::tile::MmaOp op, const GpuTarg
   return usesTensorCores(op, target) ? "mma.sync with the accumulator in shared memory" : "FMA";
 }
 
-bool is16Bit(Type type) {
-  Type element = getElementTypeOrSelf(type);
-  return element.isBF16() || element.isF16();
-}
-
-// Whether `operand` is computed from a loaded tile of its size whose elements are not 16-bit
-// (int8 weights dequantized, say): the lowering converts such a tile whole in registers, where
-// a 16-bit stage is read fragment by fragment as the product consumes it. Rows and columns
-// broadcast into the operand (scales, decays) do not count.
-bool convertsWideLoad(Value operand) {
-  int64_t elements = cast<RankedTensorType>(operand.getType()).getNumElements();
-  SmallVector<Value> pending{operand};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!pending.empty()) {
-    Operation *def = pending.pop_back_val().getDefiningOp();
-    if (!def || !seen.insert(def).second)
-      continue;
-    if (auto load = dyn_cast<mlir::tile::LoadOp>(def)) {
-      if (!is16Bit(load.getType()) && load.getType().getNumElements() == elements)
-        return true;
-      continue;
-    }
-    for (Value input : def->getOperands())
-      if (isa<RankedTensorType>(input.getType()))
-        pending.push_back(input);
-  }
-  return false;
-}
-
-// The 16-bit operand of `op` computed in registers from a converted wide load (see
-// convertsWideLoad): A itself, or B where A is loaded (tile-swap-mma-operands makes B the A
-// operand); null otherwise. Its fragments take one register per two elements.
-Value registerOperand(mlir::tile::MmaOp op) {
-  bool loadedA = operandLoad(op.getA()) != nullptr, loadedB = operandLoad(op.getB()) != nullptr;
-  Value computed = !loadedA ? op.getA() : !loadedB ? op.getB() : Value();
-  return computed && is16Bit(computed.getType()) && convertsWideLoad(computed) ? computed : Value();
-}
-
-// Registers per thread `op` keeps live at `threads`: its f32 accumulator and its operand
-// computed in registers.
-int64_t registersFor(mlir::tile::MmaOp op, int64_t threads) {
-  int64_t registers = op.getAcc().getType().getNumElements() / threads;
-  if (Value operand = registerOperand(op))
-    registers += cast<RankedTensorType>(operand.getType()).getNumElements() / threads / 2;
-  return registers;
-}
-
-// The threads `op` asks for: doubled from 128 while its accumulator and computed operand take
-// more than kMaxAccumulatorRegisters per thread and the product keeps its instruction; a remark
-// when they stay above the limit.
+// The threads `op` asks for: doubled from 128 while its accumulator takes more than
+// kMaxAccumulatorRegisters per thread and the product keeps its instruction; a remark when
+// the accumulator stays above the limit.
 int64_t threadsFor(mlir::tile::MmaOp op, const GpuTarget &target) {
   int64_t elements = op.getAcc().getType().getNumElements();
   int64_t threads = kDefaultThreads;
   int instruction = instructionAt(op, target, threads);
-  while (registersFor(op, threads) > kMaxAccumulatorRegisters && threads < kMaxChosenThreads) {
+  while (elements / threads > kMaxAccumulatorRegisters && threads < kMaxChosenThreads) {
     int next = instructionAt(op, target, 2 * threads);
     if (next < instruction) {
       op.emitRemark() << "this " << elements << "-element accumulator takes " << elements / threads
@@ -104,19 +57,6 @@ int64_t threadsFor(mlir::tile::MmaOp op, const GpuTarget &target) {
     threads *= 2;
   }
   return threads;
-}
-
-// Says why `op` took `threads`: what its accumulator (and computed operand) would take at half.
-void remarkProductThreads(mlir::tile::MmaOp op, mlir::tile::KernelOp kernel, int64_t threads) {
-  int64_t half = threads / 2, elements = op.getAcc().getType().getNumElements();
-  InFlightDiagnostic remark = op.emitRemark();
-  remark << threads << " threads per block for kernel '" << kernel.getSymName() << "': at " << half << " this "
-         << elements << "-element accumulator";
-  if (Value operand = registerOperand(op))
-    remark << " and the " << cast<RankedTensorType>(operand.getType()).getNumElements()
-           << "-element operand computed in registers";
-  remark << " would take " << registersFor(op, half) << " registers per thread (more than " << kMaxAccumulatorRegisters
-         << ")";
 }
 
 // Tile elements per thread in a kernel without products: a row of 4096 at 128 threads. Row
@@ -187,8 +127,13 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
           threads = threadsForTiles(kernel);
       }
       kernel.setNumThreadsAttr(b.getI32IntegerAttr(int32_t(threads)));
-      if (widest)
-        remarkProductThreads(widest, kernel, threads);
+      if (widest) {
+        RankedTensorType acc = widest.getAcc().getType();
+        widest.emitRemark() << threads << " threads per block for kernel '" << kernel.getSymName() << "': at "
+                            << threads / 2 << " this " << acc.getNumElements() << "-element accumulator would take "
+                            << acc.getNumElements() / (threads / 2) << " registers per thread (more than "
+                            << kMaxAccumulatorRegisters << ")";
+      }
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << threads << " threads ("
                               << (numThreads                                  ? "option"
                                   : widest                                    ? "its widest product"

@@ -1,9 +1,33 @@
 #include "compiler/codegen/OperandSources.h"
 #include "compiler/codegen/Pipelining.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace mlir;
 
 namespace tile::codegen {
+
+mlir::tile::LoadOp convertedIntegerLoad(Value operand) {
+  auto tile = dyn_cast<RankedTensorType>(operand.getType());
+  if (!tile)
+    return {};
+  SmallVector<Value> pending{operand};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!pending.empty()) {
+    Operation *def = pending.pop_back_val().getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (auto load = dyn_cast<mlir::tile::LoadOp>(def)) {
+      if (isa<IntegerType>(load.getType().getElementType()) && load.getType().getNumElements() == tile.getNumElements())
+        return load;
+      continue;
+    }
+    for (Value input : def->getOperands())
+      if (isa<RankedTensorType>(input.getType()))
+        pending.push_back(input);
+  }
+  return {};
+}
 
 mlir::tile::PermuteOp lastTwoSwapped(Value operand) {
   auto p = operand.getDefiningOp<mlir::tile::PermuteOp>();

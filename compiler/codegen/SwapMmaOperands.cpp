@@ -5,17 +5,18 @@
 // through shared memory behind a barrier on every iteration.
 //
 // The pass swaps a product only when every transpose it introduces folds away: B^T is built by
-// cloning B's element-wise ops with transposed shapes down to loads (read transposed: 16-bit
-// tiles with ldmatrix.trans, narrower ones such as int8 weights element by element), splat
+// cloning B's element-wise ops with transposed shapes down to loads (read transposed with
+// ldmatrix.trans: 16-bit tiles only), splat
 // constants and broadcasts of a row or a column (a reshape); A^T of a transpose is its input;
 // the accumulator is carried through the loop transposed (its initial value transposed once
 // before the loop, the loop's result once after it). Products whose accumulator the loop uses
-// for anything else, whose swapped shape wgmma cannot run, or whose operands are not 16-bit
-// (the loaded A becomes a B read transposed from shared memory) are left alone with a remark
-// saying why.
+// for anything else, whose swapped shape wgmma cannot run, whose operands are not 16-bit (the
+// loaded A becomes a B read transposed from shared memory) or whose B is converted from a loaded
+// tile of integers (OperandSources.h) are left alone with a remark saying why.
 
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/OperandSources.h"
 #include "compiler/codegen/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -88,7 +89,7 @@ public:
     if (isTranspose(op))
       return "";
     if (fromMemory(v))
-      return ""; // its threads read their elements transposed (16-bit: ldmatrix.trans; int8: bytes)
+      return is16Bit(v) ? "" : "a loaded tile that is not bf16/f16 (read transposed only as 16-bit elements)";
     if (auto broadcast = dyn_cast<mlir::tile::BroadcastOp>(op)) {
       auto in = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
       if (in && in.getRank() == 2 && (in.getDimSize(0) == 1 || in.getDimSize(1) == 1))
@@ -182,6 +183,10 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
   std::string trySwap(mlir::tile::MmaOp op, const GpuTarget &target, int64_t threads) {
     if (!is16Bit(op.getA()) || !is16Bit(op.getB()))
       return "wgmma reads a transposed operand from shared memory only with bf16/f16 elements";
+    // Swapped, B would be A from a shared buffer anyway (AssignLayouts.cpp), the swap buying nothing.
+    if (mlir::tile::LoadOp load = convertedIntegerLoad(op.getB()))
+      return "its B operand is converted from a loaded tile of integers, whose stages register fragments are not "
+             "read from";
     // The accumulator: a loop's argument (through element-wise ops) that only this product's
     // accumulation uses, and that the product's result replaces every iteration.
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());

@@ -1,8 +1,8 @@
 # A GEMM with int8 weights, y = x @ (w * s) with x bf16 (M x K), w int8 stored K x N and s a
 # float32 scale per output column, written the plain way: the weight tile is dequantized in
-# registers (converted, scaled, rounded to bf16) and multiplied on the Tensor Cores. On sm_90a
-# tile-swap-mma-operands turns the product around so the dequantized tile is wgmma's register
-# A operand; ragged edges are zero-padded.
+# registers (converted, scaled, rounded to bf16) and multiplied on the Tensor Cores, through a
+# shared buffer (register fragments are not read from int8 stages); ragged edges are
+# zero-padded.
 import cuda.tile as ct
 
 

@@ -215,6 +215,7 @@ double decode(const std::uint8_t *p, DType dtype) {
   case DType::Int32:
     return double(std::int32_t(std::uint32_t(loadLE(p, 4))));
   case DType::Bool:
+    return p[0] != 0 ? 1.0 : 0.0; // NumPy reads any nonzero byte as True
   case DType::UInt8:
   case DType::UInt32:
   case DType::UInt64:

@@ -95,38 +95,3 @@ tile.kernel @rows4x8192(%x: !tile.array<?x?xbf16>) {
   tile.return
 }
 
-// -----
-
-// A 16-bit operand computed from a loaded tile of its size that is not 16-bit (int8 weights
-// dequantized) is converted whole in registers: it counts beside the accumulator. A 128x128
-// accumulator (128 registers at 128 threads) with a 64x128 dequantized B (32 more) gets 256;
-// the same product with B loaded as bf16 and scaled keeps 128 (a 16-bit stage is read fragment
-// by fragment).
-// DEBUG: [tile-choose-threads] kernel 'dequantized': 256 threads (its widest product) on sm_90a
-// CHECK: tile.kernel @dequantized({{.*}}) attributes {num_threads = 256 : i32}
-// DEBUG: [tile-choose-threads] kernel 'scaled': 128 threads (default) on sm_90a
-// CHECK: tile.kernel @scaled({{.*}}) attributes {num_threads = 128 : i32}
-tile.kernel @dequantized(%a: !tile.array<?x?xbf16>, %w: !tile.array<?x?xi8>, %c: !tile.array<?x?xf32>) {
-  %c0 = arith.constant 0 : i32
-  %acc = arith.constant dense<0.0> : tensor<128x128xf32>
-  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
-  %tw = tile.load %w[%c0, %c0] : !tile.array<?x?xi8>[i32, i32] -> tensor<64x128xi8>
-  %f = arith.sitofp %tw : tensor<64x128xi8> to tensor<64x128xf32>
-  %b = arith.truncf %f : tensor<64x128xf32> to tensor<64x128xbf16>
-  // expected-remark @+1 {{256 threads per block for kernel 'dequantized': at 128 this 16384-element accumulator and the 8192-element operand computed in registers would take 160 registers per thread (more than 128)}}
-  %d = tile.mma %ta, %b, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
-  tile.store %d, %c[%c0, %c0] : tensor<128x128xf32>, !tile.array<?x?xf32>[i32, i32]
-  tile.return
-}
-tile.kernel @scaled(%a: !tile.array<?x?xbf16>, %w: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>) {
-  %c0 = arith.constant 0 : i32
-  %acc = arith.constant dense<0.0> : tensor<128x128xf32>
-  %ta = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
-  %tw = tile.load %w[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x128xbf16>
-  %f = arith.extf %tw : tensor<64x128xbf16> to tensor<64x128xf32>
-  %s = arith.mulf %f, %f : tensor<64x128xf32>
-  %b = arith.truncf %s : tensor<64x128xf32> to tensor<64x128xbf16>
-  %d = tile.mma %ta, %b, %acc : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
-  tile.store %d, %c[%c0, %c0] : tensor<128x128xf32>, !tile.array<?x?xf32>[i32, i32]
-  tile.return
-}

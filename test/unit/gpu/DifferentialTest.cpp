@@ -1904,9 +1904,10 @@ def k(x, b, g, init, out, n: int):
                  rt::Grid(2),
                  1e-3,
                  1e-3});
-  // int8 weights dequantized (a scale per output column) in both layouts: stored K x N, read
-  // transposed a byte at a time from the stage; stored N x K (nn.Linear), read in place. 128 x 128
-  // tiles (256 threads by default: the converted operand counts), ragged in M, N and K.
+  // int8 weights dequantized (a scale per output column) in both layouts, stored K x N and
+  // N x K (nn.Linear): not swapped, the converted operand goes through shared memory (register
+  // fragments read from these stages gave wrong results: OperandSources.h). 128 x 128 tiles,
+  // ragged in M, N and K.
   const char *dequantized = R"py(
 @ct.kernel
 def kn(x, w, s, y, k_tiles: int):
@@ -1965,8 +1966,7 @@ def decode(x, w, s, y, k_tiles: int):
                    1e-3,
                    1e-2});
   }
-  // Decode: 16 rows (mma.sync as written), swapped onto wgmma m64n16 with N as its M; ragged
-  // in M (13 rows), N and K.
+  // Decode with int8 weights: 16 rows on mma.sync; ragged in M (13 rows), N and K.
   out.push_back({"swap_int8_weights_decode",
                  std::string(kHeader) + dequantized,
                  "decode",
@@ -1980,6 +1980,33 @@ def decode(x, w, s, y, k_tiles: int):
                  rt::Grid(1, 4),
                  1e-3,
                  1e-2});
+  // Decode with bf16 weights scaled per row: 16 rows, too few for wgmma, swapped onto
+  // wgmma m64n16 with N as its M; ragged in M (13 rows), N and K.
+  out.push_back({"swap_decode_onto_wgmma",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x, w, s, y, k_tiles: int):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.zeros((16, 64), dtype=ct.float32)
+    for kk in range(k_tiles):
+        a = ct.load(x, (i, kk), (16, 128), padding_mode=ct.PaddingMode.ZERO)
+        b = ct.load(w, (kk, j), (128, 64), padding_mode=ct.PaddingMode.ZERO)
+        sc = ct.load(s, (kk,), (128,), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(a, (b.astype(ct.float32) * sc[:, None]).astype(ct.bfloat16), acc)
+    ct.store(y, (i, j), acc)
+)py",
+                 "k",
+                 {},
+                 {{"x", D::BFloat16, {13, 300}},
+                  {"w", D::BFloat16, {300, 200}},
+                  {"s", D::Float32, {300}},
+                  {"y", D::Float32, {13, 200}, false, true}},
+                 {{"k_tiles", D::Int32, 3}},
+                 {"x", "w", "s", "y", "k_tiles"},
+                 rt::Grid(1, 4),
+                 1e-4,
+                 1e-4});
   return out;
 }
 

@@ -158,6 +158,10 @@ TEST_CASE("npy: write then read round trips", "[runtime][npy]") {
                                                                             {DType::UInt64, 18446744073709551616.0}})
     CHECK_THROWS_WITH(encodeNpy({1}, &outside, 1, dtype),
                       Catch::Contains(std::string("is not representable as ") + dtypeName(dtype)));
+  // A bool byte other than 0 or 1 reads as True, as NumPy reads it.
+  std::string flags = encodeNpy({2}, std::vector<double>{0, 1}.data(), 2, DType::Bool);
+  flags.back() = char(0xff);
+  CHECK(parseNpy(flags, "flags.npy").values == std::vector<double>{0, 1});
   const double minusOne = -1;
   CHECK(parseNpy(encodeNpy({1}, &minusOne, 1, DType::Int8), "b").descr == "|i1");
 
