@@ -184,9 +184,9 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
     if (!is16Bit(op.getA()) || !is16Bit(op.getB()))
       return "wgmma reads a transposed operand from shared memory only with bf16/f16 elements";
     // Swapped, B would be A from a shared buffer anyway (AssignLayouts.cpp), the swap buying nothing.
-    if (mlir::tile::LoadOp load = convertedIntegerLoad(op.getB()))
-      return "its B operand is converted from a loaded tile of integers, whose stages register fragments are not "
-             "read from";
+    if (convertedIntegerLoad(op.getB()))
+      return "its B operand is converted from a loaded tile of integers (register fragments are not built from "
+             "integer stages)";
     // The accumulator: a loop's argument (through element-wise ops) that only this product's
     // accumulation uses, and that the product's result replaces every iteration.
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());

@@ -115,3 +115,19 @@ def from_accumulator(q, k, v, o):
     causal = ct.arange(64)[None, :] <= ct.arange(64)[:, None]
     p = ct.where(causal, ct.exp(s * 0.125), 0.0).astype(ct.bfloat16)
     ct.store(o, (0, 0), ct.mma(p, vs, ct.zeros((64, 64), dtype=ct.float32)))
+
+
+# An A operand converted from int8 weights (nn.Linear's layout written as W.x^T) goes through
+# shared memory: register fragments are not built from integer stages (OperandSources.h).
+# RUN: tile-cc %s --kernel int8_a --arg w=i8:2:aligned --arg s=f32:1:aligned --arg x=bf16:2:aligned --arg y=f32:2 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=INT8
+# INT8: register-operand-a.py:[[# @LINE + 9]]:15: remark: the A operand is computed in registers but goes through shared memory: it is converted from a loaded tile of integers (register fragments are not built from integer stages)
+@ct.kernel
+def int8_a(w, s, x, y):
+    acc = ct.zeros((64, 64), dtype=ct.float32)
+    sc = ct.load(s, (0,), (64,))
+    for k in range(4):
+        wt = ct.load(w, (0, k), (64, 64))
+        xt = ct.load(x, (k, 0), (64, 64))
+        a = (wt.astype(ct.float32) * sc[:, None]).astype(ct.bfloat16)
+        acc = ct.mma(a, xt, acc)
+    ct.store(y, (0, 0), acc)
