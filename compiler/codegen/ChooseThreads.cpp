@@ -102,9 +102,7 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
       module.emitError(error);
       return signalPassFailure();
     }
-    rt::GpuArch recorded = target->arch();
-    module->setAttr(kTargetAttr,
-                    mlir::tile::TargetAttr::get(&getContext(), recorded.major, recorded.minor, recorded.archSpecific));
+    module->setAttr(kTargetAttr, targetAttr(&getContext(), target->arch()));
     Builder b(&getContext());
     for (auto kernel : module.getOps<mlir::tile::KernelOp>()) {
       if (kernel.getNumThreads()) {

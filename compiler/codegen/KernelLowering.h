@@ -48,8 +48,6 @@ public:
   int64_t scratchBytes() const { return sharedBytes_; }
   int64_t pipelineBytes() const { return prefetchBytes_ + pipelineBytes_; }
 
-  /// Stages of a pipelined loop (0 for other loops).
-
   // Shared by the lowering files.
   struct Array {
     mlir::Value ptr;                               // !llvm.ptr<1>

@@ -17,13 +17,23 @@ namespace tile::codegen {
 /// The module attribute naming the target, a #tile.target (tile-choose-threads records it).
 inline constexpr llvm::StringLiteral kTargetAttr = "tile.target";
 
+/// The #tile.target attribute naming `arch`, and the architecture one names. (The dialect keeps
+/// rt::GpuArch out of its headers: a global `tile` namespace would make `tile::` ambiguous in
+/// code that uses namespace mlir.)
+inline mlir::tile::TargetAttr targetAttr(mlir::MLIRContext *context, const rt::GpuArch &arch) {
+  return mlir::tile::TargetAttr::get(context, arch.major, arch.minor, arch.archSpecific);
+}
+inline rt::GpuArch archOf(mlir::tile::TargetAttr target) {
+  return {target.getMajor(), target.getMinor(), target.getArchSpecific()};
+}
+
 /// The target of a pass: the module's tile.target, else what the pass's `arch` option names;
 /// on a bad value the error is reported on `op`.
 inline std::optional<GpuTarget> passTarget(mlir::Operation *op, llvm::StringRef arch) {
   std::string error;
   std::optional<GpuTarget> target;
   if (auto recorded = op->getAttrOfType<mlir::tile::TargetAttr>(kTargetAttr))
-    target = GpuTarget::of(rt::GpuArch{recorded.getMajor(), recorded.getMinor(), recorded.getArchSpecific()}, error);
+    target = GpuTarget::of(archOf(recorded), error);
   else
     target = GpuTarget::parse(arch, error);
   if (!target)

@@ -4,6 +4,7 @@
 #include "runtime/File.h"
 #include "runtime/npy/SmallFloat.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -151,32 +152,29 @@ private:
   std::size_t pos_ = 0;
 };
 
-// The dtype a descr denotes, or nullopt. Little-endian only: every machine we target is.
+// The descr each dtype is written with; read back from it too, and from the same descr with the
+// other byte-order mark for one-byte types ('<i1' as '|i1'). Little-endian only: every machine
+// we target is.
+struct DescrOf {
+  DType dtype;
+  const char *descr;
+};
+constexpr DescrOf kDescrs[] = {{DType::Float16, "<f2"}, {DType::BFloat16, "<V2"}, {DType::Float32, "<f4"},
+                               {DType::Float64, "<f8"}, {DType::Bool, "|b1"},     {DType::Int8, "|i1"},
+                               {DType::Int32, "<i4"},   {DType::Int64, "<i8"},    {DType::UInt8, "|u1"},
+                               {DType::UInt32, "<u4"},  {DType::UInt64, "<u8"}};
+
+// The dtype a descr denotes, or nullopt.
 std::optional<DType> dtypeOfDescr(const std::string &descr, const NpyReadOptions &options) {
-  if (descr == "<f2")
-    return DType::Float16;
-  if (descr == "<f4")
-    return DType::Float32;
-  if (descr == "<f8")
-    return DType::Float64;
-  if (descr == "|i1" || descr == "<i1")
-    return DType::Int8;
-  if (descr == "|u1" || descr == "<u1")
-    return DType::UInt8;
-  if (descr == "|b1" || descr == "<b1")
-    return DType::Bool;
-  if (descr == "<i4")
-    return DType::Int32;
-  if (descr == "<i8")
-    return DType::Int64;
-  if (descr == "<u4")
-    return DType::UInt32;
-  if (descr == "<u8")
-    return DType::UInt64;
-  if (descr == "<V2" || descr == "|V2")
-    return DType::BFloat16;
   if ((descr == "<u2" || descr == "<i2") && options.int16AsBFloat16)
     return DType::BFloat16;
+  for (const DescrOf &d : kDescrs) {
+    // Byte order does not apply to one-byte elements nor to raw bytes: '|' or '<' alike.
+    bool orderless = d.descr[0] == '|' || d.dtype == DType::BFloat16;
+    bool mark = descr[0] == d.descr[0] || (orderless && (descr[0] == '<' || descr[0] == '|'));
+    if (descr.size() == 3 && mark && descr.compare(1, 2, d.descr + 1) == 0)
+      return d.dtype;
+  }
   return std::nullopt;
 }
 
@@ -328,45 +326,12 @@ NpyArray readNpy(const std::string &path, const NpyReadOptions &options) {
 
 std::string encodeNpy(const std::vector<std::int64_t> &shape, const double *values, std::size_t count, DType dtype,
                       const NpyWriteOptions &options) {
-  std::string descr;
-  switch (dtype) {
-  case DType::Float16:
-    descr = "<f2";
-    break;
-  case DType::BFloat16:
-    descr = options.bfloat16AsUInt16 ? "<u2" : "<V2";
-    break;
-  case DType::Float32:
-    descr = "<f4";
-    break;
-  case DType::Float64:
-    descr = "<f8";
-    break;
-  case DType::Int32:
-    descr = "<i4";
-    break;
-  case DType::Int64:
-    descr = "<i8";
-    break;
-  case DType::Int8:
-    descr = "|i1";
-    break;
-  case DType::UInt8:
-    descr = "|u1";
-    break;
-  case DType::Bool:
-    descr = "|b1";
-    break;
-  case DType::UInt32:
-    descr = "<u4";
-    break;
-  case DType::UInt64:
-    descr = "<u8";
-    break;
-  default:
+  const DescrOf *found =
+      std::find_if(std::begin(kDescrs), std::end(kDescrs), [&](const DescrOf &d) { return d.dtype == dtype; });
+  if (found == std::end(kDescrs))
     throw Error(Error::Kind::InvalidArgument,
                 std::string("encodeNpy: cannot write ") + dtypeName(dtype) + " (" + kNpyWritableDTypes + ")");
-  }
+  const std::string descr = dtype == DType::BFloat16 && options.bfloat16AsUInt16 ? "<u2" : found->descr;
   std::uint64_t expected = 1;
   for (std::int64_t d : shape) {
     if (d < 0)

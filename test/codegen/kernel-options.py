@@ -47,3 +47,11 @@ def clustered(x):
 @ct.kernel(num_ctas=ct.ByTarget(sm_100=2))
 def clustered_elsewhere(x):
     ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)
+
+
+# A ct.ByTarget key that is not an architecture name is refused where it is written.
+# RUN: not tile-cc %s --kernel bad_key --arg x=f32:1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=BADKEY
+# BADKEY: kernel-options.py:[[@LINE+1]]:34: error: ct.ByTarget keys are architectures like sm_90 or sm_100, or 'default'; got 'sm_9x'
+@ct.kernel(occupancy=ct.ByTarget(sm_9x=3, default=1))
+def bad_key(x):
+    ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)

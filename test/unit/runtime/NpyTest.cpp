@@ -281,6 +281,10 @@ TEST_CASE("npy: malformed files name the file and the problem", "[runtime][npy]"
   CHECK(errorOf(makeNpy(hdr, data + "xyz")) == "t.npy: 3 unexpected bytes after the data of shape (2,) of <f4");
 
   auto withHeader = [&](const std::string &h) { return errorOf(makeNpy(h, data)); };
+  // Byte order marks: '|' and '<' alike for one-byte and raw elements, '<' only for the others.
+  CHECK(withHeader("{'descr': '|f4', 'fortran_order': False, 'shape': (2,), }") != "");
+  CHECK(parseNpy(makeNpy("{'descr': '<i1', 'fortran_order': False, 'shape': (2,), }\n", "\x01\xff"), "t").values ==
+        std::vector<double>{1, -1});
   CHECK(withHeader("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }") ==
         "t.npy: unsupported dtype '<c8' (supported: <f2, <f4, <f8, |i1, <i4, <i8, |u1, <u4, <u8, |b1, and "
         "bfloat16 as <V2)");
