@@ -38,6 +38,33 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout"> {
   }];
 }
 
+def Tile_MmaRowsLayoutAttr : AttrDef<Tile_Dialect, "MmaRowsLayout"> {
+  let mnemonic = "mma_rows";
+  let summary = "one value per row of a #tile.mma accumulator, where its fragments hold the row";
+  let description = [{
+    A `... x M x 1` tile (a row reduction of a `... x M x N` accumulator with `keepdims`, such
+    as online softmax's running maximum) held where the accumulator with the same warp grid
+    holds its rows: lane l of the warp at (b, m) holds rows l/4 and l/4+8 of each 16-row tile it
+    owns. Register r of a thread is the upper (r odd) or lower row of its (r / 2)-th (batch,
+    m-tile) pair, in the order of #tile.mma. The 4 lanes of a quad and the warps along N hold
+    the same values (the lane with l % 4 = 0 of the warp with n = 0 owns them), so a broadcast
+    of the rows back over the accumulator's columns, and element-wise ops between the two, never
+    leave the registers.
+
+    ```mlir
+    tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$warpsB, "int64_t":$warpsM, "int64_t":$warpsN);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// The accumulator layout whose rows these are.
+    MmaLayoutAttr getAccumulator() const {
+      return MmaLayoutAttr::get(getContext(), getWarpsB(), getWarpsM(), getWarpsN());
+    }
+  }];
+}
+
 def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
   let mnemonic = "target";
   let summary = "the GPU a module is compiled for";

@@ -350,6 +350,12 @@ LogicalResult ConvertLayoutOp::verify() {
       int64_t b = t.getRank() == 3 ? t.getDimSize(0) : 1;
       if (m % (16 * mma.getWarpsM()) || n % (8 * mma.getWarpsN()) || b % mma.getWarpsB())
         return emitOpError() << t << ": the warp grid does not divide the 16x8 tiles";
+    } else if (auto rows = dyn_cast_or_null<MmaRowsLayoutAttr>(t.getEncoding())) {
+      if ((t.getRank() != 2 && t.getRank() != 3) || t.getDimSize(t.getRank() - 1) != 1)
+        return emitOpError() << "#tile.mma_rows needs a 2-D or 3-D tile of one column, not " << t;
+      int64_t m = t.getDimSize(t.getRank() - 2), b = t.getRank() == 3 ? t.getDimSize(0) : 1;
+      if (m % (16 * rows.getWarpsM()) || b % rows.getWarpsB())
+        return emitOpError() << t << ": the warp grid does not divide the 16-row tiles";
     } else if (t.getEncoding()) {
       return emitOpError() << "unknown layout encoding in " << t;
     }

@@ -1,6 +1,7 @@
 // The tile-assign-layouts pass: Tensor Core products get the #tile.mma accumulator layout,
 // with explicit conversions from and to the canonical layout around them.
 
+#include "compiler/codegen/AccumulatorLayout.h"
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/OperandSources.h"
@@ -114,6 +115,7 @@ struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass
 
   void assignKernel(mlir::tile::KernelOp kernel, const GpuTarget &target, int64_t threads) {
     OpBuilder b(&getContext());
+    SmallVector<std::pair<mlir::tile::MmaOp, mlir::tile::MmaLayoutAttr>> products;
     kernel.walk([&](mlir::tile::MmaOp op) {
       RankedTensorType accType = op.getAcc().getType();
       if (accType.getEncoding()) {
@@ -147,7 +149,7 @@ struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass
       });
       if (!layout)
         return;
-      placeOperandA(op, *layout, b);
+      products.push_back({op, *layout});
       auto encoded = RankedTensorType::get(accType.getShape(), accType.getElementType(), *layout);
       b.setInsertionPoint(op);
       auto in = mlir::tile::ConvertLayoutOp::create(b, op.getLoc(), encoded, op.getAcc());
@@ -157,6 +159,13 @@ struct TileAssignLayoutsPass : impl::TileAssignLayoutsBase<TileAssignLayoutsPass
       auto out = mlir::tile::ConvertLayoutOp::create(b, op.getLoc(), accType, op.getResult());
       op.getResult().replaceAllUsesExcept(out, out);
     });
+    // Then what is computed from the accumulators (online softmax's statistics and P), and last
+    // the A operands, which may be such values.
+    int64_t kept = keepInAccumulatorLayout(kernel);
+    TILE_DEBUG(if (kept) llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << kept
+                                      << " value(s) kept in accumulator layouts\n");
+    for (auto [op, layout] : products)
+      placeOperandA(op, layout, b);
   }
 };
 

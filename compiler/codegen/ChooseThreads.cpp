@@ -6,6 +6,9 @@
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
+
 #define DEBUG_TYPE "tile-choose-threads"
 
 namespace tile::codegen {
@@ -38,25 +41,45 @@ const char *instructionName(int instruction, mlir::tile::MmaOp op, const GpuTarg
   return usesTensorCores(op, target) ? "mma.sync with the accumulator in shared memory" : "FMA";
 }
 
-// The threads `op` asks for: doubled from 128 while its accumulator takes more than
-// kMaxAccumulatorRegisters per thread and the product keeps its instruction; a remark when
-// the accumulator stays above the limit.
-int64_t threadsFor(mlir::tile::MmaOp op, const GpuTarget &target) {
-  int64_t elements = op.getAcc().getType().getNumElements();
+// The threads a set of products whose accumulators are live together asks for: doubled from
+// 128 while their accumulators take more than kMaxAccumulatorRegisters per thread together and
+// every product keeps its instruction; a remark when they stay above the limit.
+int64_t threadsFor(ArrayRef<mlir::tile::MmaOp> products, const GpuTarget &target) {
+  int64_t elements = 0;
+  for (mlir::tile::MmaOp op : products)
+    elements += op.getAcc().getType().getNumElements();
   int64_t threads = kDefaultThreads;
-  int instruction = instructionAt(op, target, threads);
   while (elements / threads > kMaxAccumulatorRegisters && threads < kMaxChosenThreads) {
-    int next = instructionAt(op, target, 2 * threads);
-    if (next < instruction) {
-      op.emitRemark() << "this " << elements << "-element accumulator takes " << elements / threads
-                      << " registers per thread at " << threads << " threads, but at " << 2 * threads
-                      << " the product would run on " << instructionName(next, op, target) << " instead of "
-                      << instructionName(instruction, op, target) << "; keeping " << threads;
-      break;
+    for (mlir::tile::MmaOp op : products) {
+      int instruction = instructionAt(op, target, threads), next = instructionAt(op, target, 2 * threads);
+      if (next < instruction) {
+        op.emitRemark() << (products.size() > 1 ? "with the other products of its loop, this " : "this ") << elements
+                        << "-element accumulator takes " << elements / threads << " registers per thread at " << threads
+                        << " threads, but at " << 2 * threads << " the product would run on "
+                        << instructionName(next, op, target) << " instead of "
+                        << instructionName(instruction, op, target) << "; keeping " << threads;
+        return threads;
+      }
     }
     threads *= 2;
   }
   return threads;
+}
+
+// The products whose accumulators are live at the same time: those of one loop body (online
+// softmax's S = Q.K^T and O += P.V), each other product on its own.
+SmallVector<SmallVector<mlir::tile::MmaOp>> liveTogether(mlir::tile::KernelOp kernel) {
+  llvm::MapVector<Operation *, SmallVector<mlir::tile::MmaOp>> byLoop;
+  SmallVector<SmallVector<mlir::tile::MmaOp>> groups;
+  kernel.walk([&](mlir::tile::MmaOp op) {
+    if (auto loop = op->getParentOfType<scf::ForOp>())
+      byLoop[loop].push_back(op);
+    else
+      groups.push_back({op});
+  });
+  for (auto &[loop, products] : byLoop)
+    groups.push_back(products);
+  return groups;
 }
 
 // Tile elements per thread in a kernel without products: a row of 4096 at 128 threads. Row
@@ -112,24 +135,29 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
       }
       int64_t threads = numThreads;
       mlir::tile::MmaOp widest;
+      int64_t widestElements = 0;
       bool hasProducts = false;
       if (threads == 0) {
         threads = kDefaultThreads;
-        kernel.walk([&](mlir::tile::MmaOp op) {
+        for (SmallVector<mlir::tile::MmaOp> &products : liveTogether(kernel)) {
           hasProducts = true;
-          int64_t wanted = threadsFor(op, *target);
-          if (wanted > threads)
-            threads = wanted, widest = op;
-        });
+          int64_t wanted = threadsFor(products, *target);
+          if (wanted <= threads)
+            continue;
+          threads = wanted, widest = products.front(), widestElements = 0;
+          for (mlir::tile::MmaOp op : products)
+            widestElements += op.getAcc().getType().getNumElements();
+        }
         if (!hasProducts)
           threads = threadsForTiles(kernel);
       }
       kernel.setNumThreadsAttr(b.getI32IntegerAttr(int32_t(threads)));
       if (widest) {
-        RankedTensorType acc = widest.getAcc().getType();
+        bool several = widestElements != widest.getAcc().getType().getNumElements();
         widest.emitRemark() << threads << " threads per block for kernel '" << kernel.getSymName() << "': at "
-                            << threads / 2 << " this " << acc.getNumElements() << "-element accumulator would take "
-                            << acc.getNumElements() / (threads / 2) << " registers per thread (more than "
+                            << threads / 2 << (several ? " the accumulators of this loop's products (" : " this ")
+                            << widestElements << (several ? " elements together)" : "-element accumulator")
+                            << " would take " << widestElements / (threads / 2) << " registers per thread (more than "
                             << kMaxAccumulatorRegisters << ")";
       }
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << threads << " threads ("

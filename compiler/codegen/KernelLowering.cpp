@@ -73,6 +73,8 @@ TileLayout KernelLowering::layoutOf(Type tensorType) const { return layoutOfType
 Value KernelLowering::linearIndex(const TileLayout &layout, int64_t r) {
   if (layout.isMma())
     return mmaLinearIndex(layout, r);
+  if (layout.isMmaRows())
+    return mmaRowsLinearIndex(layout, r);
   if (layout.replicated)
     return arith::RemUIOp::create(b_, loc_, tid_, i32(layout.numElements));
   int64_t v = layout.vector, t = layout.numThreads;
@@ -129,6 +131,14 @@ void KernelLowering::asyncProxyFence() {
 }
 
 Value KernelLowering::owns(const TileLayout &layout, int64_t) {
+  if (layout.isMmaRows()) { // the first lane of each quad, in the warps at n = 0
+    MmaThread t = mmaThread(layout.mmaWarps[1], layout.mmaWarps[2]);
+    Value first = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, t.quad, i32(0));
+    if (layout.mmaWarps[2] == 1)
+      return first;
+    Value atN0 = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, t.warpN, i32(0));
+    return arith::AndIOp::create(b_, loc_, first, atN0);
+  }
   if (!layout.replicated)
     return {};
   return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ult, tid_, i32(layout.numElements));
@@ -557,8 +567,12 @@ static bool acceptsAnyLayout(Operation *op) {
     return true;
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op)) { // a scalar, a 1-element or recomputed tile fill any layout
     auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
-    return !in || in.getNumElements() == 1 || bc->hasAttr(kRematerializeAttr);
+    return !in || in.getNumElements() == 1 || bc->hasAttr(kRematerializeAttr) ||
+           isa_and_nonnull<mlir::tile::MmaRowsLayoutAttr>(in.getEncoding()); // lowerBroadcastMmaRows
   }
+  // A row reduction of an accumulator into its rows (lowerReduceToMmaRows).
+  if (auto reduce = dyn_cast<mlir::tile::ReduceOp>(op))
+    return isa_and_nonnull<mlir::tile::MmaRowsLayoutAttr>(reduce.getType().getEncoding());
   return isa<arith::ArithDialect, math::MathDialect>(op->getDialect());
 }
 
@@ -634,6 +648,9 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
   }
   if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op); bc && bc->hasAttr(kRematerializeAttr))
     return lowerRematerializedBroadcast(bc);
+  if (auto bc = dyn_cast<mlir::tile::BroadcastOp>(op);
+      bc && isa<RankedTensorType>(bc.getInput().getType()) && layoutOf(bc.getInput().getType()).isMmaRows())
+    return lowerBroadcastMmaRows(bc);
   if (isa<mlir::tile::IotaOp, mlir::tile::BroadcastOp, mlir::tile::ExpandDimsOp, mlir::tile::ReshapeOp,
           mlir::tile::PermuteOp, mlir::tile::CatOp, mlir::tile::ExtractOp>(op))
     return lowerShapeOp(op);

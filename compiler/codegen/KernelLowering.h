@@ -179,6 +179,11 @@ private:
   // Data movement through shared memory (KernelLoweringData.cpp).
   mlir::LogicalResult lowerShapeOp(mlir::Operation *op);
   mlir::LogicalResult lowerReduce(mlir::tile::ReduceOp op);
+  /// A row reduction of a #tile.mma accumulator into #tile.mma_rows (registers and quad
+  /// shuffles only).
+  mlir::LogicalResult lowerReduceToMmaRows(mlir::tile::ReduceOp op);
+  /// A broadcast of #tile.mma_rows over the columns of the accumulator layout it came from.
+  mlir::LogicalResult lowerBroadcastMmaRows(mlir::tile::BroadcastOp op);
   mlir::LogicalResult lowerScan(mlir::tile::ScanOp op);
   mlir::LogicalResult lowerMma(mlir::tile::MmaOp op);
   mlir::LogicalResult lowerMmaTensorCore(mlir::tile::MmaOp op);
@@ -262,6 +267,12 @@ private:
   /// Register r's element of a #tile.mma tile: its batch index (over the dims before M) and
   /// row, and its column.
   std::pair<mlir::Value, mlir::Value> mmaBatchAndRow(const TileLayout &layout, int64_t r, const MmaThread &t);
+  /// The batch index and row of the `pair`-th (batch, m-tile) pair of this thread, in its lower
+  /// (row + 8) or upper half, for an accumulator (or its rows) of M rows.
+  std::pair<mlir::Value, mlir::Value> mmaPairBatchAndRow(const TileLayout &layout, int64_t m, int64_t pair, bool lower,
+                                                         const MmaThread &t);
+  /// Register r's element of a #tile.mma_rows tile (its linear index).
+  mlir::Value mmaRowsLinearIndex(const TileLayout &layout, int64_t r);
   mlir::Value mmaColumn(const TileLayout &layout, int64_t r, const MmaThread &t);
   // Debugging (KernelLoweringDebug.cpp).
   mlir::LogicalResult lowerPrint(mlir::tile::PrintOp op);

@@ -39,14 +39,28 @@ struct MmaRegister {
 };
 } // namespace
 
+std::pair<Value, Value> KernelLowering::mmaPairBatchAndRow(const TileLayout &layout, int64_t m, int64_t pair,
+                                                           bool lower, const MmaThread &t) {
+  int64_t wb = layout.mmaWarps[0], wm = layout.mmaWarps[1], mPerWarp = m / 16 / wm;
+  int64_t mLocal = pair % mPerWarp, bLocal = pair / mPerWarp;
+  Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(bLocal * wb));
+  Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(mLocal * wm));
+  Value row = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
+                                    arith::AddIOp::create(b_, loc_, t.group, i32(lower ? 8 : 0)));
+  return {batch, row};
+}
+
 std::pair<Value, Value> KernelLowering::mmaBatchAndRow(const TileLayout &layout, int64_t r, const MmaThread &t) {
   MmaRegister g(layout, r);
-  int64_t mLocal = g.pair % g.mPerWarp, bLocal = g.pair / g.mPerWarp;
-  Value batch = arith::AddIOp::create(b_, loc_, t.warpB, i32(bLocal * g.wb));
-  Value mTile = arith::AddIOp::create(b_, loc_, t.warpM, i32(mLocal * g.wm));
-  Value row = arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, mTile, i32(16)),
-                                    arith::AddIOp::create(b_, loc_, t.group, i32(g.i >= 2 ? 8 : 0)));
-  return {batch, row};
+  return mmaPairBatchAndRow(layout, g.m, g.pair, g.i >= 2, t);
+}
+
+// Register r holds the upper (even r) or lower row of the thread's (r / 2)-th pair.
+Value KernelLowering::mmaRowsLinearIndex(const TileLayout &layout, int64_t r) {
+  int64_t m = layout.shape[layout.shape.size() - 2];
+  MmaThread t = mmaThread(layout.mmaWarps[1], layout.mmaWarps[2]);
+  auto [batch, row] = mmaPairBatchAndRow(layout, m, r / 2, r % 2, t);
+  return arith::AddIOp::create(b_, loc_, arith::MulIOp::create(b_, loc_, batch, i32(m)), row);
 }
 
 Value KernelLowering::mmaColumn(const TileLayout &layout, int64_t r, const MmaThread &t) {

@@ -282,6 +282,10 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
   auto inType = op.getInput().getType();
   auto outType = op.getType();
   TileLayout in = layoutOf(inType), out = layoutOf(outType);
+  if (out.isMmaRows())
+    return lowerReduceToMmaRows(op);
+  if (in.isMma() || in.isMmaRows())
+    return op.emitError("internal error: a reduction of a tile in ") << inType.getEncoding() << " into " << outType;
   if (!isPowerOfTwoLayout(in) || !isPowerOfTwoLayout(out))
     return op.emitError("internal error: reductions need power-of-two layouts");
   Type elt = inType.getElementType(), resultElt = outType.getElementType();
@@ -392,6 +396,59 @@ LogicalResult KernelLowering::lowerReduce(mlir::tile::ReduceOp op) {
   barrier();
   for (int64_t r = 0; r < out.perThread; ++r)
     values.push_back(readShared(resultElt, outOffset, linearIndex(out, r)));
+  tiles_[op] = values;
+  return success();
+}
+
+// Each thread folds the columns its fragments hold of each row (two per n-tile), then the 4
+// lanes of a quad, which hold the row's other columns, exchange with two butterflies; every
+// lane ends with the row's result, as #tile.mma_rows holds it. The registers fold pairwise, so
+// the dependency chain is log2 of their count long.
+LogicalResult KernelLowering::lowerReduceToMmaRows(mlir::tile::ReduceOp op) {
+  TileLayout in = layoutOf(op.getInput().getType()), out = layoutOf(op.getType());
+  auto [mDim, nDim] = in.mmaMatrixDims();
+  Reducer red(*this, op.getKind());
+  if (!in.isMma() || !llvm::equal(in.mmaWarps, out.mmaWarps) || in.mmaWarps[2] != 1 || red.isArg() ||
+      static_cast<int64_t>(op.getAxis()) != nDim ||
+      op.getType().getElementType() != op.getInput().getType().getElementType())
+    return op.emitError("internal error: #tile.mma_rows is the result of a max, min, sum or product along the "
+                        "columns of a #tile.mma accumulator with one warp along N");
+  int64_t nPerWarp = in.shape[nDim] / 8;
+  const Elements &input = tiles_[op.getInput()];
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r) {
+    int64_t pair = r / 2, half = r % 2;
+    SmallVector<Partial> parts;
+    for (int64_t j = 0; j < nPerWarp; ++j)
+      for (int64_t odd = 0; odd < 2; ++odd)
+        parts.push_back({input[(pair * nPerWarp + j) * 4 + half * 2 + odd], {}});
+    for (size_t width = 1; width < parts.size(); width *= 2)
+      for (size_t k = 0; k + width < parts.size(); k += 2 * width)
+        parts[k] = red.combine(parts[k], parts[k + width]);
+    Partial row = parts[0];
+    for (int64_t bit : {1, 2})
+      row = red.combine(row, red.shuffleXor(row, bit));
+    values.push_back(row.value);
+  }
+  tiles_[op] = values;
+  return success();
+}
+
+// Register r of the accumulator tile holds a column of row (pair, upper or lower half), which is
+// register 2 * pair + half of the rows tile (the same thread holds it).
+LogicalResult KernelLowering::lowerBroadcastMmaRows(mlir::tile::BroadcastOp op) {
+  TileLayout in = layoutOf(op.getInput().getType()), out = layoutOf(op.getType());
+  if (!out.isMma() || !llvm::equal(in.mmaWarps, out.mmaWarps) ||
+      std::get<0>(out.mmaMatrices()) != in.shape[in.shape.size() - 2] || out.shape.size() != in.shape.size())
+    return op.emitError("internal error: a broadcast of #tile.mma_rows goes to the columns of the same accumulator "
+                        "layout, not ")
+           << op.getType();
+  auto [mDim, nDim] = out.mmaMatrixDims();
+  int64_t nPerWarp = out.shape[nDim] / 8 / out.mmaWarps[2];
+  const Elements &input = tiles_[op.getInput()];
+  Elements values;
+  for (int64_t r = 0; r < out.perThread; ++r)
+    values.push_back(input[2 * (r / (4 * nPerWarp)) + (r % 4 >= 2)]);
   tiles_[op] = values;
   return success();
 }

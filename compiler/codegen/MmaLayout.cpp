@@ -148,6 +148,15 @@ TileLayout layoutOfType(Type tensorType, int64_t numThreads) {
     layout.perThread = layout.numElements / numThreads;
     layout.vector = 1;
     layout.replicated = false;
+  } else if (auto rows = dyn_cast_or_null<mlir::tile::MmaRowsLayoutAttr>(type.getEncoding())) {
+    layout.mmaWarps[0] = rows.getWarpsB();
+    layout.mmaWarps[1] = rows.getWarpsM();
+    layout.mmaWarps[2] = rows.getWarpsN();
+    layout.mmaRows = true;
+    // Two rows per 16-row tile, over the warps along batch and M.
+    layout.perThread = layout.numElements / 8 / (rows.getWarpsB() * rows.getWarpsM());
+    layout.vector = 1;
+    layout.replicated = false;
   }
   return layout;
 }

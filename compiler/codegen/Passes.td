@@ -39,6 +39,16 @@ def TileChooseThreads : Pass<"tile-choose-threads", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileLoadOperandsInMemoryOrder : Pass<"tile-load-operands-in-memory-order", "::mlir::ModuleOp"> {
+  let summary = "Load transposed Tensor Core operands in memory order and permute them";
+  let description = [{
+    A `tile.load` with `order` (a transposed view) whose tile only feeds `tile.mma` operands,
+    through reshapes, becomes a load in the array's order followed by a `tile.permute`: the
+    copy can then go by TMA into pipeline stages, and the product folds the permute into how it
+    reads the operand (K loaded as K^T for Q.K^T becomes wgmma's K-major B operand).
+  }];
+}
+
 def TileSelectMma : Pass<"tile-select-mma", "::mlir::ModuleOp"> {
   let summary = "Choose the instruction of every matrix product";
   let description = [{

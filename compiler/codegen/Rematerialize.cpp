@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -87,6 +88,22 @@ bool isRematerializable(Value v, Operation *user, std::string *why, int64_t maxO
   if (why)
     *why = reason;
   return reason.empty();
+}
+
+bool isBroadcastOfScalar(mlir::tile::BroadcastOp bc) {
+  auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
+  return !in || in.getNumElements() == 1;
+}
+
+bool isBuiltInPlace(mlir::tile::BroadcastOp bc) { return isBroadcastOfScalar(bc) || bc->hasAttr(kRematerializeAttr); }
+
+bool isLayoutFree(Value v, Operation *user, int64_t maxOps) {
+  if (matchPattern(v, m_Constant()))
+    return isa_and_nonnull<SplatElementsAttr>(cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
+  if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>(); bc && isBuiltInPlace(bc))
+    return true;
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && !type.getEncoding() && isRematerializable(v, user, nullptr, maxOps);
 }
 
 } // namespace tile::codegen

@@ -6,6 +6,8 @@
 // (KernelLoweringRemat.cpp).
 #pragma once
 
+#include "dialect/TileDialect.h"
+
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,5 +39,19 @@ inline constexpr int64_t kMaxRematerializedLoads = 4;
 /// thread already holds those elements; tile-remove-layout-conversions cancels the pair).
 bool isRematerializable(mlir::Value v, mlir::Operation *user, std::string *why = nullptr,
                         int64_t maxOps = kMaxRematerializedOps, mlir::Attribute heldLayout = {});
+
+/// A broadcast of a scalar or a one-element tile (which every thread holds): free in any layout.
+bool isBroadcastOfScalar(mlir::tile::BroadcastOp bc);
+
+/// A broadcast every thread builds in registers, in any layout: of a scalar, or of a tile it
+/// recomputes (tile.rematerialize).
+bool isBuiltInPlace(mlir::tile::BroadcastOp bc);
+
+/// A value that costs nothing to have in any layout where `user` runs: a splat constant, a
+/// broadcast built in place, or a tile every thread can recompute (its conversion is marked
+/// tile.rematerialize: each register evaluates its element).
+/// `maxOps` as for isRematerializable: kMaxRematerializedConversionOps where the tile will be
+/// converted (each register evaluates its own element).
+bool isLayoutFree(mlir::Value v, mlir::Operation *user, int64_t maxOps = kMaxRematerializedOps);
 
 } // namespace tile::codegen

@@ -26,30 +26,6 @@ using mlir::tile::ConvertLayoutOp;
 
 namespace {
 
-// A broadcast of a scalar or a one-element tile (which every thread holds): free in any layout.
-static bool isBroadcastOfScalar(mlir::tile::BroadcastOp bc) {
-  auto in = dyn_cast<RankedTensorType>(bc.getInput().getType());
-  return !in || in.getNumElements() == 1;
-}
-
-// A broadcast every thread builds in registers, in any layout: of a scalar, or of a tile it
-// recomputes (tile.rematerialize).
-static bool isBuiltInPlace(mlir::tile::BroadcastOp bc) {
-  return isBroadcastOfScalar(bc) || bc->hasAttr(kRematerializeAttr);
-}
-
-// A value that costs nothing to have in any layout where `user` runs: a splat constant, a
-// broadcast built in place, or a tile every thread can recompute (its conversion is marked
-// tile.rematerialize: each register evaluates its element).
-static bool isLayoutFree(Value v, Operation *user) {
-  if (matchPattern(v, m_Constant()))
-    return isa_and_nonnull<SplatElementsAttr>(cast<arith::ConstantOp>(v.getDefiningOp()).getValue());
-  if (auto bc = v.getDefiningOp<mlir::tile::BroadcastOp>(); bc && isBuiltInPlace(bc))
-    return true;
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && !type.getEncoding() && isRematerializable(v, user);
-}
-
 static RankedTensorType withEncoding(Type t, Attribute encoding) {
   auto tt = cast<RankedTensorType>(t);
   return RankedTensorType::get(tt.getShape(), tt.getElementType(), encoding);
@@ -129,6 +105,9 @@ struct BuildLayoutFreeInPlace : OpRewritePattern<ConvertLayoutOp> {
 void markRematerializedBroadcasts(Operation *root) {
   root->walk([](mlir::tile::BroadcastOp bc) {
     if (isBroadcastOfScalar(bc) || bc->hasAttr(kRematerializeAttr))
+      return;
+    // Rows of an accumulator back over its columns: each thread reads its own registers.
+    if (isa_and_nonnull<mlir::tile::MmaRowsLayoutAttr>(cast<RankedTensorType>(bc.getInput().getType()).getEncoding()))
       return;
     std::string why;
     if (isRematerializable(bc.getInput(), bc, &why)) {

@@ -13,7 +13,8 @@
 // data; ops that do (broadcast, permute, cross-warp reductions, FMA products, ...) go through
 // shared memory. A tile type with the #tile.mma encoding instead holds mma.sync accumulator
 // fragments (mmaWarps, MmaLayout.h): tile-assign-layouts gives it to Tensor Core products, and
-// tile.convert_layout moves tiles between the two. Sliced layouts are not implemented.
+// tile.convert_layout moves tiles between the two; #tile.mma_rows holds one value per row of
+// such an accumulator (its row reductions) in the threads that hold the row.
 #pragma once
 
 #include "llvm/ADT/ArrayRef.h"
@@ -37,12 +38,17 @@ struct TileLayout {
   /// Set for tiles in the mma.sync accumulator layout (#tile.mma, see MmaLayout.h): the warp
   /// grid (batch, m, n). Such a tile has P = N / T registers per thread, never replicated.
   int64_t mmaWarps[3] = {0, 0, 0};
-  bool isMma() const { return mmaWarps[0] != 0; }
+  bool isMma() const { return mmaWarps[0] != 0 && !mmaRows; }
+  /// Set for `... x M x 1` tiles in the #tile.mma_rows layout: one register per row its
+  /// accumulator fragments hold (2 per (batch, m-tile) pair), the same in the 4 lanes of a
+  /// quad and in the warps along N (mmaWarps is the accumulator's grid).
+  bool mmaRows = false;
+  bool isMmaRows() const { return mmaRows; }
 
   /// How many consecutive registers hold consecutive elements of one row, starting at a
   /// multiple of that count: V for a canonical layout; 2 for the mma layout, whose fragments
   /// hold pairs of neighbouring columns (registers 2i and 2i + 1, at an even column).
-  int64_t runLength() const { return isMma() ? 2 : vector; }
+  int64_t runLength() const { return isMma() ? 2 : mmaRows ? 1 : vector; }
 
   TileLayout() = default;
   TileLayout(llvm::ArrayRef<int64_t> tileShape, int64_t threads) : shape(tileShape), numThreads(threads) {

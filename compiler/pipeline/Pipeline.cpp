@@ -27,6 +27,7 @@ void buildTileLayoutPipeline(mlir::OpPassManager &pm, const PipelineOptions &opt
   buildTileOptPipeline(pm, options);
   // The target and each kernel's threads go on the IR once; the later passes read them there.
   pm.addPass(codegen::createTileChooseThreads({options.numThreads, options.arch}));
+  pm.addPass(codegen::createTileLoadOperandsInMemoryOrder());
   pm.addPass(codegen::createTileSelectMma({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileSwapMmaOperands({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileAssignLayouts({fallbackThreads(options), options.arch}));

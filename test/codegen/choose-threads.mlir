@@ -95,3 +95,29 @@ tile.kernel @rows4x8192(%x: !tile.array<?x?xbf16>) {
   tile.return
 }
 
+
+// -----
+
+// The accumulators of one loop's products are live together (attention's S = Q.K^T and
+// O += P.V): 128x128 and 128x64 take 192 registers per thread at 128 threads between them,
+// although each alone fits.
+// DEBUG: [tile-choose-threads] kernel 'loop_products': 256 threads (its widest product) on sm_90a
+// CHECK: tile.kernel @loop_products({{.*}}) attributes {num_threads = 256 : i32}
+tile.kernel @loop_products(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zs = arith.constant dense<0.0> : tensor<128x128xf32>
+  %zo = arith.constant dense<0.0> : tensor<128x64xf32>
+  %q = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
+  %o = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zo) -> (tensor<128x64xf32>) : i32 {
+    %k = tile.load %b[%c0, %j] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x128xbf16>
+    // expected-remark @+1 {{256 threads per block for kernel 'loop_products': at 128 the accumulators of this loop's products (24576 elements together) would take 192 registers per thread (more than 128)}}
+    %s = tile.mma %q, %k, %zs : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
+    %p = arith.truncf %s : tensor<128x128xf32> to tensor<128x128xbf16>
+    %v = tile.load %b[%j, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
+    %next = tile.mma %p, %v, %acc : tensor<128x128xbf16>, tensor<128x64xbf16>, tensor<128x64xf32>
+    scf.yield %next : tensor<128x64xf32>
+  }
+  tile.store %o, %c[%c0, %c0] : tensor<128x64xf32>, !tile.array<?x?xf32>[i32, i32]
+  tile.return
+}

@@ -744,6 +744,24 @@ tile.kernel @k() {
 // -----
 
 tile.kernel @k() {
+  %t = arith.constant dense<0.0> : tensor<64x2xf32>
+  // expected-error @+1 {{#tile.mma_rows needs a 2-D or 3-D tile of one column, not 'tensor<64x2xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>'}}
+  %m = tile.convert_layout %t : tensor<64x2xf32> -> tensor<64x2xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
+  %t = arith.constant dense<0.0> : tensor<32x1xf32>
+  // expected-error @+1 {{'tile.convert_layout' op 'tensor<32x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>': the warp grid does not divide the 16-row tiles}}
+  %m = tile.convert_layout %t : tensor<32x1xf32> -> tensor<32x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @k() {
   %t = arith.constant dense<0.0> : tensor<64x64xf32>
   // expected-error @+1 {{'tile.convert_layout' op unknown layout encoding in 'tensor<64x64xf32, "blocked">'}}
   %m = tile.convert_layout %t : tensor<64x64xf32> -> tensor<64x64xf32, "blocked">

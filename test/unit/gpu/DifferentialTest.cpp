@@ -17,7 +17,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 using namespace tile;
 
@@ -1779,6 +1781,18 @@ static jit::Jit jitFor(const rt::Device &device, const char *arch, jit::JitOptio
   return jit::Jit(device, options, jit::DiskCache(dir));
 }
 
+// Each case compiled for every target of kTargets, against the interpreter.
+static void runOnEveryTarget(const std::vector<Case> &cases, rt::Device &device) {
+  char dir[] = "/tmp/tile-cache-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  for (const char *arch : kTargets) {
+    INFO("arch " << (*arch ? arch : "of the device"));
+    jit::Jit jit = jitFor(device, arch, {}, dir);
+    for (const Case &c : cases)
+      runCase(c, device, jit);
+  }
+}
+
 TEST_CASE("gpu: products with A computed in registers match the interpreter", "[gpu][codegen][mma]") {
   TILE_REQUIRE_GPU(device);
   char dir[] = "/tmp/tile-cache-XXXXXX";
@@ -1794,14 +1808,7 @@ TEST_CASE("gpu: products with A computed in registers match the interpreter", "[
 
 TEST_CASE("gpu: generated code matches the interpreter for every op family", "[gpu][codegen]") {
   TILE_REQUIRE_GPU(device);
-  char dir[] = "/tmp/tile-cache-XXXXXX";
-  REQUIRE(mkdtemp(dir));
-  for (const char *arch : kTargets) {
-    INFO("arch " << (*arch ? arch : "of the device"));
-    jit::Jit jit = jitFor(device, arch, {}, dir);
-    for (const Case &c : cases())
-      runCase(c, device, jit);
-  }
+  runOnEveryTarget(cases(), device);
 }
 
 TEST_CASE("gpu: reductions and scans match the interpreter", "[gpu][codegen][reduce]") {
@@ -2012,24 +2019,73 @@ def k(x, w, s, y, k_tiles: int):
 
 TEST_CASE("gpu: products with swapped operands match the interpreter", "[gpu][codegen][wgmma]") {
   TILE_REQUIRE_GPU(device);
-  char dir[] = "/tmp/tile-cache-XXXXXX";
-  REQUIRE(mkdtemp(dir));
-  for (const char *arch : kTargets) {
-    INFO("arch " << (*arch ? arch : "of the device"));
-    jit::Jit jit = jitFor(device, arch, {}, dir);
-    for (const Case &c : swappedProductCases())
-      runCase(c, device, jit);
-  }
+  runOnEveryTarget(swappedProductCases(), device);
 }
 
 TEST_CASE("gpu: stores written by TMA match the interpreter", "[gpu][codegen][tma]") {
   TILE_REQUIRE_GPU(device);
-  char dir[] = "/tmp/tile-cache-XXXXXX";
-  REQUIRE(mkdtemp(dir));
-  for (const char *arch : kTargets) {
-    INFO("arch " << (*arch ? arch : "of the device"));
-    jit::Jit jit = jitFor(device, arch, {}, dir);
-    for (const Case &c : tmaStoreCases())
-      runCase(c, device, jit);
+  runOnEveryTarget(tmaStoreCases(), device);
+}
+
+// kernels/examples/attention.py as users run it: the source tree's copy (TILE_SOURCE_DIR), or
+// the one under the working directory where the tests run from a copy of the tree.
+static std::string exampleSource(const std::string &name) {
+  for (std::string root : {std::string(TILE_SOURCE_DIR) + "/", std::string()}) {
+    std::ifstream in(root + "kernels/examples/" + name);
+    if (in) {
+      std::ostringstream text;
+      text << in.rdbuf();
+      return text.str();
+    }
   }
+  FAIL("cannot read kernels/examples/" << name);
+  return "";
+}
+
+// Online softmax with the statistics in the accumulator's rows and P as a register A operand:
+// causal and not, ragged sequences (EVEN_K = False), grouped-query heads, D 64 and 128, bf16
+// and fp16, 128 and 256 threads (a 128 x 128 key block). B x H x S x D, K and V with H / G heads.
+static std::vector<Case> attentionCases() {
+  using D = interp::DType;
+  struct Shape {
+    const char *name;
+    int64_t d, tileN;
+    bool causal, even;
+    int64_t groups, s;
+    D dtype;
+  };
+  const Shape shapes[] = {{"attention_d64", 64, 64, false, true, 1, 256, D::BFloat16},
+                          {"attention_causal_gqa_ragged", 64, 64, true, false, 2, 200, D::BFloat16},
+                          {"attention_d128_causal_f16", 128, 64, true, false, 1, 136, D::Float16},
+                          {"attention_n128_ragged", 64, 128, false, false, 1, 300, D::BFloat16}};
+  std::vector<Case> out;
+  for (const Shape &sh : shapes) {
+    int64_t b = 2, h = 2, kvh = h / sh.groups;
+    out.push_back({sh.name,
+                   exampleSource("attention.py"),
+                   "attention",
+                   {{"TILE_D", sh.d},
+                    {"H", h},
+                    {"TILE_M", int64_t(128)},
+                    {"TILE_N", sh.tileN},
+                    {"QUERY_GROUP_SIZE", sh.groups},
+                    {"CAUSAL", sh.causal},
+                    {"EVEN_K", sh.even}},
+                   {{"Q", sh.dtype, {b, h, sh.s, sh.d}},
+                    {"K", sh.dtype, {b, kvh, sh.s, sh.d}},
+                    {"V", sh.dtype, {b, kvh, sh.s, sh.d}},
+                    {"Out", sh.dtype, {b, h, sh.s, sh.d}, false, true}},
+                   {{"qk_scale", D::Float32, 1.0 / std::sqrt(double(sh.d))}},
+                   {"Q", "K", "V", "Out", "qk_scale"},
+                   rt::Grid((sh.s + 127) / 128, b * h),
+                   2e-2,
+                   1e-2});
+  }
+  return out;
+}
+
+TEST_CASE("gpu: attention with its statistics in accumulator rows matches the interpreter",
+          "[gpu][codegen][attention]") {
+  TILE_REQUIRE_GPU(device);
+  runOnEveryTarget(attentionCases(), device);
 }

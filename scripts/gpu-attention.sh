@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Attention on the GPU machine (device tool, `carry: ["bundle"]`, a bundle with tile-run:
+# BUNDLE_BINARIES="tile-unittests tile-run" scripts/bundle-gpu.sh): kernels/examples/attention.py
+# (1) on small ragged shapes against the interpreter (causal and not, D 64 and 128, bf16 and
+# fp16, grouped-query heads, a sequence that is not a multiple of the key block), (2) torch's
+# scaled_dot_product_attention timed on the benchmark's shapes (scripts/attention_torch.py),
+# (3) ours on the same shapes (batch 16 x 8 heads, S 1024/4096/16384, D 64/128, causal and not),
+# (4) our results on two of them checked against torch. Writes $OUT/attention.log and .summary.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+log="$out/attention.log"
+work=$(mktemp -d)
+tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
+run="$work/bin/tile-run"
+kernel="$root/kernels/examples/attention.py"
+step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; echo "rc=$?" >> "$log"; }
+scale() { python3 -c "print(1 / $1 ** 0.5)"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
+# (1) against the interpreter: B x H x S x D, K/V with H / G heads
+for cfg in "64 64 False True 1 bf16 256" "64 64 True True 1 bf16 256" "64 64 False False 1 bf16 200" \
+           "64 64 True False 2 bf16 200" "128 64 False False 1 bf16 136" "128 64 True False 1 f16 136" \
+           "64 128 True True 1 bf16 256" "64 128 False False 1 f16 300"; do
+  set -- $cfg
+  d=$1 tn=$2 causal=$3 even=$4 g=$5 dt=$6 s=$7 b=2 h=2
+  step "$run" "$kernel" --kernel attention --const TILE_D=$d --const H=$h --const TILE_M=128 --const TILE_N=$tn \
+    --const CAUSAL=$causal --const EVEN_K=$even --const QUERY_GROUP_SIZE=$g --grid $(((s + 127) / 128)),$((b * h)) \
+    --backend gpu --print none --array Q=$dt:${b}x${h}x${s}x$d:random:1 --array K=$dt:${b}x$((h / g))x${s}x$d:random:2 \
+    --array V=$dt:${b}x$((h / g))x${s}x$d:random:3 --array Out=$dt:${b}x${h}x${s}x$d --scalar qk_scale=f32:$(scale $d)
+done
+# fused_block's attention-like softmax of its own scores takes the same path
+for cfg in 0 1; do
+  step "$run" "$root/kernels/examples/fused_block.py" --kernel fused_block --config $cfg --grid 4 --backend gpu \
+    --print none --array x=bf16:100x64:random:1 --array w_norm=bf16:64:random:2 --array w_proj=bf16:64x64:random:3 \
+    --array gate=bf16:100x64:random:4 --array out=bf16:100x64 --array stats=f32:4 --scalar n=i32:100
+done
+# (2) torch first: its figures come back even if ours run past the call's limit
+step python3 "$root/scripts/attention_torch.py" time
+# (3) ours, and (4) two results checked against torch
+bench=(--backend gpu --no-compare --print none --bench 20)
+for d in 64 128; do
+  for s in 1024 4096 16384; do
+    for causal in False True; do
+      c=0; [ $causal = True ] && c=1
+      flops=$((4 * 128 * s * s * d / (1 + c)))
+      for tn in 64 128; do
+        [ $d = 128 ] && [ $tn = 128 ] && continue # K and V stages of 128 x 128 do not fit beside Q
+        save=(); [ $s = 1024 ] && [ $tn = 64 ] && save=(--save "$work/r$d$c")
+        step "$run" "$kernel" --kernel attention --const TILE_D=$d --const H=8 --const TILE_M=128 --const TILE_N=$tn \
+          --const CAUSAL=$causal --grid $((s / 128)),128 --array Q=bf16:16x8x${s}x$d:random:1 \
+          --array K=bf16:16x8x${s}x$d:random:2 --array V=bf16:16x8x${s}x$d:random:3 --array Out=bf16:16x8x${s}x$d \
+          --scalar qk_scale=f32:$(scale $d) "${bench[@]}" --flops $flops "${save[@]}"
+        [ ${#save[@]} -gt 0 ] && step python3 "$root/scripts/attention_torch.py" check "$work/r$d$c" $c
+      done
+    done
+  done
+done
+grep -E "^== |rc=|median|check|error|warning|mismatch|not run" "$log" | sed "s|$root/||g; s|$work/||g" > "$out/attention.summary"
