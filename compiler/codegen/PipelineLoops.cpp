@@ -278,6 +278,10 @@ int64_t scratchEstimate(Operation *scope, llvm::function_ref<bool(Value)> readIn
         isa<mlir::tile::StoreOp, mlir::tile::GatherOp, mlir::tile::ScatterOp, mlir::tile::BroadcastOp,
             mlir::tile::IotaOp>(op))
       return;
+    // A row reduction of an accumulator into its rows stays in registers (lowerReduceToMmaRows).
+    if (auto reduce = dyn_cast<mlir::tile::ReduceOp>(op);
+        reduce && isa_and_nonnull<mlir::tile::MmaRowsLayoutAttr>(reduce.getType().getEncoding()))
+      return;
     // A reshape that only adds or drops unit dimensions keeps every element where it is.
     if (auto reshape = dyn_cast<mlir::tile::ReshapeOp>(op)) {
       auto nonUnit = [](Type t) {
