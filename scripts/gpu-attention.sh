@@ -45,7 +45,6 @@ for d in 64 128; do
       c=0; [ $causal = True ] && c=1
       flops=$((4 * 128 * s * s * d / (1 + c)))
       for tn in 64 128; do
-        [ $d = 128 ] && [ $tn = 128 ] && continue # K and V stages of 128 x 128 do not fit beside Q
         save=(); [ $s = 1024 ] && [ $tn = 64 ] && save=(--save "$work/r$d$c")
         step "$run" "$kernel" --kernel attention --const TILE_D=$d --const H=8 --const TILE_M=128 --const TILE_N=$tn \
           --const CAUSAL=$causal --grid $((s / 128)),128 --array Q=bf16:16x8x${s}x$d:random:1 \

@@ -2,7 +2,8 @@
 # (AccumulatorLayout.h): online softmax's row maximum and sum are #tile.mma_rows (a fold of each
 # thread's registers and two quad shuffles), carried across the key blocks in it and broadcast
 # back over the columns from registers; P = exp2(S - m) is wgmma's register A operand. Nothing in
-# the loop goes through shared memory but the K and V stages.
+# the loop goes through shared memory but the K and V stages. (S, O and P between them ask for
+# 256 threads: two warpgroups of 64 rows, warpsM = 8.)
 # RUN: tile-cc %s --kernel online_softmax --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=bf16:2:aligned --emit=gpu -o /dev/null --print-ir-after=tile-remove-layout-conversions 2>&1 | FileCheck %s --check-prefix=IR
 # RUN: tile-cc %s --kernel online_softmax --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=bf16:2:aligned --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=REMARKS
 # RUN: tile-cc %s --kernel online_softmax --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=bf16:2:aligned --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -29,16 +30,16 @@ def online_softmax(q, k, v, o):
     ct.store(o, (ct.bid(0), 0), (acc / l).astype(o.dtype))
 
 
-# IR: scf.for {{.*}} iter_args({{.*}}) -> (tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>, tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>)
-# IR: tile.reduce max {{.*}} : tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>
-# IR: tile.broadcast {{.*}} : tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>> -> tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
-# IR: tile.reduce sum {{.*}} -> tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 4, warpsN = 1>>
-# IR: arith.truncf {{.*}} : tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>> to tensor<128x64xbf16, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+# IR: scf.for {{.*}} iter_args({{.*}}) -> (tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>>, tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>>, tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>>)
+# IR: tile.reduce max {{.*}} : tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>> -> tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>>
+# IR: tile.broadcast {{.*}} : tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>> -> tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>>
+# IR: tile.reduce sum {{.*}} -> tensor<128x1xf32, #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>>
+# IR: arith.truncf {{.*}} : tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>> to tensor<128x64xbf16, #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>>
 # IR: tile.mma {{.*}} {tile.mma_instruction = #tile.mma_instruction<wgmma>, tile.operand_a = #tile.operand<registers>}
 # IR-NOT: tile.convert_layout
 # IR: scf.yield
 # After the loop, acc / l divides in the accumulator layout and converts once, for the store.
-# IR: arith.divf {{.*}} : tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 4, warpsN = 1>>
+# IR: arith.divf {{.*}} : tensor<128x64xf32, #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>>
 
 # REMARKS-NOT: through shared memory
 # REMARKS: remark: load copied by TMA into {{[0-9]}} pipeline stages

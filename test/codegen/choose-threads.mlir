@@ -99,8 +99,8 @@ tile.kernel @rows4x8192(%x: !tile.array<?x?xbf16>) {
 // -----
 
 // The accumulators of one loop's products are live together (attention's S = Q.K^T and
-// O += P.V): 128x128 and 128x64 take 192 registers per thread at 128 threads between them,
-// although each alone fits.
+// O += P.V, with P between them): 128x128 and 128x64 take 192 registers per thread at 128
+// threads between them, although each alone fits; several products double at 128 already.
 // DEBUG: [tile-choose-threads] kernel 'loop_products': 256 threads (its widest product) on sm_90a
 // CHECK: tile.kernel @loop_products({{.*}}) attributes {num_threads = 256 : i32}
 tile.kernel @loop_products(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !tile.array<?x?xf32>, %n: i32) {
@@ -111,7 +111,7 @@ tile.kernel @loop_products(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>,
   %q = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
   %o = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zo) -> (tensor<128x64xf32>) : i32 {
     %k = tile.load %b[%c0, %j] : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x128xbf16>
-    // expected-remark @+1 {{256 threads per block for kernel 'loop_products': at 128 the accumulators of this loop's products (24576 elements together) would take 192 registers per thread (more than 128)}}
+    // expected-remark @+1 {{256 threads per block for kernel 'loop_products': at 128 the accumulators of this loop's products (24576 elements together) would take 192 registers per thread (at least 128)}}
     %s = tile.mma %q, %k, %zs : tensor<128x64xbf16>, tensor<64x128xbf16>, tensor<128x128xf32>
     %p = arith.truncf %s : tensor<128x128xf32> to tensor<128x128xbf16>
     %v = tile.load %b[%j, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<128x64xbf16>
