@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "tile-assign-layouts"
@@ -171,6 +172,9 @@ private:
     if (mma.getWarpsN() != 1) {
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] row reduction at " << reduce.getLoc()
                               << ": canonical layout (the warps split the columns: " << mma << ")\n");
+      if (!firstRound_ && remarked_.insert(reduce).second)
+        reduce.emitRemark() << "row reduction of an accumulator in the canonical layout: the warps split its columns ("
+                            << mma << "), so no thread holds a whole row";
       return;
     }
     set(reduce, Held::of(MmaRowsLayoutAttr::get(mma.getContext(), mma.getWarpsB(), mma.getWarpsM(), 1)));
@@ -368,13 +372,14 @@ private:
 
   mlir::tile::KernelOp kernel_;
   bool firstRound_ = true;
-  DenseMap<Value, Held> held_;
+  llvm::MapVector<Value, Held> held_; // in program order (the debug output's order)
   DenseSet<Value> wildcard_;
   DenseMap<Value, Attribute> assumed_; // iter_arg -> layout
   llvm::SetVector<scf::ForOp> loops_;
   DenseMap<Value, Value> parent_;
-  DenseMap<Value, Attribute> applied_;
+  llvm::MapVector<Value, Attribute> applied_;
   DenseMap<Value, Type> original_;
+  DenseSet<Operation *> remarked_;
 };
 
 } // namespace

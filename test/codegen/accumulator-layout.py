@@ -9,6 +9,8 @@
 # RUN: tile-cc %s --kernel online_softmax --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=bf16:2:aligned --emit=ptx | FileCheck %s --check-prefix=PTX
 # RUN: tile-cc %s --kernel online_softmax --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=bf16:2:aligned --emit=cubin -o /dev/null --resource-usage 2>&1 | FileCheck %s --check-prefix=PTXAS
 # RUN: tile-cc %s --kernel refused --arg s=bf16:2 --arg t=bf16:2 --arg c=f32:2 --arg i=i32:2 --emit=gpu -o /dev/null --print-ir-after=tile-assign-layouts 2>&1 | FileCheck %s --check-prefix=REFUSED
+# RUN: tile-cc %s --kernel refused --arg s=bf16:2 --arg t=bf16:2 --arg c=f32:2 --arg i=i32:2 --emit=gpu -o /dev/null --remarks -debug-only=tile-assign-layouts 2>&1 | FileCheck %s --check-prefix=WHY
+# RUN: tile-cc %s --kernel online_softmax --arg q=bf16:2:aligned --arg k=bf16:2:aligned --arg v=bf16:2:aligned --arg o=bf16:2:aligned --emit=gpu -o /dev/null -debug-only=tile-assign-layouts 2>&1 | FileCheck %s --check-prefix=DEBUG
 import cuda.tile as ct
 
 
@@ -73,3 +75,12 @@ def refused(s, t, c, i):
 # REFUSED: tile.reduce argmax {{.*}} : tensor<64x64xf32> -> tensor<64x1xi32>
 # REFUSED: tile.reduce max {{.*}} : tensor<16x64xf32> -> tensor<16x1xf32>
 # REFUSED-NOT: mma_rows
+# WHY: [tile-assign-layouts] row reduction at {{.*}}accumulator-layout.py":70:29): canonical layout (the warps split the columns: #tile.mma<warpsB = 1, warpsM = 1, warpsN = 4>)
+# WHY: accumulator-layout.py:70:29: remark: row reduction of an accumulator in the canonical layout: the warps split its columns (#tile.mma<warpsB = 1, warpsM = 1, warpsN = 4>), so no thread holds a whole row
+# WHY-NOT: remark: row reduction of an accumulator
+
+# In program order: the iter_args (acc, l, m), then the scores' conversion and their maximum.
+# DEBUG: [tile-assign-layouts] kept in #tile.mma<warpsB = 1, warpsM = 8, warpsN = 1>: loop-carried tile at
+# DEBUG: [tile-assign-layouts] kept in #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>: loop-carried tile at
+# DEBUG: [tile-assign-layouts] kept in #tile.mma_rows<warpsB = 1, warpsM = 8, warpsN = 1>: tile.reduce at
+# DEBUG: [tile-assign-layouts] kernel 'online_softmax': {{[0-9]+}} value(s) kept in accumulator layouts
