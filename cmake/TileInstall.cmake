@@ -31,6 +31,14 @@ install(TARGETS TileJit TileDriver TileFrontend TileFrontendSyntax TilePipeline 
 install(EXPORT TileCCRuntimeTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
 install(EXPORT TileCCJitTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
 
+# libtilecc.so (the C API, include/tile/c/tilecc.h; what the Python package loads): TileCC::shared.
+set_target_properties(tilecc PROPERTIES EXPORT_NAME shared)
+target_include_directories(tilecc INTERFACE "$<INSTALL_INTERFACE:${TILE_INSTALL_INCLUDEDIR}>")
+set_target_properties(tilecc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
+install(TARGETS tilecc EXPORT TileCCSharedTargets LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+install(EXPORT TileCCSharedTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
+install(FILES "${PROJECT_SOURCE_DIR}/include/tile/c/tilecc.h" DESTINATION "${TILE_INSTALL_INCLUDEDIR}/tile/c")
+
 # The tools find libMLIR.so/libLLVM.so where they were linked (RPATH), from any prefix.
 set_target_properties(tile-cc tile-opt tile-run tile-ssd tile-bench tile-jit-example PROPERTIES
                       INSTALL_RPATH_USE_LINK_PATH ON)

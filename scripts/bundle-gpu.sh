@@ -14,6 +14,14 @@ for name in ${BUNDLE_BINARIES:-tile-unittests tile-ssd tile-bench}; do
   [ -x "$exe" ] || { echo "bundle-gpu: missing $exe" >&2; exit 1; }
   strip -o "$stage/bin/$name" "$exe"
 done
+# Shared libraries (BUNDLE_LIBRARIES="libtilecc.so": the C API the Python package loads, for
+# scripts/gpu-python.sh), into lib/.
+for name in ${BUNDLE_LIBRARIES-}; do
+  lib="$root/build-static/lib/$name"
+  [ -e "$lib" ] || { echo "bundle-gpu: missing $lib" >&2; exit 1; }
+  mkdir -p "$stage/lib"
+  strip --strip-unneeded -o "$stage/lib/$name" "$(readlink -f "$lib")"
+done
 # The example applications (docs/embedding.md), built against the installed static package the
 # way an application outside the tree is: BUNDLE_EXAMPLES names them (default "aot": the
 # launcher on TileCC::runtime, static libstdc++, 0.4 MB compressed; "embed" is TileCC::jit +
@@ -34,7 +42,7 @@ fi
 mkdir -p "$root/bundle"
 # Written beside and renamed into place: a device call carrying bundle/ meanwhile sees the
 # old bundle or the new one, never half of one.
-tar -C "$stage" -cf - bin | xz -T2 -6 > "$root/bundle/tools.tar.xz.tmp"
+tar -C "$stage" -cf - bin $([ -d "$stage/lib" ] && echo lib) | xz -T2 --lzma2=preset=6,dict=256MiB > "$root/bundle/tools.tar.xz.tmp"
 mv "$root/bundle/tools.tar.xz.tmp" "$root/bundle/tools.tar.xz"
 if [ "$(stat -c %s "$root/bundle/tools.tar.xz")" -gt $((64 * 1024 * 1024 - 2 * 1024 * 1024)) ]; then
   echo "bundle-gpu: warning: bundle/tools.tar.xz is $(($(stat -c %s "$root/bundle/tools.tar.xz") / 1048576)) MiB;" \

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache git xz-utils python3
+  build-essential cmake ninja-build ccache git xz-utils python3 python3-numpy python3-pytest
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libfmt-dev catch2 libdlpack-dev nlohmann-json3-dev zlib1g-dev libzstd-dev
   clang-14 libclang-rt-14-dev clang-format-14

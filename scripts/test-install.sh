@@ -17,7 +17,8 @@ prefix="$work/prefix"
 echo "test-install: cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" > "$work/install.log"
 for f in bin/tile-cc include/tilecc/runtime/Runtime.h include/tilecc/tile/Version.h \
-         lib/cmake/TileCC/TileCCConfig.cmake lib/cmake/TileCC/TileCCConfigVersion.cmake lib/libTileRuntime.a; do
+         lib/cmake/TileCC/TileCCConfig.cmake lib/cmake/TileCC/TileCCConfigVersion.cmake lib/libTileRuntime.a \
+         lib/libtilecc.so include/tilecc/tile/c/tilecc.h lib/cmake/TileCC/TileCCSharedTargets.cmake; do
   [ -e "$prefix/$f" ] || { echo "test-install: $f was not installed" >&2; exit 1; }
 done
 # Internal headers stay out of the package.
@@ -61,4 +62,13 @@ if ldd "$work/aot/tile-aot-example" | grep -E "libMLIR|libLLVM"; then
   echo "test-install: tile-aot-example links MLIR/LLVM" >&2
   exit 1
 fi
+# The C API library from the prefix, as the Python package loads it: every function the header
+# declares is exported.
+for f in $(grep -o '^[a-z_ *]*\btilecc_[a-z_]*(' "$root/include/tile/c/tilecc.h" | grep -o 'tilecc_[a-z_]*'); do
+  nm -D --defined-only "$prefix/lib/libtilecc.so" | grep -q " T $f\$" ||
+    { echo "test-install: libtilecc.so does not export $f" >&2; exit 1; }
+done
+echo "test-install: the Python package on the installed libtilecc.so"
+TILECC_LIBRARY="$prefix/lib/libtilecc.so" PYTHONPATH="$root/python" python3 -c \
+  'import tilecc; print("tilecc", tilecc.version(), "from", tilecc._lib.lib()._name)'
 echo "test-install: ok"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds what changed and runs every test suite (lit + unit) through ctest.
+# Builds what changed and runs every test suite (lit, unit, python) through ctest.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}

@@ -80,6 +80,7 @@ std::optional<KernelSignature> inspectKernel(const Module &module, const std::st
   sig.isKernel = info->isKernel;
   sig.constantParams = info->constantParams;
   sig.runtimeParams = info->runtimeParams;
+  sig.params = info->params;
   sig.autotuneConfigs = info->configs;
   sig.autotuneKey = info->autotuneKey;
   return sig;

@@ -58,6 +58,7 @@ struct KernelSignature {
   bool isKernel = false;
   std::vector<std::string> constantParams;
   std::vector<std::string> runtimeParams;
+  std::vector<ParamDecl> params; // every parameter, in order
   std::vector<std::map<std::string, ConstantValue>> autotuneConfigs;
   std::vector<std::string> autotuneKey;
 };

@@ -56,6 +56,8 @@ public:
     bool isKernel = false;
     std::vector<std::string> constantParams;
     std::vector<std::string> runtimeParams;
+    /// Every parameter in order (what a positional call passes).
+    std::vector<ParamDecl> params;
     /// @ct.autotune configs: constant and option values per config.
     std::vector<std::map<std::string, ConstantValue>> configs;
     std::vector<std::string> autotuneKey;

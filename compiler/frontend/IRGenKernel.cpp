@@ -212,7 +212,9 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
   }
   for (const Param &p : fn->params) {
     std::string kind;
-    (constantAnnotation(p.annotation.get(), kind) ? info.constantParams : info.runtimeParams).push_back(p.name);
+    bool constant = constantAnnotation(p.annotation.get(), kind);
+    (constant ? info.constantParams : info.runtimeParams).push_back(p.name);
+    info.params.push_back(ParamDecl{p.name, constant, p.defaultValue != nullptr});
   }
   return info;
 }

@@ -32,6 +32,14 @@ struct ArgType {
   bool isArray() const { return rank > 0; }
 };
 
+/// A kernel parameter as declared: its name, whether it is a ct.Constant, and whether it has a
+/// default value (only constants may).
+struct ParamDecl {
+  std::string name;
+  bool constant = false;
+  bool hasDefault = false;
+};
+
 /// How the caller spells the two kinds of values in its messages: tile-cc's defaults, or
 /// tile-run's --array/--scalar, so an error never names an option the tool lacks.
 struct SpecOptionNames {

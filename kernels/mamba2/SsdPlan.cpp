@@ -1,8 +1,8 @@
 #include "kernels/mamba2/SsdPlan.h"
 
 #include "runtime/File.h"
-#include "runtime/jit/AutotuneConfigs.h"
 #include "runtime/jit/Jit.h"
+#include "runtime/jit/KernelDecl.h"
 
 #include <fmt/format.h>
 
@@ -123,7 +123,7 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
     }
     l.args.push_back(arg);
   }
-  const jit::AutotuneDecl decl = jit::autotuneDecl(base.source, base.fileName, kernel);
+  const jit::KernelDecl decl = jit::kernelDecl(base.source, base.fileName, kernel);
   if (decl.configs.empty())
     throw rt::Error(rt::Error::Kind::InvalidArgument,
                     fmt::format("ssd.py: {} has no @ct.autotune configurations", kernel));

@@ -1,4 +1,4 @@
-#include "runtime/jit/AutotuneConfigs.h"
+#include "runtime/jit/KernelDecl.h"
 
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
@@ -12,7 +12,7 @@ namespace {
 
 // Every kernel's declaration in one source, or the diagnostics of a source that does not parse.
 struct SourceDecls {
-  std::map<std::string, AutotuneDecl> kernels;
+  std::map<std::string, KernelDecl> kernels;
   std::string diagnostics;
 };
 
@@ -31,7 +31,7 @@ SourceDecls inspectSource(const std::string &source, const std::string &fileName
   for (const frontend::FunctionDefStmt *fn : module->functions()) {
     std::optional<frontend::KernelSignature> sig = frontend::inspectKernel(*module, fn->name, context, diags);
     if (sig && sig->isKernel)
-      decls.kernels[fn->name] = AutotuneDecl{sig->autotuneConfigs, sig->autotuneKey};
+      decls.kernels[fn->name] = KernelDecl{sig->params, sig->autotuneConfigs, sig->autotuneKey};
   }
   decls.diagnostics = diags.str();
   return decls;
@@ -39,7 +39,7 @@ SourceDecls inspectSource(const std::string &source, const std::string &fileName
 
 } // namespace
 
-AutotuneDecl autotuneDecl(const std::string &source, const std::string &fileName, const std::string &kernel) {
+KernelDecl kernelDecl(const std::string &source, const std::string &fileName, const std::string &kernel) {
   static std::mutex mutex;
   static std::map<std::string, SourceDecls> cache; // by source text
   std::lock_guard<std::mutex> lock(mutex);
@@ -50,7 +50,7 @@ AutotuneDecl autotuneDecl(const std::string &source, const std::string &fileName
   if (k == it->second.kernels.end())
     throw rt::Error(
         rt::Error::Kind::InvalidArgument,
-        "cannot read the autotune configurations of '" + kernel + "'" +
+        "cannot read the declaration of kernel '" + kernel + "'" +
             (it->second.diagnostics.empty() ? ": no such kernel in " + fileName : ":\n" + it->second.diagnostics));
   return k->second;
 }

@@ -1,0 +1,125 @@
+/* tile-cc's C API: compile kernels of the tile language at run time and launch them on DLPack
+ * tensors, on the GPU or through the interpreter on host memory. It is what the Python package
+ * (python/tilecc) loads with ctypes, and what any language with a C foreign-function interface
+ * can call. libtilecc.so exports these functions and nothing else.
+ *
+ *   tilecc_context *ctx;        tilecc_context_create(TILECC_BACKEND_AUTO, 0, &ctx);
+ *   tilecc_program *program;    tilecc_program_create(source, "add.py", &program);
+ *   tilecc_arg args[4] = {{TILECC_ARG_TENSOR, &a}, {TILECC_ARG_TENSOR, &b},
+ *                         {TILECC_ARG_TENSOR, &c}, {TILECC_ARG_INT, NULL, NULL, 1024}};
+ *   uint32_t grid[1][3] = {{blocks, 1, 1}};
+ *   if (tilecc_launch(ctx, program, "vec_add", grid, 1, args, 4, stream) != TILECC_OK)
+ *     fprintf(stderr, "%s\n", tilecc_last_error());
+ *
+ * Every function returns a tilecc_status; on failure tilecc_last_error() holds the message
+ * (with the kernel source's location for compile errors). Nothing crosses this boundary as a
+ * C++ exception. Handles are thread-safe to share; the last error is per thread.
+ *
+ * Versioned: TILECC_C_API_VERSION grows when functions are added; a change that breaks callers
+ * renames the library (libtilecc.so.N).
+ */
+#ifndef TILE_C_TILECC_H
+#define TILE_C_TILECC_H
+
+#include <dlpack/dlpack.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TILECC_C_API_VERSION 1
+
+typedef enum tilecc_status {
+  TILECC_OK = 0,
+  TILECC_ERROR_INVALID_ARGUMENT = 1, /* bad arguments, a kernel that does not compile */
+  TILECC_ERROR_NO_DRIVER = 2,        /* no CUDA driver (libcuda.so.1) */
+  TILECC_ERROR_NO_DEVICE = 3,        /* no such GPU */
+  TILECC_ERROR_DRIVER = 4,           /* a CUDA driver call failed */
+  TILECC_ERROR_IO = 5,               /* a file could not be read or written */
+  TILECC_ERROR_INVALID_METADATA = 6, /* a corrupt cache or tuning file that could not be set aside */
+  TILECC_ERROR_INTERNAL = 7          /* anything else (a bug: please report it) */
+} tilecc_status;
+
+typedef enum tilecc_backend {
+  TILECC_BACKEND_AUTO = 0,       /* the interpreter when TILE_INTERPRET is set or no GPU works */
+  TILECC_BACKEND_GPU = 1,        /* the GPU, or TILECC_ERROR_NO_DRIVER / NO_DEVICE */
+  TILECC_BACKEND_INTERPRETER = 2 /* the CPU interpreter, on host (kDLCPU) tensors */
+} tilecc_backend;
+
+typedef enum tilecc_arg_kind {
+  TILECC_ARG_TENSOR = 0, /* `tensor`: a DLTensor (CUDA memory on the GPU, host on the interpreter) */
+  TILECC_ARG_INT = 1,    /* `int_value`, typed by `dtype` (default int32, int64 when it does not fit) */
+  TILECC_ARG_FLOAT = 2,  /* `float_value`, typed by `dtype` (default float32) */
+  TILECC_ARG_BOOL = 3    /* `int_value` != 0 */
+} tilecc_arg_kind;
+
+/* One argument of a launch, in the kernel's parameter order. A number given for a ct.Constant
+ * parameter specializes the kernel (its `dtype` is ignored); given for any other parameter, it
+ * is a scalar argument of `dtype` (a cuTile dtype name, "int64", "float16", ...; NULL for the
+ * default of its kind). Tensors are borrowed for the call (the GPU launch is asynchronous: keep
+ * their memory alive until the stream has run it). */
+typedef struct tilecc_arg {
+  tilecc_arg_kind kind;
+  const DLTensor *tensor;
+  const char *dtype;
+  int64_t int_value;
+  double float_value;
+} tilecc_arg;
+
+typedef struct tilecc_context tilecc_context; /* a backend: device, JIT caches, autotuner */
+typedef struct tilecc_program tilecc_program; /* a kernel source file's text */
+
+/* TILECC_C_API_VERSION of the library; the compiler's version string ("0.1.0"). */
+int tilecc_api_version(void);
+const char *tilecc_version(void);
+
+/* The message of the last call on this thread that failed ("" when none has). */
+const char *tilecc_last_error(void);
+
+/* A backend on GPU `device` (ignored by the interpreter). */
+tilecc_status tilecc_context_create(tilecc_backend backend, int device, tilecc_context **out);
+void tilecc_context_destroy(tilecc_context *context);
+/* 1 on the GPU, 0 on the interpreter. */
+int tilecc_context_is_gpu(const tilecc_context *context);
+/* "the GPU (NVIDIA H200, sm_90a)" or "the interpreter (TILE_INTERPRET is set)"; lives as long
+ * as the context. */
+const char *tilecc_context_description(const tilecc_context *context);
+/* Waits for every launch of the context (the whole device on the GPU). */
+tilecc_status tilecc_context_synchronize(tilecc_context *context);
+
+/* A kernel source (`file_name` is what messages name). The source is parsed when a kernel of
+ * it is first inspected or launched. */
+tilecc_status tilecc_program_create(const char *source, const char *file_name, tilecc_program **out);
+void tilecc_program_destroy(tilecc_program *program);
+
+/* The declaration of `kernel` as JSON (free it with tilecc_free):
+ *   {"name": "vec_add", "params": [{"name": "a", "constant": false, "has_default": false}, ...],
+ *    "autotune_configs": [{"TILE": 64}, ...], "autotune_key": ["n"]}
+ * TILECC_ERROR_INVALID_ARGUMENT with the diagnostics when the source does not parse or has no
+ * such kernel. */
+tilecc_status tilecc_program_inspect(tilecc_program *program, const char *kernel, char **json_out);
+void tilecc_free(void *memory);
+
+/* Launches `kernel` of `program` with `args` in parameter order (trailing constants that have
+ * defaults may be left out), on `stream` (a CUstream; NULL: the default stream; ignored by the
+ * interpreter, which runs the whole grid before returning). The kernel is compiled for the
+ * constants' values and the arguments' dtypes, ranks and alignment on first use and cached (in
+ * memory, and on disk on the GPU).
+ *
+ * `grids` holds blocks along x, y and z: one grid, or, for a kernel with @ct.autotune
+ * configurations, one per configuration in declaration order (its tiles may differ). Such a
+ * kernel is tuned on the first launch of each key, as the C++ Tuner does (TILE_AUTOTUNE*
+ * apply): every configuration runs on these arguments while timed, so a kernel that reads
+ * what it writes must not be tuned (TILE_AUTOTUNE_FORCE pins one). */
+tilecc_status tilecc_launch(tilecc_context *context, tilecc_program *program, const char *kernel,
+                            const uint32_t (*grids)[3], size_t num_grids, const tilecc_arg *args, size_t num_args,
+                            void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILE_C_TILECC_H */

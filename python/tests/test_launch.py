@@ -1,0 +1,167 @@
+"""Launches on NumPy arrays, which run on tile-cc's interpreter (what CI checks without a GPU)."""
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tilecc
+import kernels as k
+
+
+def test_add_ragged():
+    n = 1000
+    a = np.arange(n, dtype=np.float32)
+    b = np.full(n, 0.5, dtype=np.float32)
+    c = np.zeros(n, dtype=np.float32)
+    tilecc.launch(None, (math.ceil(n / 128),), k.add, (a, b, c, 128))
+    np.testing.assert_array_equal(c, a + b)
+
+
+def test_add_other_dtype_and_tile_specialize():
+    for dtype, tile in ((np.float64, 64), (np.int32, 256), (np.float16, 32)):
+        n = 300
+        a = (np.arange(n) % 17).astype(dtype)
+        b = (np.arange(n) % 5).astype(dtype)
+        c = np.zeros(n, dtype=dtype)
+        tilecc.launch(None, tilecc.cdiv(n, tile), k.add, [a, b, c, tile])
+        np.testing.assert_array_equal(c, a + b)
+
+
+def test_scalars_keep_their_dtype():
+    n = 257
+    x = np.linspace(-1, 1, n).astype(np.float32)
+    y = np.ones(n, dtype=np.float32)
+    out = np.zeros(n, dtype=np.float32)
+    tilecc.launch(None, (3,), k.axpy, (x, y, out, 2.5, 128))
+    np.testing.assert_allclose(out, x * 2.5 + y, rtol=1e-6)
+    out64 = np.zeros(n, dtype=np.float64)
+    x64, y64 = x.astype(np.float64), y.astype(np.float64)
+    tilecc.launch(None, (3,), k.axpy, (x64, y64, out64, np.float64(1.0 / 3.0), 128))
+    np.testing.assert_allclose(out64, x64 / 3.0 + y64, rtol=1e-15)
+
+
+def test_strided_views_and_defaults():
+    base = np.arange(40 * 70, dtype=np.float32).reshape(40, 70)
+    x = base[::2, 3:53]                     # rows 2 apart, an offset into each row
+    s = np.arange(20, dtype=np.float32)
+    out = np.zeros((20, 50), dtype=np.float32)
+    tilecc.launch(None, (tilecc.cdiv(20, 8), tilecc.cdiv(50, 16)), k.scale_rows, (x, s, out, 8))  # TN = 16
+    np.testing.assert_array_equal(out, x * s[:, None])
+
+
+def test_transposed_view():
+    x = np.arange(12 * 33, dtype=np.float32).reshape(33, 12).T  # last stride is not 1
+    out = np.zeros(12, dtype=np.float32)
+    tilecc.launch(None, (12,), k.row_sum, (x, out, 64))
+    np.testing.assert_array_equal(out, x.sum(axis=1))
+
+
+def test_autotuned_kernel_with_a_grid_per_configuration():
+    n = 200
+    x = np.arange(n, dtype=np.int64)
+    out = np.zeros(n, dtype=np.int64)
+    seen = []
+
+    def grid(cfg):
+        seen.append(cfg.TILE)
+        return (tilecc.cdiv(n, cfg.TILE),)
+
+    tilecc.launch(None, grid, k.tuned_copy, (x, out, n))
+    np.testing.assert_array_equal(out, x)
+    assert seen == [32, 64]
+
+
+def test_declaration():
+    d = k.scale_rows.declaration()
+    assert [(p["name"], p["constant"], p["has_default"]) for p in d["params"]] == [
+        ("x", False, False), ("s", False, False), ("out", False, False), ("TM", True, False), ("TN", True, True)]
+    assert k.tuned_copy.declaration()["autotune_configs"] == [{"TILE": 32}, {"TILE": 64}]
+    assert k.tuned_copy.declaration()["autotune_key"] == ["n"]
+
+
+def test_a_kernel_is_not_called_from_the_host():
+    with pytest.raises(TypeError, match="tilecc.launch"):
+        k.add(1, 2, 3, 4)
+
+
+def test_tile_operations_are_not_called_from_the_host():
+    with pytest.raises(TypeError, match="ct.load is a tile operation"):
+        tilecc.load(None)
+
+
+def test_missing_argument_names_it():
+    a = np.zeros(8, dtype=np.float32)
+    with pytest.raises(tilecc.TileArgumentError, match=r"argument 4 \('TILE'\) of add"):
+        tilecc.launch(None, (1,), k.add, (a, a, a))
+
+
+def test_tensor_for_a_constant():
+    a = np.zeros(8, dtype=np.float32)
+    with pytest.raises(tilecc.TileArgumentError, match=r"'TILE'.*ct.Constant"):
+        tilecc.launch(None, (1,), k.add, (a, a, a, a))
+
+
+def test_too_many_arguments():
+    a = np.zeros(8, dtype=np.float32)
+    with pytest.raises(tilecc.TileArgumentError, match="takes 4 arguments, 5 were given"):
+        tilecc.launch(None, (1,), k.add, (a, a, a, 8, 9))
+
+
+def test_not_an_array():
+    a = np.zeros(8, dtype=np.float32)
+    with pytest.raises(TypeError, match="argument 2 is a str"):
+        tilecc.launch(None, (1,), k.add, (a, "b", a, 8))
+
+
+def test_unsupported_dtype():
+    a = np.zeros(8, dtype=np.complex64)
+    with pytest.raises((tilecc.TileArgumentError, BufferError, TypeError)):
+        tilecc.launch(None, (1,), k.add, (a, a, a, 8))
+
+
+def test_bad_grids():
+    a = np.zeros(8, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"grid\[0\] = 0"):
+        tilecc.launch(None, (0,), k.add, (a, a, a, 8))
+    with pytest.raises(ValueError, match="4 dimensions"):
+        tilecc.launch(None, (1, 1, 1, 1), k.add, (a, a, a, 8))
+    with pytest.raises(TypeError, match="no @ct.autotune"):
+        tilecc.launch(None, lambda cfg: (1,), k.add, (a, a, a, 8))
+
+
+def test_compile_error_has_the_location(tmp_path):
+    bad = tmp_path / "bad_kernel.py"
+    bad.write_text("import cuda.tile as ct\n\n@ct.kernel\ndef bad(a, T: ct.Constant[int]):\n"
+                   "    t = ct.load(a, index=(0,), shape=(T,))\n    ct.store(a, index=(0,), tile=t + undefined_name)\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import bad_kernel
+    finally:
+        sys.path.pop(0)
+    a = np.zeros(8, dtype=np.float32)
+    with pytest.raises(tilecc.TileArgumentError, match=r"bad_kernel.py:6:\d+: error: .*undefined_name"):
+        tilecc.launch(None, (1,), bad_kernel.bad, (a, 8))
+
+
+def test_version():
+    assert tilecc.version().count(".") == 2
+
+
+def test_python_m_tilecc_runs_a_cutile_program(tmp_path):
+    program = tmp_path / "program.py"
+    program.write_text(
+        "import sys\nimport numpy as np\nimport cuda.tile as ct\n\n"
+        "@ct.kernel\ndef twice(x, y, TILE: ct.Constant[int]):\n"
+        "    i = ct.bid(0)\n    ct.store(y, index=(i,), tile=ct.load(x, index=(i,), shape=(TILE,)) * 2)\n\n"
+        "if __name__ == '__main__':\n"
+        "    x = np.arange(64, dtype=np.float32)\n    y = np.zeros_like(x)\n"
+        "    ct.launch(None, (ct.cdiv(64, 16),), twice, (x, y, 16))\n"
+        "    assert (y == 2 * x).all()\n    print('ok', sys.argv[1:], ct.__name__)\n")
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    result = subprocess.run([sys.executable, "-m", "tilecc", str(program), "--flag"], capture_output=True, text=True,
+                            env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok ['--flag'] tilecc"

@@ -1,0 +1,125 @@
+"""Launches on torch CUDA tensors (the GPU machine; skipped where torch or a GPU is missing):
+streams, CUDA graphs, bf16, strided views, autotuning with timing, and errors.
+Runs under pytest, or as `python3 test_torch.py` where pytest is not installed."""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import torch
+    HAVE_GPU = torch.cuda.is_available()
+except ImportError:
+    torch = None
+    HAVE_GPU = False
+
+if __name__ != "__main__":
+    import pytest
+    pytestmark = pytest.mark.skipif(not HAVE_GPU, reason="needs torch with a CUDA GPU")
+
+import tilecc
+
+tilecc.install_cuda_tile_alias()
+import kernels as k  # noqa: E402
+
+
+def raises(exception, match, function, *args):
+    try:
+        function(*args)
+    except exception as error:
+        assert match in str(error), f"expected '{match}' in: {error}"
+        return
+    raise AssertionError(f"{exception.__name__} not raised")
+
+
+def test_add_on_the_current_stream():
+    for dtype in (torch.float32, torch.bfloat16, torch.float16):
+        n = 1_000_001
+        a = torch.randn(n, device="cuda", dtype=dtype)
+        b = torch.randn(n, device="cuda", dtype=dtype)
+        c = torch.empty_like(a)
+        tilecc.launch(torch.cuda.current_stream(), (math.ceil(n / 1024),), k.add, (a, b, c, 1024))
+        torch.testing.assert_close(c, a + b)
+
+
+def test_non_default_stream_is_ordered_after_the_producer():
+    side = torch.cuda.Stream()
+    n = 1 << 20
+    with torch.cuda.stream(side):
+        a = torch.full((n,), 3.0, device="cuda")
+        b = torch.full((n,), 4.0, device="cuda")
+        c = torch.zeros(n, device="cuda")
+        tilecc.launch(side, (n // 1024,), k.add, (a, b, c, 1024))
+    side.synchronize()
+    assert bool((c == 7.0).all())
+
+
+def test_cuda_graph_capture_and_replay():
+    n = 4096
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    out = torch.empty(n, device="cuda")
+    warm = torch.cuda.Stream()
+    warm.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(warm):  # compiled and loaded before capture
+        tilecc.launch(warm, (n // 256,), k.axpy, (x, y, out, 2.0, 256))
+    torch.cuda.current_stream().wait_stream(warm)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        tilecc.launch(torch.cuda.current_stream(), (n // 256,), k.axpy, (x, y, out, 2.0, 256))
+    x.copy_(torch.arange(n, device="cuda", dtype=torch.float32))
+    y.fill_(1.0)
+    graph.replay()
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, x * 2.0 + y)
+
+
+def test_strided_views():
+    base = torch.randn(300, 700, device="cuda")
+    x = base[::3, 5:505]
+    s = torch.randn(100, device="cuda")
+    out = torch.empty(100, 500, device="cuda", dtype=torch.bfloat16)
+    tilecc.launch(None, (tilecc.cdiv(100, 32), tilecc.cdiv(500, 64)), k.scale_rows, (x, s, out, 32, 64))
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, (x * s[:, None]).to(torch.bfloat16))
+    xt = torch.randn(64, 40, device="cuda").t()  # last stride 40
+    sums = torch.empty(40, device="cuda")
+    tilecc.launch(None, (40,), k.row_sum, (xt, sums, 64))
+    torch.cuda.synchronize()
+    torch.testing.assert_close(sums, xt.sum(dim=1), rtol=1e-5, atol=1e-5)
+
+
+def test_autotuned_on_the_gpu():
+    n = 100_000
+    x = torch.arange(n, device="cuda", dtype=torch.int64)
+    out = torch.zeros_like(x)
+    tilecc.launch(torch.cuda.current_stream(), lambda cfg: (tilecc.cdiv(n, cfg.TILE),), k.tuned_copy, (x, out, n))
+    torch.cuda.synchronize()
+    assert bool((out == x).all())
+
+
+def test_errors():
+    a = torch.zeros(16, device="cuda")
+    raises(ValueError, "every array must be on one device", tilecc.launch, None, (1,), k.add,
+           (a, torch.zeros(16), a, 16))
+    raises(tilecc.TileArgumentError, "argument 4 ('TILE') of add", tilecc.launch, None, (1,), k.add, (a, a, a))
+    raises(TypeError, "argument 2 is a list", tilecc.launch, None, (1,), k.add, (a, [1.0], a, 16))
+
+
+if __name__ == "__main__":
+    if not HAVE_GPU:
+        print("skipped: needs torch with a CUDA GPU")
+        sys.exit(0)
+    failed = 0
+    for name, test in sorted(globals().items()):
+        if name.startswith("test_") and callable(test):
+            try:
+                test()
+                print(f"PASS {name}")
+            except Exception as error:  # report every test, then fail
+                failed += 1
+                print(f"FAIL {name}: {type(error).__name__}: {error}")
+    print(f"{failed} failed")
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The Python package on the GPU machine (device tool, `carry: ["bundle"]`; a bundle with the
+# static libtilecc.so: BUNDLE_LIBRARIES=libtilecc.so scripts/bundle-gpu.sh): (1) the torch tests
+# (python/tests/test_torch.py: streams, CUDA graphs, strided views, autotuning, errors), (2) every
+# cuTile program in bundle/cutile-samples/ (NVIDIA's samples, copied there, never into the
+# repository) run unchanged with `python3 -m tilecc PROGRAM --correctness-check`.
+# Writes $OUT/python.log.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+log="$out/python.log"
+work=$(mktemp -d)
+tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
+[ -f "$work/lib/libtilecc.so" ] || { echo "the bundle has no lib/libtilecc.so" | tee "$log"; exit 2; }
+export TILECC_LIBRARY="$work/lib/libtilecc.so" PYTHONPATH="$root/python"
+export TILE_CACHE_DIR="$work/cache"
+status=0
+step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; local rc=$?; echo "rc=$rc" >> "$log"; [ $rc -eq 0 ] || status=1; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
+python3 -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__)' >> "$log" 2>&1
+step python3 "$root/python/tests/test_torch.py"
+if [ -d "$root/bundle/cutile-samples" ]; then
+  pushd "$root/bundle/cutile-samples" > /dev/null
+  for program in [A-Z]*.py; do
+    step timeout 300 python3 -m tilecc "$program" --correctness-check
+  done
+  popd > /dev/null
+fi
+grep -E "^== |^rc=|PASS|FAIL|passed|Correctness|rror" "$log" | head -200
+exit $status
