@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The Python package on the GPU machine (device tool, `carry: ["bundle"]`; a bundle with the
-# static libtilecc.so: BUNDLE_LIBRARIES=libtilecc.so scripts/bundle-gpu.sh): (1) the torch tests
-# (python/tests/test_torch.py: streams, CUDA graphs, strided views, autotuning, errors), (2) every
-# cuTile program in bundle/cutile-samples/ (NVIDIA's samples, copied there, never into the
-# repository) run unchanged with `python3 -m tilecc PROGRAM --correctness-check`.
-# Writes $OUT/python.log.
+# static libtilecc.so and tile-bench: BUNDLE_BINARIES=tile-bench BUNDLE_LIBRARIES=libtilecc.so
+# scripts/bundle-gpu.sh): (1) the torch tests (python/tests/test_torch.py: streams, CUDA graphs,
+# strided views, autotuning, errors; test_mamba2_torch.py: the Mamba-2 operator against the
+# reference, on a side stream, in a CUDA graph and torch.compile), (2) every cuTile program in
+# bundle/cutile-samples/ (NVIDIA's samples, copied there, never into the repository) run
+# unchanged with `python3 -m tilecc PROGRAM --correctness-check`, (3) the Mamba-2 operator timed
+# beside `tile-bench ssd` in the same call (python/bench/bench_mamba2.py; GPU_PYTHON_BENCH=0
+# skips it). Writes $OUT/python.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -20,12 +23,17 @@ step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; local rc=$?; echo "rc=$rc"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
 python3 -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__)' >> "$log" 2>&1
 step python3 "$root/python/tests/test_torch.py"
+step python3 "$root/python/tests/test_mamba2_torch.py"
 if [ -d "$root/bundle/cutile-samples" ]; then
   pushd "$root/bundle/cutile-samples" > /dev/null
   for program in [A-Z]*.py; do
     step timeout 300 python3 -m tilecc "$program" --correctness-check
   done
   popd > /dev/null
+fi
+if [ "${GPU_PYTHON_BENCH:-1}" != 0 ] && [ -x "$work/bin/tile-bench" ]; then
+  step "$work/bin/tile-bench" ssd --chunk-size 0 --json "$out/tile-bench.json"
+  step python3 "$root/python/bench/bench_mamba2.py" --chunk-size 0 --tile-bench "$out/tile-bench.json"
 fi
 grep -E "^== |^rc=|PASS|FAIL|passed|Correctness|rror" "$log" | head -200
 exit $status

@@ -49,15 +49,17 @@ Tensor SsdOutput::values() const {
   return t;
 }
 
+// The output tensors in SsdTensor order from Y.
+static std::array<const rt::ArrayArg *, kNumSsdTensors - kNumSsdInputs> outputArrays(const SsdArrayOutputs &out) {
+  return {&out.y, &out.finalStates, &out.dtOut, &out.dACumsum, &out.states, &out.cb};
+}
+
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const ForwardOptions &options,
                       const rt::Stream *stream, SsdTimings *timings) {
   const SsdPlan plan = planSsdForward(in.types(), options);
-
   SsdOutputs out;
-  std::array<const rt::ArrayArg *, kNumSsdTensors> arrays{};
-  auto inputs = inputArrays(in);
-  std::copy(inputs.begin(), inputs.end(), arrays.begin());
-  auto alloc = [&](SsdTensor t, SsdOutput &o) {
+  SsdArrayOutputs arrays;
+  auto alloc = [&](SsdTensor t, SsdOutput &o, rt::ArrayArg &array) {
     const SsdTensorType &type = plan.type(t);
     // Shapes come from the caller: a product that wraps would allocate a buffer the kernels
     // then overrun.
@@ -68,14 +70,65 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
                                                               " of shape " + shapeString(type.shape) + " is too large");
     o.buffer = backend.allocate(static_cast<size_t>(bytes));
     o.view = o.buffer.array(type.dtype, type.shape);
-    arrays[static_cast<unsigned>(t)] = &o.view;
+    array = o.view;
   };
-  alloc(SsdTensor::Y, out.y);
-  alloc(SsdTensor::FinalStates, out.finalStates);
-  alloc(SsdTensor::DtOut, out.dtOut);
-  alloc(SsdTensor::DACumsum, out.dACumsum);
-  alloc(SsdTensor::States, out.states);
-  alloc(SsdTensor::CB, out.cb);
+  alloc(SsdTensor::Y, out.y, arrays.y);
+  alloc(SsdTensor::FinalStates, out.finalStates, arrays.finalStates);
+  alloc(SsdTensor::DtOut, out.dtOut, arrays.dtOut);
+  alloc(SsdTensor::DACumsum, out.dACumsum, arrays.dACumsum);
+  alloc(SsdTensor::States, out.states, arrays.states);
+  alloc(SsdTensor::CB, out.cb, arrays.cb);
+  static_cast<SsdRun &>(out) = ssdForwardInto(backend, in, arrays, options, stream, timings, /*wait=*/true);
+  return out;
+}
+
+// Row-major contiguous: a dimension of size 1 may have any stride (it never steps).
+static bool isContiguous(const rt::ArrayArg &a) {
+  if (a.strides.empty())
+    return true;
+  if (a.strides.size() != a.shape.size())
+    return false;
+  int64_t step = 1;
+  for (size_t d = a.shape.size(); d-- > 0;) {
+    if (a.shape[d] != 1 && a.strides[d] != step)
+      return false;
+    step *= a.shape[d];
+  }
+  return true;
+}
+
+// Each output as the plan has it: dtype, shape, row-major contiguous, and memory unless empty.
+static void checkOutputs(const SsdPlan &plan, const SsdArrayOutputs &outputs) {
+  auto arrays = outputArrays(outputs);
+  for (unsigned i = 0; i < arrays.size(); ++i) {
+    const SsdTensor t = static_cast<SsdTensor>(kNumSsdInputs + i);
+    const SsdTensorType &type = plan.type(t);
+    const rt::ArrayArg &a = *arrays[i];
+    auto fail = [&](const std::string &what) {
+      throw rt::Error(rt::Error::Kind::InvalidArgument,
+                      std::string("ssd_forward: output ") + ssdTensorName(t) + " " + what);
+    };
+    if (a.dtype != type.dtype)
+      fail(std::string("has dtype ") + rt::dtypeName(a.dtype) + ", the plan writes " + rt::dtypeName(type.dtype));
+    if (a.shape != type.shape)
+      fail("has shape " + shapeString(a.shape) + ", expected " + shapeString(type.shape));
+    if (!isContiguous(a))
+      fail("is not contiguous (strides " + shapeString(a.strides) + ")");
+    if (!a.data && std::find(a.shape.begin(), a.shape.end(), 0) == a.shape.end())
+      fail("has no memory (a null pointer)");
+  }
+}
+
+SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const SsdArrayOutputs &outputs,
+                      const ForwardOptions &options, const rt::Stream *stream, SsdTimings *timings, bool wait) {
+  const SsdPlan plan = planSsdForward(in.types(), options);
+  checkOutputs(plan, outputs);
+  SsdRun out;
+  std::array<const rt::ArrayArg *, kNumSsdTensors> arrays{};
+  auto inputs = inputArrays(in);
+  std::copy(inputs.begin(), inputs.end(), arrays.begin());
+  auto outs = outputArrays(outputs);
+  std::copy(outs.begin(), outs.end(), arrays.begin() + kNumSsdInputs);
 
   // Which configuration each kernel runs: known without timing (forced, off, in memory, a
   // tuning file, an imported table), else tuned below.
@@ -209,10 +262,12 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   out.cbBlock =
       skipped[1] ? 0
                  : std::get<std::int64_t>(plan.launches[1].variants[decisions[1]->winner].request.constants.at("BQ"));
-  if (stream)
-    stream->synchronize();
-  else
-    backend.synchronize();
+  if (wait || timings) {
+    if (stream)
+      stream->synchronize();
+    else
+      backend.synchronize();
+  }
   if (timings) {
     *timings = {};
     timings->repeats = repeats;

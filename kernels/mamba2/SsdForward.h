@@ -59,22 +59,33 @@ struct SsdKernelChoice {
   std::string str() const;
 };
 
-/// Shapes as in docs/mamba2.md.
-struct SsdOutputs {
-  SsdOutput y;                // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
-  SsdOutput finalStates;      // (b, H, P, N)
-  SsdOutput dtOut;            // (b, H, nc, Q)
-  SsdOutput dACumsum;         // (b, H, nc, Q)
-  SsdOutput states;           // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
-                              // with native products, else fp32)
-  SsdOutput cb;               // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
-                              // causal diagonal, in blocks of cbBlock rows, are written, and
-                              // nothing when chunk_bmm was skipped (cbBlock 0)
+/// What a pass ran: the chunk size, chunk_bmm's row block and each kernel's configuration.
+struct SsdRun {
   std::int64_t cbBlock = 0;   // chunk_bmm's row block (its BQ) in the configuration that ran; 0
                               // when it did not run
   std::int64_t chunkSize = 0; // Q: ForwardOptions::chunkSize, or the plan's choice when it was 0
   /// The configuration each kernel ran in (SsdPlan::launches' order).
   std::array<SsdKernelChoice, 4> choices;
+};
+
+/// Shapes as in docs/mamba2.md.
+struct SsdOutputs : SsdRun {
+  SsdOutput y;           // (b, T, H, P), in ForwardOptions::outputDType (default x's dtype)
+  SsdOutput finalStates; // (b, H, P, N)
+  SsdOutput dtOut;       // (b, H, nc, Q)
+  SsdOutput dACumsum;    // (b, H, nc, Q)
+  SsdOutput states;      // (b, nc, H, P, N): the state entering each chunk (bf16 for bf16 data
+                         // with native products, else fp32)
+  SsdOutput cb;          // (b, nc, G, Q, Q): C.B^T per chunk; only blocks on or below the
+                         // causal diagonal, in blocks of cbBlock rows, are written, and
+                         // nothing when chunk_bmm was skipped (cbBlock 0)
+};
+
+/// The outputs in memory the caller owns (a framework's allocator, a CUDA graph's pool):
+/// contiguous arrays of the dtypes and shapes the plan gives (SsdPlan::type of SsdTensor::Y ..
+/// SsdTensor::CB), in the backend's memory.
+struct SsdArrayOutputs {
+  rt::ArrayArg y, finalStates, dtOut, dACumsum, states, cb;
 };
 
 /// Checks the inputs' shapes (the reference's checks, same messages) and dtypes; throws
@@ -93,5 +104,14 @@ SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 /// never include compiling. A kernel the interpreter stops throws rt::Error(InvalidArgument) with its message.
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
+
+/// ssdForward into the caller's `outputs` (checked against the plan: dtype, shape, contiguity;
+/// rt::Error(InvalidArgument) naming the output). Returns once the launches are queued on
+/// `stream` unless `wait` (or `timings`, whose events it reads): nothing is allocated and
+/// nothing synchronizes once every kernel's configuration is known, so a CUDA graph can capture
+/// a call whose kernels an earlier call compiled and tuned.
+SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &inputs, const SsdArrayOutputs &outputs,
+                      const ForwardOptions &options = {}, const rt::Stream *stream = nullptr,
+                      SsdTimings *timings = nullptr, bool wait = true);
 
 } // namespace tile::mamba2

@@ -10,6 +10,7 @@ by tile-cc, on PyTorch, CuPy, JAX or NumPy arrays.
 
     ct.launch(torch.cuda.current_stream(), (ct.cdiv(n, 1024),), add, (a, b, c, 1024))
 
+Mamba-2's chunked scan with mamba_ssm's signature: ``tilecc.mamba2.mamba_chunk_scan_combined``.
 CUDA arrays run on their GPU; host arrays (NumPy) and everything under TILE_INTERPRET=1 run on
 tile-cc's interpreter. See docs/python.md.
 """
@@ -39,4 +40,7 @@ def version():
 def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
+    if name == "mamba2":  # imported on first use: it registers a torch operator
+        import importlib
+        return importlib.import_module(".mamba2", __name__)
     return _names._KernelOnly(name)

@@ -10,7 +10,7 @@ import ctypes.util
 import os
 import threading
 
-API_VERSION = 1
+API_VERSION = 2
 
 OK = 0
 ERROR_INVALID_ARGUMENT = 1
@@ -55,6 +55,20 @@ class Arg(ctypes.Structure):
 
 Grid = ctypes.c_uint32 * 3
 
+SSD_NUM_INPUTS = 9
+SSD_NUM_OUTPUTS = 6
+
+
+class SsdOptions(ctypes.Structure):
+    _fields_ = [
+        ("chunk_size", ctypes.c_int32),
+        ("dt_softplus", ctypes.c_int32),
+        ("dt_min", ctypes.c_double),
+        ("dt_max", ctypes.c_double),
+        ("y_dtype", ctypes.c_char_p),
+        ("precision", ctypes.c_char_p),
+    ]
+
 _lock = threading.Lock()
 _lib = None
 
@@ -90,6 +104,9 @@ def _declare(lib):
         "tilecc_free": (None, [c_void_p]),
         "tilecc_launch": (c_int, [c_void_p, c_void_p, c_char_p, ctypes.POINTER(Grid), c_size_t,
                                   ctypes.POINTER(Arg), c_size_t, c_void_p]),
+        "tilecc_ssd_plan": (c_int, [ctypes.POINTER(c_void_p), ctypes.POINTER(SsdOptions), ctypes.POINTER(c_void_p)]),
+        "tilecc_ssd_forward": (c_int, [c_void_p, ctypes.POINTER(c_void_p), ctypes.POINTER(c_void_p),
+                                       ctypes.POINTER(SsdOptions), c_void_p]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -113,10 +130,12 @@ def lib():
             except OSError as error:
                 tried.append(f"{path} ({error})")
                 continue
-            _declare(loaded)
+            loaded.tilecc_api_version.restype = ctypes.c_int
             version = loaded.tilecc_api_version()
             if version < API_VERSION:
-                raise TileError(f"{path} has C API version {version}; this package needs {API_VERSION}")
+                raise TileError(f"{path} has C API version {version}; this package needs {API_VERSION} "
+                                "(rebuild tile-cc)")
+            _declare(loaded)
             _lib = loaded
             return _lib
         raise TileError("libtilecc.so not found; build tile-cc (scripts/build.sh) or set TILECC_LIBRARY. Tried: "

@@ -4,6 +4,7 @@
 
 #include "runtime/Error.h"
 #include "runtime/capi/Context.h"
+#include "runtime/capi/Ssd.h"
 #include "runtime/jit/KernelDecl.h"
 #include "tile/Version.h"
 
@@ -72,6 +73,15 @@ void require(bool condition, const char *message) {
 
 nlohmann::json constantJson(const tile::frontend::ConstantValue &value) {
   return std::visit([](auto v) { return nlohmann::json(v); }, value);
+}
+
+// A copy the caller frees with tilecc_free.
+char *mallocCopy(const std::string &text) {
+  char *copy = static_cast<char *>(std::malloc(text.size() + 1));
+  if (!copy)
+    throw std::bad_alloc();
+  std::memcpy(copy, text.c_str(), text.size() + 1);
+  return copy;
 }
 
 } // namespace
@@ -154,12 +164,7 @@ tilecc_status tilecc_program_inspect(tilecc_program *program, const char *kernel
     }
     nlohmann::json doc = {
         {"name", kernel}, {"params", params}, {"autotune_configs", configs}, {"autotune_key", decl.key}};
-    const std::string text = doc.dump();
-    char *copy = static_cast<char *>(std::malloc(text.size() + 1));
-    if (!copy)
-      throw std::bad_alloc();
-    std::memcpy(copy, text.c_str(), text.size() + 1);
-    *json_out = copy;
+    *json_out = mallocCopy(doc.dump());
   });
 }
 
@@ -177,6 +182,22 @@ tilecc_status tilecc_launch(tilecc_context *context, tilecc_program *program, co
     for (size_t i = 0; i < num_grids; ++i)
       dims.push_back({grids[i][0], grids[i][1], grids[i][2]});
     context->context.launch(program->program, kernel, dims, args, num_args, stream);
+  });
+}
+
+tilecc_status tilecc_ssd_plan(const DLTensor *const *inputs, const tilecc_ssd_options *options, char **json_out) {
+  return guarded([&] {
+    require(json_out != nullptr, "tilecc_ssd_plan: `json_out` is null");
+    *json_out = nullptr;
+    *json_out = mallocCopy(tile::capi::ssdPlanJson(inputs, options));
+  });
+}
+
+tilecc_status tilecc_ssd_forward(tilecc_context *context, const DLTensor *const *inputs, const DLTensor *const *outputs,
+                                 const tilecc_ssd_options *options, void *stream) {
+  return guarded([&] {
+    require(context != nullptr, "tilecc_ssd_forward: the context is null");
+    tile::capi::ssdForward(context->context, inputs, outputs, options, stream);
   });
 }
 

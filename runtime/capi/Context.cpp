@@ -33,6 +33,12 @@ Context::Context(jit::BackendOptions::Choice choice, int device)
       }()),
       description_(backend_.description()) {}
 
+std::optional<rt::Stream> Context::borrow(void *stream) {
+  if (!stream || !backend_.onGpu())
+    return std::nullopt;
+  return rt::Stream::borrow(*backend_.device(), stream);
+}
+
 jit::KernelHandle Context::compiled(const std::string &key, const jit::KernelRequest &request) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -106,9 +112,7 @@ void Context::launch(const Program &program, const std::string &kernel, const st
                               "configuration, not {}",
                               kernel, configs, grids.size())
                 : fmt::format("{} has no autotune configurations: give one grid, not {}", kernel, grids.size()));
-  std::optional<rt::Stream> borrowed;
-  if (stream && backend_.onGpu())
-    borrowed.emplace(rt::Stream::borrow(*backend_.device(), stream));
+  std::optional<rt::Stream> borrowed = borrow(stream);
   const rt::Stream *launchStream = borrowed ? &*borrowed : nullptr;
   unsigned config = 0;
   jit::KernelRequest request = bound.request;

@@ -2,6 +2,7 @@
 // launches of the C API, by program and specialization, and the autotuner's choices.
 #pragma once
 
+#include "runtime/Stream.h"
 #include "runtime/capi/Bind.h"
 #include "runtime/jit/Backend.h"
 
@@ -10,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,8 @@ public:
 
   jit::Backend &backend() { return backend_; }
   const std::string &description() const { return description_; }
+  /// The caller's CUstream as an rt::Stream; none for a null one or on the interpreter.
+  std::optional<rt::Stream> borrow(void *stream);
 
   /// Compiles (once) and launches `kernel` of `program`; `grids` holds one grid, or one per
   /// autotune configuration.

@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define TILECC_C_API_VERSION 1
+#define TILECC_C_API_VERSION 2 /* 2: tilecc_ssd_plan, tilecc_ssd_forward */
 
 typedef enum tilecc_status {
   TILECC_OK = 0,
@@ -117,6 +117,38 @@ void tilecc_free(void *memory);
 tilecc_status tilecc_launch(tilecc_context *context, tilecc_program *program, const char *kernel,
                             const uint32_t (*grids)[3], size_t num_grids, const tilecc_arg *args, size_t num_args,
                             void *stream);
+
+/* ---- The Mamba-2 chunked scan: mamba_ssm's mamba_chunk_scan_combined, forward ------------- */
+
+/* Inputs, in this order (docs/mamba2.md): x (b, T, H, P), dt (b, T, H), A (H), B (b, T, G, N),
+ * C (b, T, G, N), then the optional D (H or H, P), z (b, T, H, P), dt_bias (H) and
+ * initial_states (b, H, P, N), NULL when absent. Any strides. */
+#define TILECC_SSD_NUM_INPUTS 9
+/* Outputs, in this order: y (b, T, H, P), final_states (b, H, P, N), and the intermediates
+ * dt_out, dA_cumsum (b, H, nc, Q), states (b, nc, H, P, N) and cb (b, nc, G, Q, Q). Contiguous,
+ * in the dtypes and shapes tilecc_ssd_plan gives. */
+#define TILECC_SSD_NUM_OUTPUTS 6
+
+typedef struct tilecc_ssd_options {
+  int32_t chunk_size;    /* Q: a power of two from 16 to 256; 0: the plan's choice */
+  int32_t dt_softplus;   /* nonzero: dt = softplus(dt + dt_bias) */
+  double dt_min, dt_max; /* dt clamped to [dt_min, dt_max]; 0 and INFINITY: no clamp */
+  const char *y_dtype;   /* y's dtype ("bfloat16", ...); NULL or "": x's */
+  const char *precision; /* products: "native" (the data's type) or "tf32"; NULL: native */
+} tilecc_ssd_options;
+
+/* Checks the inputs' dtypes and shapes (the messages name the tensor) and writes the outputs'
+ * as JSON: {"chunk_size": Q, "outputs": [{"name": "y", "dtype": "bfloat16", "shape": [...]},
+ * ...]} in output order. Free it with tilecc_free. */
+tilecc_status tilecc_ssd_plan(const DLTensor *const *inputs, const tilecc_ssd_options *options, char **json_out);
+
+/* Runs the forward pass on `stream` (NULL: the default stream) into the caller's outputs and
+ * returns once it is queued (the interpreter runs it before returning). The tensors are in the
+ * context's memory (host for the interpreter, its device for the GPU). The first call for a new
+ * shape compiles and tunes the kernels (and synchronizes); later calls allocate nothing and do
+ * not synchronize, so a CUDA graph may capture them. */
+tilecc_status tilecc_ssd_forward(tilecc_context *context, const DLTensor *const *inputs, const DLTensor *const *outputs,
+                                 const tilecc_ssd_options *options, void *stream);
 
 #ifdef __cplusplus
 }

@@ -575,3 +575,44 @@ TEST_CASE("mamba2 interpreted: a timed call repeats the pass with the same resul
   ssdForward(interpreter(), in, options, nullptr, &zero);
   CHECK(zero.repeats == 1);
 }
+
+TEST_CASE("mamba2 interpreted: ssdForwardInto writes the caller's outputs and checks them", "[mamba2][interpreter]") {
+  ProblemSpec spec;
+  spec.b = 1, spec.T = 40, spec.H = 2, spec.P = 8, spec.G = 1, spec.N = 16, spec.initialStates = true;
+  const Problem p(spec, 7);
+  const StoredF32Inputs stored(p);
+  const SsdArrayInputs in = stored.arrays();
+  ForwardOptions options;
+  options.chunkSize = 16;
+  jit::Backend &backend = interpreter();
+  const SsdOutputs want = ssdForward(backend, in, options);
+  // The caller's memory: buffers of the plan's dtypes and shapes.
+  std::vector<jit::Buffer> buffers;
+  auto like = [&](const SsdOutput &o) {
+    buffers.push_back(backend.allocate(o.buffer.size()));
+    return buffers.back().array(o.view.dtype, o.view.shape);
+  };
+  SsdArrayOutputs out{like(want.y),        like(want.finalStates), like(want.dtOut),
+                      like(want.dACumsum), like(want.states),      like(want.cb)};
+  const SsdRun run = ssdForwardInto(backend, in, out, options, nullptr, nullptr, /*wait=*/false);
+  CHECK(run.chunkSize == 16);
+  const auto y = buffers[0].toHost<float>();
+  const auto yWant = want.y.buffer.toHost<float>();
+  CHECK(y == yWant);
+  CHECK(buffers[1].toHost<float>() == want.finalStates.buffer.toHost<float>());
+
+  SsdArrayOutputs wrong = out;
+  wrong.y.dtype = rt::DType::Float16;
+  CHECK_THROWS_WITH(ssdForwardInto(backend, in, wrong, options),
+                    Catch::Contains("output y has dtype float16, the plan writes float32"));
+  wrong = out;
+  wrong.finalStates.shape[0] = 2;
+  CHECK_THROWS_WITH(ssdForwardInto(backend, in, wrong, options),
+                    Catch::Contains("output final_states has shape (2, 2, 8, 16), expected (1, 2, 8, 16)"));
+  wrong = out;
+  wrong.states.strides = {1, 1, 1, 1, 1};
+  CHECK_THROWS_WITH(ssdForwardInto(backend, in, wrong, options), Catch::Contains("output states is not contiguous"));
+  wrong = out;
+  wrong.cb.data = 0;
+  CHECK_THROWS_WITH(ssdForwardInto(backend, in, wrong, options), Catch::Contains("output CB has no memory"));
+}

@@ -1,0 +1,118 @@
+"""tilecc.mamba2.mamba_chunk_scan_combined on NumPy arrays (the interpreter runs tile-cc's
+kernels), against the float64 step-by-step reference."""
+
+import numpy as np
+import pytest
+
+import tilecc
+from tilecc.mamba2 import mamba_chunk_scan_combined
+from ssd_reference import ssd_reference
+
+
+def problem(batch=1, length=50, heads=4, headdim=16, groups=2, dstate=16, dtype=np.float32, seed=0, D_per_dim=False,
+            with_z=True, with_initial=False):
+    rng = np.random.default_rng(seed)
+    p = {
+        "x": rng.standard_normal((batch, length, heads, headdim)).astype(dtype),
+        # Raw dt before softplus: steps of about 0.01 to 0.2, as trained models have.
+        "dt": rng.uniform(-4.0, -1.5, (batch, length, heads)).astype(dtype),
+        "A": -np.exp(rng.uniform(-1.0, 1.0, heads)).astype(np.float32),
+        "B": rng.standard_normal((batch, length, groups, dstate)).astype(dtype),
+        "C": rng.standard_normal((batch, length, groups, dstate)).astype(dtype),
+        "D": rng.standard_normal((heads, headdim) if D_per_dim else heads).astype(np.float32),
+        "dt_bias": rng.uniform(-0.5, 0.5, heads).astype(np.float32),
+    }
+    if with_z:
+        p["z"] = rng.standard_normal((batch, length, heads, headdim)).astype(dtype)
+    if with_initial:
+        p["initial_states"] = rng.standard_normal((batch, heads, headdim, dstate)).astype(np.float32)
+    return p
+
+
+def check_close(got, want, tolerance):
+    scale = np.sqrt(np.mean(want ** 2))
+    error = np.max(np.abs(got.astype(np.float64) - want)) / scale
+    assert error < tolerance, f"max abs error {error:.3g} of RMS (tolerance {tolerance})"
+
+
+@pytest.mark.parametrize("chunk_size", [16, 32, None])
+def test_matches_the_reference(chunk_size):
+    p = problem()
+    y, final = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], chunk_size, D=p["D"], z=p["z"],
+                                         dt_bias=p["dt_bias"], dt_softplus=True, return_final_states=True)
+    want_y, want_final = ssd_reference(**p, dt_softplus=True)
+    assert y.shape == p["x"].shape and y.dtype == np.float32
+    assert final.shape == (1, 4, 16, 16) and final.dtype == np.float32
+    check_close(y, want_y, 1e-4)
+    check_close(final, want_final, 1e-4)
+
+
+def test_initial_states_per_dim_D_no_z_and_a_dt_limit():
+    p = problem(batch=2, length=37, heads=6, groups=3, D_per_dim=True, with_z=False, with_initial=True, seed=1)
+    y, final = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], 16, D=p["D"],
+                                         dt_bias=p["dt_bias"], initial_states=p["initial_states"], dt_softplus=True,
+                                         dt_limit=(0.02, 0.1), return_final_states=True)
+    want_y, want_final = ssd_reference(**p, dt_softplus=True, dt_limit=(0.02, 0.1))
+    check_close(y, want_y, 1e-4)
+    check_close(final, want_final, 1e-4)
+
+
+def test_float16_data_gives_float16_y():
+    p = problem(dtype=np.float16, seed=2)
+    y = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], 32, D=p["D"], z=p["z"],
+                                  dt_bias=p["dt_bias"], dt_softplus=True)
+    assert y.dtype == np.float16
+    check_close(y, ssd_reference(**p, dt_softplus=True)[0], 2e-2)
+
+
+def test_strided_views():
+    p = problem(seed=3)
+    # x as a view into a wider array (every other head dimension), B with its last two axes swapped in memory.
+    wide = np.repeat(p["x"], 2, axis=3)
+    x = wide[..., ::2]
+    B = np.ascontiguousarray(np.swapaxes(p["B"], 2, 3)).swapaxes(2, 3)
+    assert not x.flags.c_contiguous and not B.flags.c_contiguous
+    y = mamba_chunk_scan_combined(x, p["dt"], p["A"], B, p["C"], 16, D=p["D"], z=p["z"], dt_bias=p["dt_bias"],
+                                  dt_softplus=True)
+    check_close(y, ssd_reference(**p, dt_softplus=True)[0], 1e-4)
+
+
+def test_without_softplus_negative_dt_is_clamped_to_the_limit():
+    p = problem(seed=4, with_z=False)
+    y = mamba_chunk_scan_combined(p["x"], np.abs(p["dt"]) * 0.02 - 0.01, p["A"], p["B"], p["C"], 16)
+    want = ssd_reference(p["x"], np.abs(p["dt"]) * 0.02 - 0.01, p["A"], p["B"], p["C"])[0]
+    check_close(y, want, 1e-4)
+
+
+def test_unsupported_arguments_raise():
+    p = problem()
+    args = (p["x"], p["dt"], p["A"], p["B"], p["C"], 16)
+    with pytest.raises(NotImplementedError, match="seq_idx"):
+        mamba_chunk_scan_combined(*args, seq_idx=np.zeros((1, 50), np.int32))
+    with pytest.raises(NotImplementedError, match="cu_seqlens"):
+        mamba_chunk_scan_combined(*args, cu_seqlens=np.array([0, 50], np.int32))
+    with pytest.raises(NotImplementedError, match="return_varlen_states"):
+        mamba_chunk_scan_combined(*args, return_varlen_states=True)
+
+
+def test_bad_arguments_name_what_is_wrong():
+    p = problem()
+    x, dt, A, B, C = p["x"], p["dt"], p["A"], p["B"], p["C"]
+    with pytest.raises(tilecc.TileArgumentError, match=r"C has shape \(1, 50, 2, 8\)"):
+        mamba_chunk_scan_combined(x, dt, A, B, C[:, :, :, :8], 16)
+    with pytest.raises(tilecc.TileArgumentError, match="B has dtype float64"):
+        mamba_chunk_scan_combined(x, dt, A, B.astype(np.float64), C, 16)
+    with pytest.raises(tilecc.TileArgumentError, match="x"):
+        mamba_chunk_scan_combined(x.astype(np.int32), dt, A, B, C, 16)
+    with pytest.raises(tilecc.TileArgumentError, match="dt_bias"):
+        mamba_chunk_scan_combined(x, dt, A, B, C, 16, dt_bias=np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="chunk_size 48"):
+        mamba_chunk_scan_combined(x, dt, A, B, C, 48)
+    with pytest.raises(TypeError, match="chunk_size"):
+        mamba_chunk_scan_combined(x, dt, A, B, C, 16.0)
+    with pytest.raises(ValueError, match="dt_limit"):
+        mamba_chunk_scan_combined(x, dt, A, B, C, 16, dt_limit=(1.0, 0.5))
+    with pytest.raises(TypeError, match="C must be an array"):
+        mamba_chunk_scan_combined(x, dt, A, B, C.tolist(), 16)
+    with pytest.raises(TypeError, match="A is required"):
+        mamba_chunk_scan_combined(x, dt, None, B, C, 16)

@@ -1,0 +1,159 @@
+"""tilecc.mamba2.mamba_chunk_scan_combined on torch CUDA tensors (the GPU machine; skipped where
+torch or a GPU is missing): against the float64 reference and the interpreter, on a non-default
+stream, captured in a CUDA graph, inside torch.compile, and its errors.
+Runs under pytest, or as `python3 test_mamba2_torch.py` where pytest is not installed."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import torch
+    HAVE_GPU = torch.cuda.is_available()
+except ImportError:
+    torch = None
+    HAVE_GPU = False
+
+if __name__ != "__main__":
+    import pytest
+    pytestmark = pytest.mark.skipif(not HAVE_GPU, reason="needs torch with a CUDA GPU")
+
+import numpy as np  # noqa: E402
+
+import tilecc  # noqa: E402
+from ssd_reference import ssd_reference  # noqa: E402
+from tilecc.mamba2 import mamba_chunk_scan_combined  # noqa: E402
+
+
+def problem(batch=2, length=300, heads=8, headdim=64, groups=2, dstate=64, dtype=None, seed=0, device="cuda"):
+    """bf16 data as Mamba-2 models have it (a length that is no multiple of the chunk)."""
+    g = torch.Generator().manual_seed(seed)
+    dtype = dtype or torch.bfloat16
+    r = lambda *shape: torch.randn(*shape, generator=g)
+    p = {
+        "x": r(batch, length, heads, headdim).to(dtype),
+        "dt": (torch.rand(batch, length, heads, generator=g) * 3 - 4),
+        "A": -torch.exp(torch.rand(heads, generator=g) * 2 - 1),
+        "B": r(batch, length, groups, dstate).to(dtype),
+        "C": r(batch, length, groups, dstate).to(dtype),
+        "D": torch.rand(heads, generator=g),
+        "z": r(batch, length, heads, headdim).to(dtype),
+        "dt_bias": torch.rand(heads, generator=g) - 0.5,
+    }
+    return {k: v.to(device) for k, v in p.items()}
+
+
+def run(p, chunk_size=None, **kwargs):
+    return mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], chunk_size, D=p["D"], z=p["z"],
+                                     dt_bias=p["dt_bias"], dt_softplus=True, **kwargs)
+
+
+def reference(p):
+    numpy = {k: v.float().cpu().numpy() for k, v in p.items()}
+    return ssd_reference(**numpy, dt_softplus=True)
+
+
+def relative_error(got, want):
+    got = got.double().cpu().numpy()
+    return np.max(np.abs(got - want)) / np.sqrt(np.mean(want ** 2))
+
+
+def raises(exception, match, function, *args, **kwargs):
+    try:
+        function(*args, **kwargs)
+    except exception as error:
+        assert match in str(error), f"expected '{match}' in: {error}"
+        return
+    raise AssertionError(f"{exception.__name__} not raised")
+
+
+def test_matches_the_reference_in_every_dtype_and_chunk():
+    for dtype, chunk, tolerance in ((torch.bfloat16, None, 3e-2), (torch.bfloat16, 256, 3e-2),
+                                    (torch.float16, 64, 1e-2), (torch.float32, 128, 1e-3)):
+        p = problem(dtype=dtype)
+        y, final = run(p, chunk, return_final_states=True)
+        want_y, want_final = reference(p)
+        assert y.dtype == dtype and y.shape == p["x"].shape and final.dtype == torch.float32
+        assert relative_error(y, want_y) < tolerance, (dtype, chunk, relative_error(y, want_y))
+        assert relative_error(final, want_final) < tolerance, (dtype, chunk, relative_error(final, want_final))
+
+
+def test_the_gpu_agrees_with_the_interpreter():
+    p = problem(batch=1, length=130, heads=4, dstate=32)
+    gpu = run(p, 64)
+    cpu = run({k: v.cpu() for k, v in p.items()}, 64)  # CPU tensors: the interpreter, same kernels
+    torch.testing.assert_close(gpu.cpu().float(), cpu.float(), atol=2e-2, rtol=2e-2)
+
+
+def test_non_default_stream():
+    p = problem()
+    want = run(p)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        x = p["x"] * 1  # produced on the side stream, read there
+        y = run({**p, "x": x})
+    torch.cuda.current_stream().wait_stream(side)
+    torch.testing.assert_close(y, want, atol=0, rtol=0)
+
+
+def test_cuda_graph_capture_and_replay():
+    p = problem(seed=1)
+    static = {k: v.clone() for k, v in p.items()}
+    warm = torch.cuda.Stream()
+    warm.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(warm):  # compiles and tunes before the capture
+        run(static)
+    torch.cuda.current_stream().wait_stream(warm)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = run(static)
+    fresh = problem(seed=2)
+    for k in static:
+        static[k].copy_(fresh[k])
+    graph.replay()
+    torch.cuda.synchronize()
+    torch.testing.assert_close(y, run(fresh), atol=0, rtol=0)
+
+
+class Block(torch.nn.Module if torch else object):
+    """A Mamba-2 mixer's scan and what surrounds it: a module torch.compile traces whole."""
+
+    def forward(self, x, dt, A, B, C, D, z, dt_bias):
+        y = mamba_chunk_scan_combined(x * 1.5, dt, A, B, C, 128, D=D, z=z, dt_bias=dt_bias, dt_softplus=True)
+        return torch.nn.functional.layer_norm(y.float(), y.shape[-1:]) + 1
+
+
+def test_torch_compile_traces_the_operator():
+    p = problem(seed=3)
+    args = [p[k] for k in ("x", "dt", "A", "B", "C", "D", "z", "dt_bias")]
+    eager = Block()(*args)
+    compiled = torch.compile(Block(), fullgraph=True)(*args)
+    torch.testing.assert_close(compiled, eager, atol=1e-3, rtol=1e-3)
+
+
+def test_errors_name_the_argument():
+    p = problem(batch=1, length=64, heads=4)
+    raises(ValueError, "B is on cpu but x is on cuda:0", run, {**p, "B": p["B"].cpu()})
+    raises(tilecc.TileArgumentError, "x has dtype float64", run, {**p, "x": p["x"].double()})
+    raises(tilecc.TileArgumentError, "C has shape", run, {**p, "C": p["C"][:, :32]})
+    raises(NotImplementedError, "seq_idx", run, p, seq_idx=torch.zeros(1, 64, dtype=torch.int32, device="cuda"))
+    raises(ValueError, "chunk_size 100", run, p, 100)
+
+
+if __name__ == "__main__":
+    if not HAVE_GPU:
+        print("skipped: needs torch with a CUDA GPU")
+        sys.exit(0)
+    failed = 0
+    for name, test in sorted(globals().items()):
+        if name.startswith("test_") and callable(test):
+            try:
+                test()
+                print(f"PASS {name}")
+            except Exception as error:  # report every test, then fail
+                failed += 1
+                print(f"FAIL {name}: {type(error).__name__}: {error}")
+    print(f"{failed} failed")
+    sys.exit(1 if failed else 0)

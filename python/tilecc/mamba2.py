@@ -1,0 +1,243 @@
+"""Mamba-2's chunked selective scan (SSD) on tile-cc's kernels: ``mamba_chunk_scan_combined``
+with ``mamba_ssm``'s signature and semantics (the forward pass).
+
+    from tilecc.mamba2 import mamba_chunk_scan_combined
+    y = mamba_chunk_scan_combined(x, dt, A, B, C, 128, D=D, z=z, dt_bias=dt_bias, dt_softplus=True)
+
+torch tensors go through the custom operator ``torch.ops.tilecc.mamba_chunk_scan_combined``
+(``torch.compile`` traces through it, CUDA graphs capture it once a first call has compiled and
+tuned its kernels); its outputs are allocated by torch on the inputs' device, and it runs on
+torch's current stream. NumPy arrays (and CPU tensors) run on tile-cc's interpreter.
+"""
+
+import ctypes
+import json
+import math
+import sys
+import threading
+from typing import Optional, Tuple
+
+from . import _lib
+from ._launch import _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _PyCapsule_GetPointer, context_for
+
+_NAME = "tilecc.mamba2.mamba_chunk_scan_combined"
+# The C API's order (include/tile/c/tilecc.h): inputs, then outputs.
+_INPUTS = ("x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states")
+_REQUIRED = 5
+_OUTPUTS = ("y", "final_states", "dt_out", "dA_cumsum", "states", "cb")
+
+
+def _check_options(chunk_size, dt_softplus, dt_limit):
+    """(chunk_size, dt_softplus, dt_min, dt_max), checked; raises naming the argument."""
+    if chunk_size is None:
+        chunk_size = 0
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
+        raise TypeError(f"{_NAME}: chunk_size must be an int (or None), not {type(chunk_size).__name__}")
+    if chunk_size and (chunk_size & (chunk_size - 1) or not 16 <= chunk_size <= 256):
+        raise ValueError(f"{_NAME}: chunk_size {chunk_size} is not supported: give a power of two from 16 to "
+                         "256, or None for tile-cc's choice (the result does not depend on it beyond rounding)")
+    try:
+        dt_min, dt_max = (float(v) for v in dt_limit)
+    except (TypeError, ValueError):
+        raise TypeError(f"{_NAME}: dt_limit must be a pair of numbers (min, max), not {dt_limit!r}") from None
+    if math.isnan(dt_min) or math.isnan(dt_max) or dt_min > dt_max:
+        raise ValueError(f"{_NAME}: dt_limit {dt_limit!r} is not an interval (min <= max)")
+    return int(chunk_size), bool(dt_softplus), dt_min, dt_max
+
+
+def _c_options(chunk_size, dt_softplus, dt_min, dt_max):
+    options = _lib.SsdOptions()
+    options.chunk_size = chunk_size
+    options.dt_softplus = int(dt_softplus)
+    options.dt_min = dt_min
+    options.dt_max = dt_max
+    return options
+
+
+_Tensor = None  # torch.Tensor once the operator is registered
+
+
+def _is_torch(value):
+    if _Tensor is not None:
+        return isinstance(value, _Tensor)
+    if type(value).__module__.startswith("torch"):
+        _torch_op()
+        return True
+    return False
+
+
+def _capsule(value):
+    if _is_torch(value):
+        # No stream handshake: the kernels run on torch's current stream, after its work.
+        import torch.utils.dlpack
+        return torch.utils.dlpack.to_dlpack(value)
+    return value.__dlpack__()
+
+
+class _Tensors:
+    """DLTensor pointers of arrays for one C call; holds their capsules until released."""
+
+    def __init__(self, arrays):
+        self.capsules = [None if a is None else _capsule(a) for a in arrays]
+        pointers = [None if c is None else _PyCapsule_GetPointer(c, b"dltensor") for c in self.capsules]
+        self.c_array = (ctypes.c_void_p * len(pointers))(*pointers)
+
+
+_plans = {}
+_plans_lock = threading.Lock()
+
+
+def _plan(inputs, options_key):
+    """The outputs' (dtype name, shape) for these inputs, from the library (cached by the
+    inputs' dtypes and shapes and the options)."""
+    key = (tuple(None if a is None else (str(a.dtype), tuple(a.shape)) for a in inputs), options_key)
+    with _plans_lock:
+        plan = _plans.get(key)
+    if plan is not None:
+        return plan
+    tensors = _Tensors(inputs)
+    text = ctypes.c_void_p()
+    library = _lib.lib()
+    _lib.check(library.tilecc_ssd_plan(tensors.c_array, ctypes.byref(_c_options(*options_key)), ctypes.byref(text)))
+    try:
+        doc = json.loads(ctypes.string_at(text.value).decode("utf-8"))
+    finally:
+        library.tilecc_free(text)
+    plan = [(o["dtype"], tuple(o["shape"])) for o in doc["outputs"]]
+    with _plans_lock:
+        _plans[key] = plan
+    return plan
+
+
+def _forward(inputs, outputs, options_key, device, stream):
+    """Runs the pass on `device` ((DLPack device type, id)) into `outputs`."""
+    context = context_for(*device)
+    ins, outs = _Tensors(inputs), _Tensors(outputs)
+    _lib.check(_lib.lib().tilecc_ssd_forward(context, ins.c_array, outs.c_array,
+                                             ctypes.byref(_c_options(*options_key)), ctypes.c_void_p(stream)))
+    del ins, outs
+
+
+def _where(device):
+    kind, index = device
+    return "host memory" if kind in (_KDL_CPU, _KDL_CUDA_HOST) else f"cuda:{index}"
+
+
+def _check_inputs(inputs):
+    """The common (DLPack device type, id) of the inputs; raises naming an argument that is not
+    an array or lives elsewhere."""
+    device = None
+    for name, value in zip(_INPUTS, inputs):
+        if value is None:
+            continue
+        if not hasattr(value, "__dlpack__"):
+            raise TypeError(f"{_NAME}: {name} must be an array (torch, NumPy, CuPy), not {type(value).__name__}")
+        if _is_torch(value) != _is_torch(inputs[0]):
+            raise TypeError(f"{_NAME}: {name} is a {type(value).__name__} but x is a {type(inputs[0]).__name__}; "
+                            "give arrays of one library")
+        here = tuple(int(v) for v in value.__dlpack_device__())
+        if device is None:
+            device = here
+        elif _where(here) != _where(device):
+            raise ValueError(f"{_NAME}: {name} is in {_where(here)} but x is in {_where(device)}; every array must be "
+                             "on one device")
+    return device
+
+
+def _unsupported(name, given, what, default):
+    if given:
+        raise NotImplementedError(f"{_NAME}: {name} ({what}) is not supported yet; leave it at {default}")
+
+
+def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None, initial_states=None,
+                              seq_idx=None, cu_seqlens=None, dt_softplus=False, dt_limit=(0.0, float("inf")),
+                              return_final_states=False, return_varlen_states=False):
+    """y = SSD(x, dt, A, B, C) as ``mamba_ssm.ops.triton.ssd_combined.mamba_chunk_scan_combined``
+    computes it: x (b, T, H, P), dt (b, T, H), A (H), B and C (b, T, G, N); D (H) or (H, P),
+    z (b, T, H, P) gates y by silu(z), dt_bias (H); dt = softplus(dt + dt_bias) when dt_softplus,
+    clamped to dt_limit; initial_states (b, H, P, N).
+
+    Returns y (b, T, H, P) in x's dtype, and with return_final_states also the final states
+    (b, H, P, N) in float32. `chunk_size` is a power of two from 16 to 256, or None for
+    tile-cc's choice (the fastest it knows for the shape). Not supported yet (they raise
+    NotImplementedError): seq_idx, cu_seqlens and return_varlen_states (variable-length
+    sequences). Forward only: the outputs carry no gradient.
+    """
+    inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states]
+    _unsupported("seq_idx", seq_idx is not None, "sequences packed into one row", "None")
+    _unsupported("cu_seqlens", cu_seqlens is not None, "variable-length sequences", "None")
+    _unsupported("return_varlen_states", return_varlen_states is not False, "variable-length sequences", "False")
+    for name, value in zip(_INPUTS[:_REQUIRED], inputs):
+        if value is None:
+            raise TypeError(f"{_NAME}: {name} is required")
+    options = _check_options(chunk_size, dt_softplus, dt_limit)
+    if _is_torch(x):
+        # The operator checks the tensors (torch.compile traces this function: no DLPack here).
+        y, final_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, *options[1:])
+    else:
+        y, final_states = _numpy_forward(inputs, options, _check_inputs(inputs))
+    return (y, final_states) if return_final_states else y
+
+
+_NUMPY_DTYPES = {"float16": "float16", "float32": "float32", "float64": "float64"}
+
+
+def _numpy_forward(inputs, options, device):
+    import numpy as np
+    outputs = []
+    for name, (dtype, shape) in zip(_OUTPUTS, _plan(inputs, options)):
+        if dtype not in _NUMPY_DTYPES:
+            raise TypeError(f"{_NAME}: output {name} would be {dtype}, which NumPy has no dtype for")
+        outputs.append(np.empty(shape, dtype=_NUMPY_DTYPES[dtype]))
+    _forward(inputs, outputs, options, device, 0)
+    return outputs[0], outputs[1]
+
+
+_op = None
+_op_lock = threading.Lock()
+
+
+def _torch_op():
+    """torch.ops.tilecc.mamba_chunk_scan_combined, registered on first use."""
+    global _op, _Tensor
+    with _op_lock:
+        if _op is None:
+            import torch
+            _op = _register_torch_op()
+            _Tensor = torch.Tensor
+        return _op
+
+
+def _register_torch_op():
+    import torch
+
+    @torch.library.custom_op("tilecc::mamba_chunk_scan_combined", mutates_args=())
+    def op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor, chunk_size: int,
+           D: Optional[torch.Tensor], z: Optional[torch.Tensor], dt_bias: Optional[torch.Tensor],
+           initial_states: Optional[torch.Tensor], dt_softplus: bool, dt_min: float,
+           dt_max: float) -> Tuple[torch.Tensor, torch.Tensor]:
+        options = (chunk_size, dt_softplus, dt_min, dt_max)
+        inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states]
+        for name, value in zip(_INPUTS, inputs):
+            if value is not None and value.device != x.device:
+                raise ValueError(f"{_NAME}: {name} is on {value.device} but x is on {x.device}; every tensor must be "
+                                 "on one device")
+        outputs = [torch.empty(shape, dtype=getattr(torch, dtype), device=x.device)
+                   for dtype, shape in _plan(inputs, options)]
+        on_gpu = x.device.type == "cuda"
+        stream = torch.cuda.current_stream(x.device).cuda_stream if on_gpu else 0
+        device = (_KDL_CUDA, x.device.index or 0) if on_gpu else (_KDL_CPU, 0)
+        _forward(inputs, outputs, options, device, stream)
+        return outputs[0], outputs[1]
+
+    @op.register_fake
+    def _(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, dt_softplus, dt_min, dt_max):
+        b, _, heads, headdim = x.shape
+        return x.new_empty(x.shape), x.new_empty((b, heads, headdim, B.shape[-1]), dtype=torch.float32)
+
+    return op
+
+
+# A program that already uses torch gets the operator now, before torch.compile traces a call.
+if "torch" in sys.modules:
+    _torch_op()
