@@ -31,6 +31,11 @@ if [ -d "$root/bundle/cutile-samples" ]; then
   done
   popd > /dev/null
 fi
+# Test programs of NVIDIA's own (e.g. test_softmax.py, the softmax kernels cutile-python has no
+# sample for), each run by a driver of the bundle's: bundle/nvidia-tests/run_*.py.
+for runner in "$root"/bundle/nvidia-tests/run_*.py; do
+  [ -f "$runner" ] && step timeout 300 python3 -m tilecc "$runner"
+done
 if [ "${GPU_PYTHON_BENCH:-1}" != 0 ] && [ -x "$work/bin/tile-bench" ]; then
   step "$work/bin/tile-bench" ssd --chunk-size 0 --json "$out/tile-bench.json"
   step python3 "$root/python/bench/bench_mamba2.py" --chunk-size 0 --tile-bench "$out/tile-bench.json"

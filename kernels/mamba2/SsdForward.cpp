@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace tile::mamba2 {
@@ -119,21 +120,76 @@ static void checkOutputs(const SsdPlan &plan, const SsdArrayOutputs &outputs) {
   }
 }
 
-SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const SsdArrayOutputs &outputs,
-                      const ForwardOptions &options, const rt::Stream *stream, SsdTimings *timings, bool wait) {
-  const SsdPlan plan = planSsdForward(in.types(), options);
-  checkOutputs(plan, outputs);
-  SsdRun out;
-  std::array<const rt::ArrayArg *, kNumSsdTensors> arrays{};
-  auto inputs = inputArrays(in);
-  std::copy(inputs.begin(), inputs.end(), arrays.begin());
-  auto outs = outputArrays(outputs);
-  std::copy(outs.begin(), outs.end(), arrays.begin() + kNumSsdInputs);
+namespace {
 
-  // Which configuration each kernel runs: known without timing (forced, off, in memory, a
-  // tuning file, an imported table), else tuned below.
+constexpr size_t kKernels = std::tuple_size<decltype(SsdPlan::launches)>::value;
+using TensorArrays = std::array<const rt::ArrayArg *, kNumSsdTensors>;
+
+std::vector<rt::Arg> argsOf(const SsdLaunch &l, const TensorArrays &arrays) {
+  std::vector<rt::Arg> args;
+  for (const SsdLaunchArg &a : l.args) {
+    if (auto *t = std::get_if<SsdTensor>(&a))
+      args.emplace_back(*arrays[static_cast<unsigned>(*t)]);
+    else if (auto *v = std::get_if<SsdTransposed>(&a))
+      args.emplace_back(transposedView(*arrays[static_cast<unsigned>(v->tensor)]));
+    else
+      args.emplace_back(rt::Scalar(std::get<std::int64_t>(a)));
+  }
+  return args;
+}
+
+rt::Grid gridOf(const SsdVariant &v) { return rt::Grid(v.grid[0], v.grid[1], v.grid[2]); }
+
+// The key of SsdPassCache: everything planSsdForward reads.
+std::string passKey(const SsdTensorTypes &types, const ForwardOptions &o) {
+  std::string key;
+  for (const std::optional<SsdTensorType> &t : types) {
+    if (!t) {
+      key += "-;";
+      continue;
+    }
+    key += std::string(rt::dtypeName(t->dtype)) + shapeString(t->shape) + (t->aligned ? "a;" : ";");
+  }
+  char options[160];
+  std::snprintf(options, sizeof options, "Q=%d sp=%d dt=[%a,%a] %s y=%s", o.chunkSize, int(o.dt.dtSoftplus), o.dt.dtMin,
+                o.dt.dtMax, matmulPrecisionName(o.precision), o.outputDType ? rt::dtypeName(*o.outputDType) : "-");
+  return key + options;
+}
+
+} // namespace
+
+/// A plan with each kernel's configuration chosen and compiled: what a pass launches.
+struct SsdPrepared {
+  SsdPlan plan;
+  std::array<unsigned, kKernels> winner{};
+  std::array<std::optional<jit::KernelHandle>, kKernels> kernels;
+  std::array<bool, kKernels> skipped{};
+  SsdRun run;
+};
+
+SsdPassCache::SsdPassCache() = default;
+SsdPassCache::~SsdPassCache() = default;
+
+std::shared_ptr<const SsdPrepared> SsdPassCache::find(const std::string &key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = passes_.find(key);
+  return it == passes_.end() ? nullptr : it->second;
+}
+
+std::size_t SsdPassCache::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return passes_.size();
+}
+
+void SsdPassCache::insert(const std::string &key, std::shared_ptr<const SsdPrepared> pass) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  passes_[key] = std::move(pass);
+}
+
+// Chooses each kernel's configuration (known without timing — forced, off, in memory, a tuning
+// file, an imported table — else tuned here, launching on `arrays`) and compiles it.
+static SsdPrepared prepare(jit::Backend &backend, SsdPlan plan, const TensorArrays &arrays, const rt::Stream *stream) {
   jit::Tuner &tuner = backend.tuner();
-  constexpr size_t kKernels = std::tuple_size<decltype(plan.launches)>::value;
   std::array<std::vector<jit::TuneCandidate>, kKernels> candidates;
   std::array<std::optional<jit::TuneKey>, kKernels> keys;
   std::array<std::optional<jit::TuneDecision>, kKernels> decisions;
@@ -154,10 +210,10 @@ SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const Ssd
   // chunk_bmm serves compute_out's blocks below the diagonal, which only configurations with
   // row blocks smaller than the chunk have: with such a choice of compute_out known, chunk_bmm
   // neither compiles, tunes nor runs.
-  std::array<bool, kKernels> skipped{};
+  SsdPrepared p;
   auto skipBmmUnlessRead = [&] {
-    skipped[1] = decisions[3] && !readsChunkBmm(plan, plan.launches[3].variants[decisions[3]->winner]);
-    if (skipped[1] && !decisions[1])
+    p.skipped[1] = decisions[3] && !readsChunkBmm(plan, plan.launches[3].variants[decisions[3]->winner]);
+    if (p.skipped[1] && !decisions[1])
       decisions[1] = jit::TuneDecision{0, jit::TuneSource::Only, {}, 0};
   };
   skipBmmUnlessRead();
@@ -170,7 +226,7 @@ SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const Ssd
   for (size_t k = 0; k < kKernels; ++k) {
     first[k] = requests.size();
     const SsdLaunch &l = plan.launches[k];
-    if (skipped[k])
+    if (p.skipped[k])
       continue;
     if (decisions[k])
       requests.push_back(l.variants[decisions[k]->winner].request);
@@ -179,66 +235,79 @@ SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const Ssd
         requests.push_back(v.request);
   }
   std::vector<jit::CompileAttempt> compiled = backend.tryCompileAll(requests);
-  std::array<std::optional<jit::KernelHandle>, kKernels> kernels;
   for (size_t k = 0; k < kKernels; ++k)
-    if (decisions[k] && !skipped[k]) {
+    if (decisions[k] && !p.skipped[k]) {
       if (!compiled[first[k]].kernel)
         throw rt::Error(rt::Error::Kind::InvalidArgument, compiled[first[k]].error);
-      kernels[k] = compiled[first[k]].kernel;
+      p.kernels[k] = compiled[first[k]].kernel;
     }
-
-  auto argsOf = [&](const SsdLaunch &l) {
-    std::vector<rt::Arg> args;
-    for (const SsdLaunchArg &a : l.args) {
-      if (auto *t = std::get_if<SsdTensor>(&a))
-        args.emplace_back(*arrays[static_cast<unsigned>(*t)]);
-      else if (auto *v = std::get_if<SsdTransposed>(&a))
-        args.emplace_back(transposedView(*arrays[static_cast<unsigned>(v->tensor)]));
-      else
-        args.emplace_back(rt::Scalar(std::get<std::int64_t>(a)));
-    }
-    return args;
-  };
-  auto gridOf = [](const SsdVariant &v) { return rt::Grid(v.grid[0], v.grid[1], v.grid[2]); };
 
   // The tuning pass: in launch order, each undecided kernel's configurations are timed on the
   // results of the kernels before it, then its winner runs so the next kernel sees real data.
   const bool tuning = std::any_of(decisions.begin(), decisions.end(), [](auto &d) { return !d; });
   for (size_t k = 0; tuning && k < kKernels; ++k) {
     const SsdLaunch &l = plan.launches[k];
-    if (l.empty() || skipped[k])
+    if (l.empty() || p.skipped[k])
       continue;
     if (!decisions[k]) {
       std::vector<jit::LaunchTimer::Variant> variants;
       for (const SsdVariant &v : l.variants)
         variants.push_back({v.request, gridOf(v)});
-      jit::LaunchTimer timer(backend, variants, argsOf(l), stream);
+      jit::LaunchTimer timer(backend, variants, argsOf(l, arrays), stream);
       timer.provide(std::vector<jit::CompileAttempt>(compiled.begin() + first[k],
                                                      compiled.begin() + first[k] + l.variants.size()));
       decisions[k] = tuner.choose(*keys[k], candidates[k], timer);
-      kernels[k] = timer.kernel(decisions[k]->winner);
+      p.kernels[k] = timer.kernel(decisions[k]->winner);
     }
-    backend.launch(*kernels[k], gridOf(l.variants[decisions[k]->winner]), argsOf(l), stream);
+    backend.launch(*p.kernels[k], gridOf(l.variants[decisions[k]->winner]), argsOf(l, arrays), stream);
   }
-
   skipBmmUnlessRead();
+
+  for (size_t k = 0; k < kKernels; ++k) {
+    const SsdLaunch &l = plan.launches[k];
+    const jit::TuneDecision &d = *decisions[k];
+    const SsdVariant &v = l.variants[d.winner];
+    p.winner[k] = d.winner;
+    p.run.choices[k] = {
+        l.request().kernel, v.candidate.config, v.candidate.label(), d.source, d.msOf(v.candidate.config),
+        d.msOf(0),          d.tuneMs,           p.skipped[k]};
+  }
+  p.run.chunkSize = plan.chunkSize;
+  p.run.cbBlock =
+      p.skipped[1] ? 0 : std::get<std::int64_t>(plan.launches[1].variants[p.winner[1]].request.constants.at("BQ"));
+  p.plan = std::move(plan);
+  return p;
+}
+
+SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const SsdArrayOutputs &outputs,
+                      const ForwardOptions &options, const rt::Stream *stream, SsdTimings *timings, bool wait,
+                      SsdPassCache *cache) {
+  const SsdTensorTypes types = in.types();
+  const std::string key = cache ? passKey(types, options) : std::string();
+  std::shared_ptr<const SsdPrepared> pass = cache ? cache->find(key) : nullptr;
+  const SsdPlan plan = pass ? SsdPlan() : planSsdForward(types, options);
+  checkOutputs(pass ? pass->plan : plan, outputs);
+  TensorArrays arrays{};
+  auto inputs = inputArrays(in);
+  std::copy(inputs.begin(), inputs.end(), arrays.begin());
+  auto outs = outputArrays(outputs);
+  std::copy(outs.begin(), outs.end(), arrays.begin() + kNumSsdInputs);
+  if (!pass) {
+    pass = std::make_shared<const SsdPrepared>(prepare(backend, plan, arrays, stream));
+    if (cache)
+      cache->insert(key, pass);
+  }
+  const SsdPrepared &p = *pass;
 
   // The pass proper, with the chosen configurations (timed: `repeats` times back to back).
   std::vector<jit::TimePoint> points; // a start and an end per timed launch
   std::vector<size_t> timed;          // which launch each pair brackets
   std::optional<jit::TimePoint> passStart;
   const int repeats = timings ? std::max(1, timings->repeats) : 1;
-  for (size_t k = 0; k < kKernels; ++k) {
-    const SsdLaunch &l = plan.launches[k];
-    const SsdVariant &v = l.variants[decisions[k]->winner];
-    const jit::TuneDecision &d = *decisions[k];
-    out.choices[k] = {l.request().kernel, v.candidate.config, v.candidate.label(), d.source, d.msOf(v.candidate.config),
-                      d.msOf(0),          d.tuneMs,           skipped[k]};
-  }
   std::array<std::vector<rt::Arg>, kKernels> args;
   for (size_t k = 0; k < kKernels; ++k)
-    if (!plan.launches[k].empty() && !skipped[k])
-      args[k] = argsOf(plan.launches[k]);
+    if (!p.plan.launches[k].empty() && !p.skipped[k])
+      args[k] = argsOf(p.plan.launches[k], arrays);
   // Events go between the kernels of the last pass only (its per-kernel times); the passes
   // before it run back to back, bracketed by one event at the start.
   for (int r = 0; r < repeats; ++r) {
@@ -246,22 +315,18 @@ SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const Ssd
     if (timings && r == 0)
       passStart = backend.now(stream);
     for (size_t k = 0; k < kKernels; ++k) {
-      const SsdLaunch &l = plan.launches[k];
-      if (l.empty() || skipped[k])
+      const SsdLaunch &l = p.plan.launches[k];
+      if (l.empty() || p.skipped[k])
         continue;
       if (timings && lastPass)
         points.push_back(backend.now(stream));
-      backend.launch(*kernels[k], gridOf(l.variants[decisions[k]->winner]), args[k], stream);
+      backend.launch(*p.kernels[k], gridOf(l.variants[p.winner[k]]), args[k], stream);
       if (timings && lastPass) {
         points.push_back(backend.now(stream));
         timed.push_back(k);
       }
     }
   }
-  out.chunkSize = plan.chunkSize;
-  out.cbBlock =
-      skipped[1] ? 0
-                 : std::get<std::int64_t>(plan.launches[1].variants[decisions[1]->winner].request.constants.at("BQ"));
   if (wait || timings) {
     if (stream)
       stream->synchronize();
@@ -276,7 +341,7 @@ SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &in, const Ssd
     if (!points.empty())
       timings->endToEndMs = jit::TimePoint::elapsedMs(*passStart, points.back()) / repeats;
   }
-  return out;
+  return p.run;
 }
 
 } // namespace tile::mamba2

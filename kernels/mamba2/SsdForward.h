@@ -14,7 +14,11 @@
 #include "kernels/mamba2/SsdPlan.h"
 #include "runtime/jit/Backend.h"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <string>
 
 namespace tile::mamba2 {
 
@@ -105,13 +109,32 @@ SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
 
+struct SsdPrepared;
+/// Earlier calls' plans and kernel choices, by the inputs' dtypes, shapes and alignment and the
+/// options: a caller that runs the same shapes again (a serving loop, a model's layers) skips
+/// planning and the tuner's and the compiler's cache lookups, and a call costs its launches.
+/// One per backend (the kernels are its); thread-safe.
+class SsdPassCache {
+public:
+  SsdPassCache();
+  ~SsdPassCache();
+  std::shared_ptr<const SsdPrepared> find(const std::string &key) const;
+  void insert(const std::string &key, std::shared_ptr<const SsdPrepared> pass);
+  std::size_t size() const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const SsdPrepared>> passes_;
+};
+
 /// ssdForward into the caller's `outputs` (checked against the plan: dtype, shape, contiguity;
 /// rt::Error(InvalidArgument) naming the output). Returns once the launches are queued on
 /// `stream` unless `wait` (or `timings`, whose events it reads): nothing is allocated and
 /// nothing synchronizes once every kernel's configuration is known, so a CUDA graph can capture
-/// a call whose kernels an earlier call compiled and tuned.
+/// a call whose kernels an earlier call compiled and tuned. With `cache` (of this backend), a
+/// call for shapes it holds launches at once (its SsdRun is the preparing call's).
 SsdRun ssdForwardInto(jit::Backend &backend, const SsdArrayInputs &inputs, const SsdArrayOutputs &outputs,
                       const ForwardOptions &options = {}, const rt::Stream *stream = nullptr,
-                      SsdTimings *timings = nullptr, bool wait = true);
+                      SsdTimings *timings = nullptr, bool wait = true, SsdPassCache *cache = nullptr);
 
 } // namespace tile::mamba2

@@ -2,6 +2,7 @@
 // launches of the C API, by program and specialization, and the autotuner's choices.
 #pragma once
 
+#include "kernels/mamba2/SsdForward.h"
 #include "runtime/Stream.h"
 #include "runtime/capi/Bind.h"
 #include "runtime/jit/Backend.h"
@@ -34,6 +35,8 @@ public:
   const std::string &description() const { return description_; }
   /// The caller's CUstream as an rt::Stream; none for a null one or on the interpreter.
   std::optional<rt::Stream> borrow(void *stream);
+  /// The Mamba-2 passes prepared on this context's backend (tilecc_ssd_forward).
+  mamba2::SsdPassCache &ssdPasses() { return ssdPasses_; }
 
   /// Compiles (once) and launches `kernel` of `program`; `grids` holds one grid, or one per
   /// autotune configuration.
@@ -52,6 +55,7 @@ private:
   std::mutex mutex_;
   std::map<std::string, jit::KernelHandle> kernels_; // by program id and BoundLaunch::key (+ config)
   std::map<std::string, unsigned> choices_;          // tuned launches: by the same and the grids
+  mamba2::SsdPassCache ssdPasses_;
 };
 
 } // namespace tile::capi

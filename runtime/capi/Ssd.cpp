@@ -188,7 +188,7 @@ void ssdForward(Context &context, const DLTensor *const *inputs, const DLTensor 
   const mamba2::SsdArrayOutputs out{arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]};
   std::optional<rt::Stream> borrowed = context.borrow(stream);
   mamba2::ssdForwardInto(backend, in, out, optionsOf(options), borrowed ? &*borrowed : nullptr, nullptr,
-                         /*wait=*/false);
+                         /*wait=*/false, &context.ssdPasses());
   if (staging)
     staging->finish();
 }

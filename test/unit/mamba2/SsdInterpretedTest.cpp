@@ -601,6 +601,21 @@ TEST_CASE("mamba2 interpreted: ssdForwardInto writes the caller's outputs and ch
   CHECK(y == yWant);
   CHECK(buffers[1].toHost<float>() == want.finalStates.buffer.toHost<float>());
 
+  // A cache of prepared passes: the second call of the shapes launches what the first chose.
+  SsdPassCache cache;
+  buffers[0].fillBytes(0);
+  ssdForwardInto(backend, in, out, options, nullptr, nullptr, true, &cache);
+  CHECK(cache.size() == 1);
+  buffers[0].fillBytes(0);
+  const SsdRun again = ssdForwardInto(backend, in, out, options, nullptr, nullptr, true, &cache);
+  CHECK(cache.size() == 1);
+  CHECK(again.chunkSize == 16);
+  CHECK(buffers[0].toHost<float>() == yWant);
+  ForwardOptions other = options;
+  other.chunkSize = 32; // another plan: other intermediates' shapes, another entry
+  CHECK_THROWS_WITH(ssdForwardInto(backend, in, out, other, nullptr, nullptr, true, &cache),
+                    Catch::Contains("output dt_out has shape"));
+
   SsdArrayOutputs wrong = out;
   wrong.y.dtype = rt::DType::Float16;
   CHECK_THROWS_WITH(ssdForwardInto(backend, in, wrong, options),
