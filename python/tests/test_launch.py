@@ -20,6 +20,14 @@ def test_add_ragged():
     np.testing.assert_array_equal(c, a + b)
 
 
+def test_host_code_beside_the_kernels_is_set_aside():
+    # kernels.py has host code with raise, with, try and f-strings (as NVIDIA's samples do).
+    a = np.arange(300, dtype=np.float32)
+    c = np.zeros_like(a)
+    k.checked_launch(None, k.add, a, a, c, 64)
+    np.testing.assert_array_equal(c, a + a)
+
+
 def test_add_other_dtype_and_tile_specialize():
     for dtype, tile in ((np.float64, 64), (np.int32, 256), (np.float16, 32)):
         n = 300

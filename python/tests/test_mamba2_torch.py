@@ -55,8 +55,10 @@ def reference(p):
 
 
 def relative_error(got, want):
-    got = got.double().cpu().numpy()
-    return np.max(np.abs(got - want)) / np.sqrt(np.mean(want ** 2))
+    """(RMS, max) of the error over the RMS of the reference."""
+    error = got.double().cpu().numpy() - want
+    scale = np.sqrt(np.mean(want ** 2))
+    return np.sqrt(np.mean(error ** 2)) / scale, np.max(np.abs(error)) / scale
 
 
 def raises(exception, match, function, *args, **kwargs):
@@ -69,14 +71,18 @@ def raises(exception, match, function, *args, **kwargs):
 
 
 def test_matches_the_reference_in_every_dtype_and_chunk():
-    for dtype, chunk, tolerance in ((torch.bfloat16, None, 3e-2), (torch.bfloat16, 256, 3e-2),
-                                    (torch.float16, 64, 1e-2), (torch.float32, 128, 1e-3)):
+    # Tolerances (RMS, max) of the error over the reference's RMS: bf16 stores the chunk-entry
+    # states in bf16 (8 bits), as the inputs are.
+    for dtype, chunk, tolerance in ((torch.bfloat16, None, (1e-2, 1.5e-1)), (torch.bfloat16, 256, (1e-2, 1.5e-1)),
+                                    (torch.float16, 64, (2e-3, 3e-2)), (torch.float32, 128, (1e-4, 1e-3))):
         p = problem(dtype=dtype)
         y, final = run(p, chunk, return_final_states=True)
         want_y, want_final = reference(p)
         assert y.dtype == dtype and y.shape == p["x"].shape and final.dtype == torch.float32
-        assert relative_error(y, want_y) < tolerance, (dtype, chunk, relative_error(y, want_y))
-        assert relative_error(final, want_final) < tolerance, (dtype, chunk, relative_error(final, want_final))
+        for name, got, want in (("y", y, want_y), ("final_states", final, want_final)):
+            rms, worst = relative_error(got, want)
+            print(f"  {dtype} chunk {chunk} {name}: error RMS {rms:.2e}, max {worst:.2e} of the reference's RMS")
+            assert rms < tolerance[0] and worst < tolerance[1], (dtype, chunk, name, rms, worst)
 
 
 def test_the_gpu_agrees_with_the_interpreter():

@@ -76,6 +76,14 @@ def test_cuda_graph_capture_and_replay():
     torch.testing.assert_close(out, x * 2.0 + y)
 
 
+def test_tensors_that_require_grad():
+    # As torch.autograd.Function.forward passes them (NVIDIA's LayerNorm sample): read as they are.
+    a = torch.randn(1000, device="cuda", requires_grad=True)
+    c = torch.empty(1000, device="cuda")
+    tilecc.launch(torch.cuda.current_stream(), (8,), k.add, (a, a, c, 128))
+    torch.testing.assert_close(c, (a + a).detach())
+
+
 def test_strided_views():
     base = torch.randn(300, 700, device="cuda")
     x = base[::3, 5:505]

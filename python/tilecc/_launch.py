@@ -264,6 +264,8 @@ def launch(stream, grid, kernel, args):
             where = lambda d: "host memory" if d[0] else f"GPU {d[1]}"
             raise ValueError(f"launch of '{kernel.name}': argument {i + 1} is in {where(here)} but an earlier "
                              f"array is in {where(device)}; every array must be on one device")
+        if getattr(value, "requires_grad", False):
+            value = value.detach()  # the kernel reads and writes the storage; autograd is the caller's
         if here[0]:
             capsule = value.__dlpack__()
         else:

@@ -70,7 +70,7 @@ def _capsule(value):
     if _is_torch(value):
         # No stream handshake: the kernels run on torch's current stream, after its work.
         import torch.utils.dlpack
-        return torch.utils.dlpack.to_dlpack(value)
+        return torch.utils.dlpack.to_dlpack(value.detach())
     return value.__dlpack__()
 
 
