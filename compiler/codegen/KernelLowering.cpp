@@ -448,7 +448,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   // states of chunk 0 were wrong (test/codegen/min-ctas.py).
   // The kernel option occupancy=N asks for N resident blocks per SM instead: ptxas then keeps
   // every thread within 65536 / (N * numThreads) registers.
-  int32_t minBlocks = static_cast<int32_t>(kernel_.getOccupancy().value_or(1));
+  int32_t minBlocks = wgmmaOccupancy(static_cast<int32_t>(kernel_.getOccupancy().value_or(1)));
   fn->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b_.getI32IntegerAttr(minBlocks));
   for (size_t i = firstTmaParam; i < params.size(); ++i) {
     fn.setArgAttr(unsigned(i), LLVM::LLVMDialect::getByValAttrName(),
@@ -868,6 +868,31 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
   }
   unflatten(*this, op.getResults(), newIf.getResults(), 0);
   return success();
+}
+
+// A wgmma with an m64nN accumulator keeps N/2 registers of it live per thread, with its A
+// fragment and addresses beside them: ptxas refuses to compile it below that ("Insufficient
+// registers", C7602), so an occupancy whose register share (65536 / (occupancy * threads))
+// leaves less is lowered until it fits, with a warning naming both.
+int32_t KernelLowering::wgmmaOccupancy(int32_t asked) {
+  int64_t need = 0;
+  kernel_.walk([&](mlir::tile::MmaOp mma) {
+    if (runsAsWgmma(mma))
+      need = std::max<int64_t>(
+          need, std::min<int64_t>(cast<RankedTensorType>(mma.getType()).getShape().back(), 256) / 2 + 32);
+  });
+  auto share = [&](int32_t blocks) { return 65536 / (int64_t(blocks) * int64_t(numThreads_)); };
+  int32_t blocks = asked;
+  while (blocks > 1 && share(blocks) < need)
+    --blocks;
+  if (blocks != asked) {
+    kernel_.emitWarning() << "occupancy=" << asked << " leaves " << std::min<int64_t>(share(asked), 255)
+                          << " registers per thread at " << numThreads_ << " threads, fewer than its wgmma needs ("
+                          << need << "): compiled for occupancy " << blocks;
+    TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] occupancy " << asked << " -> " << blocks << " (wgmma needs " << need
+                            << " registers per thread)\n");
+  }
+  return blocks;
 }
 
 } // namespace tile::codegen

@@ -221,6 +221,8 @@ private:
                              mlir::Type elementType, bool bMnMajor);
   /// Whether `op` runs as wgmma (else why not, in `why`).
   bool runsAsWgmma(mlir::tile::MmaOp op, std::string *why = nullptr);
+  /// `asked` (the occupancy option), lowered until every wgmma's registers fit its share.
+  int32_t wgmmaOccupancy(int32_t asked);
   /// Whether every use of `op` is an A or B operand of a Tensor Core product that reads the
   /// permute's input from shared memory in the other orientation (wgmma: written transposed
   /// into its core matrices; mma.sync with 16-bit operands: ldmatrix with the opposite .trans):

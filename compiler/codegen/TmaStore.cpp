@@ -69,7 +69,12 @@ std::variant<TmaStorePlan, std::string> tmaStoreFor(mlir::tile::StoreOp store, m
            "-byte staging limit";
   int64_t rowBytes = shape.back() * esize;
   SmallVector<int64_t> box(shape);
-  int64_t swizzle = stageSwizzleBytes(rowBytes);
+  // The copy engine swizzles by the shared-memory address (a 16-byte chunk's index XOR the
+  // address's bits 7-9), the staging writes by the row within a column block (operandTileOffset):
+  // the two agree when every column block is whole periods of 8 swizzled rows. A tile with
+  // fewer or ragged rows (a row of a softmax) is staged unswizzled, one box per row block.
+  const int64_t rows = type.getNumElements() / shape.back();
+  int64_t swizzle = rows % 8 == 0 ? stageSwizzleBytes(rowBytes) : 0;
   if (swizzle)
     box.back() = swizzle / esize;
   why = tmaBoxRefusal(box, esize);

@@ -21,7 +21,8 @@ SourceDecls inspectSource(const std::string &source, const std::string &fileName
   frontend::DiagnosticEngine diags(sources);
   SourceDecls decls;
   const frontend::SourceFile *file = sources.addBuffer(fileName, source);
-  std::unique_ptr<frontend::Module> module = file ? frontend::parseModule(*file, diags, frontend::hostFileOptions()) : nullptr;
+  std::unique_ptr<frontend::Module> module =
+      file ? frontend::parseModule(*file, diags, frontend::hostFileOptions()) : nullptr;
   if (!module || diags.hasErrors()) {
     decls.diagnostics = file ? diags.str() : "the source is too large";
     return decls;

@@ -15,6 +15,7 @@
 # RUN: tile-cc %s --kernel acc_bf16 --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=bf16:2:aligned --arg n=i32:0 --emit=ptx -debug-only=tile-place-tma,tile-lower-to-llvm 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 # RUN: tile-cc %s --kernel single --arg x=f32:2:aligned --arg y=f32:2:aligned --arg n=i32:0 --emit=ptx -debug-only=tile-lower-to-llvm 2>&1 >/dev/null | FileCheck %s --check-prefix=SINGLE-DEBUG
 # RUN: tile-cc %s --kernel single --arg x=f32:2:aligned --arg y=f32:2:aligned --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=SINGLE
+# RUN: tile-cc %s --kernel row_per_iteration --arg x=f32:2:aligned --arg y=f32:2:aligned --arg n=i32:0 --emit=ptx -o /dev/null --print-ir-after=tile-place-tma 2>&1 >/dev/null | FileCheck %s --check-prefix=ROW
 import cuda.tile as ct
 
 
@@ -117,3 +118,16 @@ def single(x, y, n: int):
     for i in range(n):
         t = ct.load(x, (i, 0), (64, 64), padding_mode=ct.PaddingMode.ZERO)
         ct.store(y, (i, 0), t * 2.0)
+
+
+# One row per iteration (NVIDIA's softmax_per_row): a 1 x 128 f32 tile has no 8 rows for the
+# 128-byte swizzle's period (the copy engine swizzles by address, the staging by row), so it
+# is staged unswizzled in one box of the whole row; swizzled 32-column boxes stored the
+# columns past the first 32 permuted on the GPU.
+# ROW: tile.tma_maps = [{{.*}}{arg = 1 : i64, box = array<i64: 1, 128>, nan_fill = false, swizzle = 0 : i64}]
+@ct.kernel
+def row_per_iteration(x, y, n: int):
+    for i in range(ct.bid(0), n, ct.num_blocks(0)):
+        row = ct.load(x, index=(i, 0), shape=(1, 128))
+        e = ct.exp(row - ct.max(row, axis=1, keepdims=True))
+        ct.store(y, index=(i, 0), tile=e / ct.sum(e, axis=1, keepdims=True))
