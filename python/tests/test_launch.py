@@ -28,6 +28,11 @@ def test_host_code_beside_the_kernels_is_set_aside():
     np.testing.assert_array_equal(c, a + a)
 
 
+def test_replace_hints_warns_and_keeps_the_kernel():
+    with pytest.warns(UserWarning, match="replace_hints\\(num_ctas, occupancy\\) on 'add' is not applied"):
+        assert k.add.replace_hints(num_ctas=2, occupancy=1) is k.add
+
+
 def test_add_other_dtype_and_tile_specialize():
     for dtype, tile in ((np.float64, 64), (np.int32, 256), (np.float16, 32)):
         n = 300

@@ -6,6 +6,7 @@ import inspect
 import json
 import os
 import threading
+import warnings
 
 from . import _lib
 
@@ -44,6 +45,15 @@ class Kernel:
 
     def __repr__(self):
         return f"<tilecc kernel {self.name} of {self.file}>"
+
+    def replace_hints(self, **hints):
+        """cuTile's: this kernel with other compiler hints (``num_ctas``, ``occupancy``). tile-cc
+        reads kernel options from the decorator in the source, so they are not applied (a
+        warning says so) and the same kernel is returned."""
+        if hints:
+            warnings.warn(f"tilecc: replace_hints({', '.join(sorted(hints))}) on '{self.name}' is not applied: "
+                          "tile-cc takes kernel options from the kernel's decorator", stacklevel=2)
+        return self
 
     def program(self):
         with self._lock:
