@@ -55,6 +55,7 @@ def _c_options(chunk_size, dt_softplus, dt_min, dt_max):
 
 
 _Tensor = None  # torch.Tensor once the operator is registered
+_to_dlpack = None  # torch.utils.dlpack.to_dlpack, likewise
 
 
 def _is_torch(value):
@@ -69,8 +70,7 @@ def _is_torch(value):
 def _capsule(value):
     if _is_torch(value):
         # No stream handshake: the kernels run on torch's current stream, after its work.
-        import torch.utils.dlpack
-        return torch.utils.dlpack.to_dlpack(value.detach())
+        return _to_dlpack(value.detach() if value.requires_grad else value)
     return value.__dlpack__()
 
 
@@ -199,10 +199,12 @@ _op_lock = threading.Lock()
 
 def _torch_op():
     """torch.ops.tilecc.mamba_chunk_scan_combined, registered on first use."""
-    global _op, _Tensor
+    global _op, _Tensor, _to_dlpack
     with _op_lock:
         if _op is None:
             import torch
+            import torch.utils.dlpack
+            _to_dlpack = torch.utils.dlpack.to_dlpack
             _op = _register_torch_op()
             _Tensor = torch.Tensor
         return _op
