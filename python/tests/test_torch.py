@@ -8,12 +8,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-try:
-    import torch
-    HAVE_GPU = torch.cuda.is_available()
-except ImportError:
-    torch = None
-    HAVE_GPU = False
+from gpu_script import HAVE_GPU, raises, run_as_script, torch  # noqa: E402
 
 if __name__ != "__main__":
     import pytest
@@ -24,14 +19,6 @@ import tilecc
 tilecc.install_cuda_tile_alias()
 import kernels as k  # noqa: E402
 
-
-def raises(exception, match, function, *args):
-    try:
-        function(*args)
-    except exception as error:
-        assert match in str(error), f"expected '{match}' in: {error}"
-        return
-    raise AssertionError(f"{exception.__name__} not raised")
 
 
 def test_add_on_the_current_stream():
@@ -117,17 +104,4 @@ def test_errors():
 
 
 if __name__ == "__main__":
-    if not HAVE_GPU:
-        print("skipped: needs torch with a CUDA GPU")
-        sys.exit(0)
-    failed = 0
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_") and callable(test):
-            try:
-                test()
-                print(f"PASS {name}")
-            except Exception as error:  # report every test, then fail
-                failed += 1
-                print(f"FAIL {name}: {type(error).__name__}: {error}")
-    print(f"{failed} failed")
-    sys.exit(1 if failed else 0)
+    run_as_script(globals())
