@@ -36,10 +36,12 @@ class KernelOp;
 
 namespace tile::interp {
 
-/// What elements outside the array become when a load's padding is `undetermined`.
+/// What elements outside the array become when a load's padding is `undetermined`: zero by
+/// default, as the generated code reads them (copies and masked loads fill zeros); Poison checks
+/// that a kernel does not depend on them.
 enum class UndeterminedPadding {
-  Poison, // NaN for floats, the most negative value for integers, false for bool
   Zero,
+  Poison, // NaN for floats, the most negative value for integers, false for bool
 };
 
 struct InterpreterOptions {
@@ -48,7 +50,7 @@ struct InterpreterOptions {
   /// Parameter names for messages, in kernel-argument order. Without them the interpreter uses
   /// a `tile.name` string argument attribute, else "#<index>".
   std::vector<std::string> argNames;
-  UndeterminedPadding undeterminedPadding = UndeterminedPadding::Poison;
+  UndeterminedPadding undeterminedPadding = UndeterminedPadding::Zero;
   /// Run only this block (debugging); the grid still defines num_blocks.
   std::optional<Dim3> onlyBlock;
   /// Called after each block with the blocks run so far and the total (e.g. for a progress

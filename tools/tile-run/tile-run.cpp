@@ -86,8 +86,13 @@ cl::opt<std::string> blockSpec("block", cl::desc("Run only this block"), cl::val
                                cl::cat(category));
 cl::opt<unsigned> optLevel("O", cl::desc("Run the tile-opt pipeline first (0: the IR as emitted)"), cl::init(0),
                            cl::Prefix, cl::cat(category));
-cl::opt<bool> zeroUndetermined("undetermined-zero", cl::desc("Pad `undetermined` loads with zero instead of NaN"),
-                               cl::cat(category));
+cl::opt<bool> poisonUndetermined("undetermined-nan",
+                                 cl::desc("Pad `undetermined` loads with NaN (the most negative integer, false) "
+                                          "instead of zero, as the GPU does: shows a kernel that reads them"),
+                                 cl::cat(category));
+// Zero is the default now; the old switch is still accepted.
+cl::opt<bool> zeroUndetermined("undetermined-zero", cl::desc("Pad `undetermined` loads with zero (the default)"),
+                               cl::Hidden, cl::cat(category));
 cl::opt<std::string> backendName("backend",
                                  cl::desc("interpreter (default), or gpu: run on the GPU too and compare every array"),
                                  cl::value_desc("interpreter|gpu"), cl::init("interpreter"), cl::cat(category));
@@ -387,7 +392,7 @@ int main(int argc, char **argv) {
 
   InterpreterOptions options;
   options.argNames = paramNames;
-  options.undeterminedPadding = zeroUndetermined ? UndeterminedPadding::Zero : UndeterminedPadding::Poison;
+  options.undeterminedPadding = poisonUndetermined ? UndeterminedPadding::Poison : UndeterminedPadding::Zero;
   options.onlyBlock = onlyBlock;
   // A progress line once a second after the first second, so a huge grid is visibly running.
   const auto start = std::chrono::steady_clock::now();
