@@ -578,10 +578,12 @@ int main(int argc, char **argv) {
 
   if (listKernels) {
     mlir::MLIRContext context;
+    unsigned listed = 0;
     for (const FunctionDefStmt *fn : module->functions()) {
       auto sig = inspectKernel(*module, fn->name, context, diags);
       if (!sig || !sig->isKernel)
         continue;
+      ++listed;
       outs() << sig->name << ":";
       for (const std::string &p : sig->constantParams)
         outs() << " " << p << "(const)";
@@ -590,6 +592,13 @@ int main(int argc, char **argv) {
       if (!sig->autotuneConfigs.empty())
         outs() << " [" << sig->autotuneConfigs.size() << " autotune configs]";
       outs() << "\n";
+    }
+    // A script that lists kernels to compile them must not mistake an empty list for success.
+    if (listed == 0 && !diags.hasErrors()) {
+      errs() << "tile-cc: error: " << inputFile
+             << " has no kernel: no function at the module's top level is decorated with @ct.kernel (kernels "
+                "defined inside other functions are not found)\n";
+      return 1;
     }
     return finish(diags);
   }
