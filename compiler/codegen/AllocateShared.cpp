@@ -56,6 +56,22 @@ struct TileAllocateSharedPass : impl::TileAllocateSharedBase<TileAllocateSharedP
   }
 };
 
+// A buffer in an error: "128x512xbf16 (131072 bytes, line 12)"; the stages of a pipelined
+// loop's buffer are counted ("2 stages of 64x64xbf16").
+std::string describeBuffer(Buffer &b) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  tgpu::SharedType type = b.alloc.getType();
+  if (type.getStages() > 0)
+    os << type.getStages() << " stages of ";
+  llvm::interleave(type.getShape(), os, "x");
+  os << "x" << type.getElementType() << " (" << b.bytes << " bytes";
+  if (auto loc = b.alloc.getLoc()->findInstanceOf<FileLineColLoc>())
+    os << ", line " << loc.getLine();
+  os << ")";
+  return text;
+}
+
 } // namespace
 
 LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
@@ -110,7 +126,8 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
   int64_t limit = target.maxSharedBytesPerBlock();
   if (total <= limit)
     return success();
-  // The figures, and the buffers live together at the point that needs the most.
+  // The figures, and the buffers live together at the point that needs the most: the error
+  // names each (tile, bytes, source line), since those are the tiles to shrink.
   Buffer *worst = nullptr;
   int64_t worstLive = 0;
   for (Buffer &b : buffers) {
@@ -123,9 +140,19 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
       worst = &b;
     }
   }
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(
+      llvm::make_filter_range(buffers,
+                              [&](Buffer &other) { return other.start <= worst->start && worst->start <= other.end; }),
+      os, [&](Buffer &other) { os << describeBuffer(other); });
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] over the limit: " << total << " > " << limit
+                          << "; live at once: " << names << "\n");
   InFlightDiagnostic diag = scope->emitError()
                             << "shared memory: the buffers need " << total << " bytes, over the " << limit
-                            << " a block may have on sm_" << target.sm << (target.archSpecific ? "a" : "");
+                            << " a block may have on sm_" << target.sm << (target.archSpecific ? "a" : "") << "; "
+                            << worstLive << " bytes are live at once: " << names
+                            << "; use smaller tiles (or keep fewer of them live at once)";
   diag.attachNote(worst->alloc.getLoc()) << "here " << worstLive << " bytes of buffers are live at once";
   return failure();
 }

@@ -247,7 +247,8 @@ LogicalResult KernelLowering::checkSharedMemoryLimit() {
     what = "tile " + shape;
   }
   op->emitError() << what << " needs " << kibString(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_))
-                  << " of shared memory; the limit on sm_" << target_.sm << " is " << kibString(limit);
+                  << " of shared memory; the limit on sm_" << target_.sm << " is " << kibString(limit)
+                  << "; use smaller tiles";
   return failure();
 }
 
@@ -402,6 +403,8 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   if (Operation *op = firstUnsupportedElementType(kernel_, bad, where))
     return op->emitError("code generation does not support element type ")
            << bad << " yet" << where << "; the interpreter runs it (TILE_INTERPRET=1)";
+  if (failed(checkWgmmaRegisters()))
+    return failure();
   MLIRContext *ctx = kernel_.getContext();
   auto module = kernel_->getParentOfType<ModuleOp>();
   b_.setInsertionPoint(kernel_);
@@ -872,15 +875,61 @@ LogicalResult KernelLowering::lowerIf(scf::IfOp op) {
 
 // A wgmma with an m64nN accumulator keeps N/2 registers of it live per thread, with its A
 // fragment and addresses beside them: ptxas refuses to compile it below that ("Insufficient
-// registers", C7602), so an occupancy whose register share (65536 / (occupancy * threads))
-// leaves less is lowered until it fits, with a warning naming both.
-int32_t KernelLowering::wgmmaOccupancy(int32_t asked) {
-  int64_t need = 0;
+// registers", C7602). The product that needs the most (null without wgmma) and its need.
+std::pair<mlir::tile::MmaOp, int64_t> KernelLowering::wgmmaRegisterNeed() {
+  std::pair<mlir::tile::MmaOp, int64_t> worst{nullptr, 0};
   kernel_.walk([&](mlir::tile::MmaOp mma) {
-    if (runsAsWgmma(mma))
-      need = std::max<int64_t>(
-          need, std::min<int64_t>(cast<RankedTensorType>(mma.getType()).getShape().back(), 256) / 2 + 32);
+    if (!runsAsWgmma(mma))
+      return;
+    int64_t need = std::min<int64_t>(cast<RankedTensorType>(mma.getType()).getShape().back(), 256) / 2 + 32;
+    if (need > worst.second)
+      worst = {mma, need};
   });
+  return worst;
+}
+
+// Registers a thread may have with `blocks` resident blocks of numThreads_ (65536 per SM, at
+// most 255 per thread).
+static int64_t registerShare(int64_t blocks, int64_t threads) {
+  return std::min<int64_t>(65536 / (blocks * threads), 255);
+}
+
+// A wgmma whose registers exceed a thread's share even at one block per SM (a 256x256 f32
+// accumulator at 512 threads fills the whole register file) is an error at the product,
+// before ptxas fails on it: the tile, what it needs and what to change.
+LogicalResult KernelLowering::checkWgmmaRegisters() {
+  auto [mma, need] = wgmmaRegisterNeed();
+  int64_t share = registerShare(1, numThreads_);
+  if (!mma || need <= share)
+    return success();
+  auto acc = cast<RankedTensorType>(mma.getType());
+  std::string shape;
+  llvm::raw_string_ostream os(shape);
+  llvm::interleave(acc.getShape(), os, "x");
+  os << "x" << acc.getElementType();
+  // The widest N that fits at these threads, and the most threads under which it fits.
+  int64_t maxN = (share - 32) * 2;
+  int64_t fewer = numThreads_;
+  while (fewer > 128 && registerShare(1, fewer) < need)
+    fewer /= 2;
+  TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel_.getSymName() << "': wgmma on " << shape << " needs "
+                          << need << " registers per thread, " << share << " at " << numThreads_ << " threads\n");
+  InFlightDiagnostic diag = mma.emitError()
+                            << "accumulator tile " << shape << " does not fit in registers: its wgmma keeps "
+                            << need - 32 << " accumulator registers per thread live with operands and addresses "
+                            << "beside them (about " << need << "), but at " << numThreads_
+                            << " threads per block a thread may have " << share << " (65536 per block)";
+  diag << "; use a smaller tile (at most " << maxN << " columns at " << numThreads_ << " threads)";
+  if (fewer < numThreads_ && registerShare(1, fewer) >= need)
+    diag << " or fewer threads (num_threads=" << fewer << ", where the accumulator takes "
+         << acc.getNumElements() / fewer << " registers per thread and may spill)";
+  return failure();
+}
+
+// An occupancy whose register share (65536 / (occupancy * threads)) leaves less than the
+// wgmma needs is lowered until it fits, with a warning naming both.
+int32_t KernelLowering::wgmmaOccupancy(int32_t asked) {
+  int64_t need = wgmmaRegisterNeed().second;
   auto share = [&](int32_t blocks) { return 65536 / (int64_t(blocks) * int64_t(numThreads_)); };
   int32_t blocks = asked;
   while (blocks > 1 && share(blocks) < need)

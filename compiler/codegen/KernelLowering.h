@@ -221,6 +221,11 @@ private:
                              mlir::Type elementType, bool bMnMajor);
   /// Whether `op` runs as wgmma (else why not, in `why`).
   bool runsAsWgmma(mlir::tile::MmaOp op, std::string *why = nullptr);
+  /// The wgmma product that needs the most registers per thread, and that need (null, 0 without).
+  std::pair<mlir::tile::MmaOp, int64_t> wgmmaRegisterNeed();
+  /// An error at the product when its wgmma cannot fit a thread's registers even at one block
+  /// per SM (ptxas would fail with "Insufficient registers").
+  mlir::LogicalResult checkWgmmaRegisters();
   /// `asked` (the occupancy option), lowered until every wgmma's registers fit its share.
   int32_t wgmmaOccupancy(int32_t asked);
   /// Whether every use of `op` is an A or B operand of a Tensor Core product that reads the

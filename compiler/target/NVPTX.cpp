@@ -140,6 +140,17 @@ std::string findPtxas() {
   return "";
 }
 
+// The kernel a PTX module defines, for ptxas's errors: "kernel 'mm'" (its .entry without the
+// lowering's __tile suffix), or "the kernel" when there is none.
+static std::string ptxKernelName(llvm::StringRef ptx) {
+  size_t at = ptx.find(".entry ");
+  if (at == llvm::StringRef::npos)
+    return "the kernel";
+  llvm::StringRef name = ptx.drop_front(at + 7).take_until([](char c) { return c == '(' || llvm::isSpace(c); });
+  name.consume_back("__tile");
+  return "kernel '" + name.str() + "'";
+}
+
 bool assembleCubin(const std::string &ptx, const std::string &chip, std::string &cubin, std::string &report,
                    std::string &error) {
   std::string ptxas = findPtxas();
@@ -178,7 +189,8 @@ bool assembleCubin(const std::string &ptx, const std::string &chip, std::string 
   auto logText = llvm::MemoryBuffer::getFile(log);
   report = logText ? (*logText)->getBuffer().str() : "";
   if (rc != 0) {
-    error = "ptxas failed (" + (execError.empty() ? "exit code " + std::to_string(rc) : execError) + "):\n" + report +
+    error = "ptxas failed on " + ptxKernelName(ptx) + " (" +
+            (execError.empty() ? "exit code " + std::to_string(rc) : execError) + "):\n" + report +
             "reproduce with: " + ptxas + " " + arch + " -O3 kernel.ptx (write it with --emit=ptx)";
     return false;
   }
