@@ -1,4 +1,5 @@
 #include "runtime/jit/Jit.h"
+#include "runtime/jit/CompileWarnings.h"
 
 #include "compiler/driver/Compile.h"
 #include "compiler/target/NVPTX.h"
@@ -167,7 +168,7 @@ std::optional<rt::Kernel> Jit::lookup(const std::string &key) {
   return std::nullopt;
 }
 
-CacheEntry Jit::build(const KernelRequest &request) const {
+CacheEntry Jit::build(const KernelRequest &request, std::vector<std::string> &warnings) const {
   driver::CompileOptions compileOptions;
   compileOptions.arch = arch_;
   compileOptions.numThreads = options_.numThreads;
@@ -189,11 +190,7 @@ CacheEntry Jit::build(const KernelRequest &request) const {
   if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))
     throw rt::Error(rt::Error::Kind::InvalidArgument,
                     "cannot compile kernel '" + request.kernel + "':\n" + diagnostics);
-  // Shown once, when the kernel is compiled (a cache hit does not repeat it).
-  for (const std::string &warning : compiled.warnings)
-    std::cerr << "tile-cc: warning: " << request.fileName
-              << (request.config ? ", configuration " + std::to_string(*request.config) : std::string()) << ": "
-              << warning << "\n";
+  warnings = std::move(compiled.warnings);
   return CacheEntry{compiled.metadata, compiled.cubin.empty() ? compiled.ptx : compiled.cubin};
 }
 
@@ -211,7 +208,11 @@ rt::Kernel Jit::compileOrLoad(const KernelRequest &request) {
   std::string key = cacheKey(request, options_, arch_);
   if (std::optional<rt::Kernel> cached = lookup(key))
     return *cached;
-  return install(key, build(request), request.fileName);
+  std::vector<std::string> warnings;
+  CacheEntry entry = build(request, warnings);
+  for (const std::string &line : compileWarningLines({request}, {0}, {warnings}))
+    std::cerr << line << "\n";
+  return install(key, entry, request.fileName);
 }
 
 // What one request became: an rt::Error's message, or any other exception as compile() words it.
@@ -248,6 +249,7 @@ std::vector<CompileOutcome> Jit::compileEach(const std::vector<KernelRequest> &r
   // Compile the misses concurrently: each compile has its own MLIR context; only the driver
   // calls (load, in install) need the calling thread, which holds the CUDA context.
   std::vector<std::optional<CacheEntry>> built(requests.size());
+  std::vector<std::vector<std::string>> warnings(requests.size());
   unsigned workers = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   workers = std::min<unsigned>(workers, static_cast<unsigned>(misses.size()));
   std::atomic<size_t> next{0};
@@ -255,7 +257,7 @@ std::vector<CompileOutcome> Jit::compileEach(const std::vector<KernelRequest> &r
     for (size_t m; (m = next.fetch_add(1)) < misses.size();) {
       size_t i = misses[m];
       try {
-        built[i] = build(requests[i]);
+        built[i] = build(requests[i], warnings[i]);
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -267,6 +269,8 @@ std::vector<CompileOutcome> Jit::compileEach(const std::vector<KernelRequest> &r
   work();
   for (std::thread &t : pool)
     t.join();
+  for (const std::string &line : compileWarningLines(requests, misses, warnings))
+    std::cerr << line << "\n";
   std::vector<CompileOutcome> result(requests.size());
   for (size_t i = 0; i < requests.size(); ++i) {
     if (!errors[i]) {

@@ -111,8 +111,9 @@ private:
   rt::Kernel compileOrLoad(const KernelRequest &request);
   /// The kernel of `key` from memory or the disk cache, if either has it.
   std::optional<rt::Kernel> lookup(const std::string &key);
-  /// Compiles `request` without touching the caches or the driver (safe on any thread).
-  CacheEntry build(const KernelRequest &request) const;
+  /// Compiles `request` without touching the caches or the driver (safe on any thread); what
+  /// the compile warns of goes to `warnings`, for the caller to show.
+  CacheEntry build(const KernelRequest &request, std::vector<std::string> &warnings) const;
   /// Loads a built entry, stores it on disk and in memory.
   rt::Kernel install(const std::string &key, const CacheEntry &entry, const std::string &origin);
   rt::Kernel load(const CacheEntry &entry, const std::string &origin);
