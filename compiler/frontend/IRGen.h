@@ -21,7 +21,15 @@
 #include <optional>
 #include <set>
 
+namespace mlir::tile {
+enum class GridDependencyAction : uint32_t;
+enum class ReduceKind : uint32_t;
+enum class ScanKind : uint32_t;
+} // namespace mlir::tile
+
 namespace tile::frontend {
+
+class BuiltinTable;
 
 /// NumPy broadcasting of two shapes (aligned on the right); nullopt if they do not broadcast.
 std::optional<llvm::SmallVector<int64_t>> broadcastShapeVectors(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
@@ -70,8 +78,7 @@ public:
     SourceRange range;
   };
 
-private:
-  using Scope = std::map<std::string, KValue>;
+  /// The arguments of a call, as a built-in's handler receives them (Builtins.h).
   struct CallArgs {
     std::vector<Arg> positional;
     std::vector<std::pair<std::string, Arg>> keywords;
@@ -82,6 +89,17 @@ private:
     /// flush_to_zero=True was given (stripNumericOptions takes it out of `keywords`).
     bool flushToZero = false;
   };
+
+  // Each family of built-ins registers its handlers with the table callBuiltin consults.
+  static void registerNamedBuiltins(BuiltinTable &table);  // IRGenNamedOps.cpp
+  static void registerMiscBuiltins(BuiltinTable &table);   // IRGenBuiltins.cpp
+  static void registerMemoryBuiltins(BuiltinTable &table); // IRGenBuiltins.cpp
+  static void registerMathBuiltins(BuiltinTable &table);   // IRGenBuiltinOps.cpp
+  static void registerReduceBuiltins(BuiltinTable &table); // IRGenBuiltinOps.cpp
+  static void registerShapeBuiltins(BuiltinTable &table);  // IRGenBuiltinOps.cpp
+
+private:
+  using Scope = std::map<std::string, KValue>;
   /// Arguments bound to a signature; missing optional parameters are absent.
   struct Bound {
     std::map<std::string, Arg> args;
@@ -194,7 +212,15 @@ private:
   // Named operator functions and numeric options (IRGenNamedOps.cpp).
   /// Checks and removes flush_to_zero= and rounding_mode= (false and a diagnostic if invalid).
   bool stripNumericOptions(CallArgs &args);
-  KValue builtinNamed(const std::string &name, const CallArgs &args, bool &handled);
+  KValue builtinBinary(const std::string &name, const CallArgs &args, BinOpKind op);
+  KValue builtinCompare(const std::string &name, const CallArgs &args, CmpOpKind op);
+  KValue builtinDivmod(const std::string &name, const CallArgs &args);
+  KValue builtinNegative(const std::string &name, const CallArgs &args);
+  KValue builtinBitwiseNot(const std::string &name, const CallArgs &args);
+  KValue builtinIsnan(const std::string &name, const CallArgs &args);
+  KValue builtinGridDependency(const std::string &name, const CallArgs &args, mlir::tile::GridDependencyAction action);
+  KValue builtinAssert(const std::string &name, const CallArgs &args);
+  KValue builtinByTarget(const std::string &name, const CallArgs &args);
 
   // Host modules and host code (IRGenHost.cpp).
   static bool isHostModule(const std::string &ns, std::string &module);
@@ -203,22 +229,96 @@ private:
   KValue hostCodeError(const HostCode &host, const NameExpr &use);
   bool constantAnnotation(const Expr *e, std::string &kind, unsigned depth = 0);
 
-  // Builtins (IRGenBuiltins.cpp and friends).
+  // Builtins (IRGenBuiltins.cpp and friends): callBuiltin looks the name up in builtinTable().
   KValue callBuiltin(const std::string &name, const KValue *self, const CallArgs &args);
   /// Array.tiled_view() and the TiledView methods (IRGenTiledView.cpp): load, store and the
   /// atomic_store_* read-modify-writes of a tile at a tile index, num_tiles.
   KValue callTiledView(const std::string &name, const KValue &self, const CallArgs &args);
   bool bind(const CallArgs &args, llvm::ArrayRef<const char *> params, Bound &out);
-  KValue builtinMemory(const std::string &name, const CallArgs &args);
-  KValue builtinMath(const std::string &name, const CallArgs &args);
-  KValue builtinShape(const std::string &name, const CallArgs &args);
-  KValue builtinReduce(const std::string &name, const CallArgs &args);
-  /// ct.extract's sub-tile along dimension `d` at a run-time tile index `i` (a scalar).
-  mlir::Value extractAtRuntimeIndex(mlir::Value v, int64_t d, int64_t size, mlir::Value i, mlir::Location loc);
+
+  // The grid and memory (IRGenBuiltins.cpp).
+  /// What ct.load and ct.store share: the array, the tile index and the hints.
+  struct TileAccess {
+    mlir::Value array;
+    llvm::SmallVector<mlir::Value> indices;
+    mlir::DenseI32ArrayAttr order;
+    mlir::IntegerAttr latency;
+    mlir::BoolAttr allowTma;
+  };
+  /// The element accesses, which share one body: the value broadcast with indices and mask.
+  enum class ElementAccess { Gather, Scatter, AtomicAdd, AtomicRMW, AtomicMinMax, AtomicCas };
+  std::optional<uint32_t> gridAxis(const CallArgs &args);
+  KValue builtinBid(const std::string &name, const CallArgs &args);
+  KValue builtinNumBlocks(const std::string &name, const CallArgs &args);
+  KValue builtinCdiv(const std::string &name, const CallArgs &args);
+  KValue builtinNumTiles(const std::string &name, const CallArgs &args);
+  bool tileAccess(const Bound &b, TileAccess &out);
+  KValue builtinLoad(const std::string &name, const CallArgs &args);
+  KValue builtinStore(const std::string &name, const CallArgs &args);
+  /// memory_order= and memory_scope= of an atomic as the op's attributes (cuTile's defaults:
+  /// acq_rel, device); false and a diagnostic for other values.
+  bool memorySemantics(const Arg *orderArg, const Arg *scopeArg, std::string &order, std::string &scope);
+  KValue builtinElementAccess(const std::string &name, const CallArgs &args, ElementAccess kind);
+
+  // Python builtins, compile-time checks and printing (IRGenBuiltins.cpp).
+  enum class PyNumber { Int, Float, Bool };
+  KValue builtinDict(const std::string &name, const CallArgs &args);
+  KValue builtinStaticEval(const std::string &name, const CallArgs &args);
+  KValue builtinAssumeDivisibleBy(const std::string &name, const CallArgs &args);
+  KValue builtinStaticAssert(const std::string &name, const CallArgs &args);
+  KValue builtinPrintf(const std::string &name, const CallArgs &args);
+  KValue builtinPrint(const std::string &name, const CallArgs &args);
+  /// tile.print of `format` with `values` (numbers, scalars or tiles).
+  KValue emitPrint(const std::string &name, const CallArgs &args, const std::string &format,
+                   const std::vector<Arg> &values);
+  KValue builtinLen(const std::string &name, const CallArgs &args);
+  KValue builtinPyNumber(const std::string &name, const CallArgs &args, PyNumber to);
+  KValue builtinAbs(const std::string &name, const CallArgs &args);
+  /// Python's min() and max() of two or more values: ct.minimum or ct.maximum, pairwise.
+  KValue builtinPyMinMax(const std::string &name, const CallArgs &args, bool isMin);
+  KValue builtinItem(const std::string &name, const CallArgs &args);
+
+  // Element-wise math (IRGenBuiltinOps.cpp).
+  enum class BinaryMath { Minimum, Maximum, Atan2 };
+  /// One element-wise function of one argument (IRGenBuiltinOps.cpp's table).
+  struct UnaryMath;
+  KValue builtinAstype(const std::string &name, const CallArgs &args);
+  KValue builtinAstile(const std::string &name, const CallArgs &args);
+  KValue builtinBitcast(const std::string &name, const CallArgs &args);
+  KValue builtinPow(const std::string &name, const CallArgs &args);
+  KValue builtinBinaryMath(const std::string &name, const CallArgs &args, BinaryMath kind);
+  KValue builtinWhere(const std::string &name, const CallArgs &args);
+  KValue builtinUnaryMath(const std::string &name, const CallArgs &args, const UnaryMath *fn);
+
+  // Reductions and scans (IRGenBuiltinOps.cpp).
   /// ct.reduce / ct.scan with a combining function: the built-in ones (ct.add, ct.mul,
   /// ct.maximum, ct.minimum) with their neutral element become the named reductions and scans.
-  KValue builtinReduceWith(const std::string &name, const CallArgs &args);
-  KValue builtinMisc(const std::string &name, const CallArgs &args, bool &handled);
+  KValue builtinReduceWith(const std::string &name, const CallArgs &args, bool isScan);
+  /// A reduction's or scan's input as a tile (booleans counted as i32); null on error.
+  mlir::Value reductionInput(const Arg &x, const CallArgs &args);
+  KValue builtinReduce(const std::string &name, const CallArgs &args, mlir::tile::ReduceKind kind);
+  KValue builtinScan(const std::string &name, const CallArgs &args, mlir::tile::ScanKind kind);
+
+  // Creation, shapes and matrix products (IRGenBuiltinOps.cpp).
+  enum class Fill { Full, Zeros, Ones };
+  KValue builtinArange(const std::string &name, const CallArgs &args);
+  KValue builtinFull(const std::string &name, const CallArgs &args, Fill fill);
+  /// ct.mma (`accumulates`: into its acc argument) and ct.matmul.
+  KValue builtinMatmul(const std::string &name, const CallArgs &args, bool accumulates);
+  KValue builtinCat(const std::string &name, const CallArgs &args);
+  /// The shape argument of reshape (`allowInferred`: one -1) and broadcast_to, for `x`.
+  std::optional<llvm::SmallVector<int64_t>> targetShape(const Arg &s, mlir::Value x, bool allowInferred);
+  KValue builtinReshape(const std::string &name, const CallArgs &args);
+  KValue builtinBroadcastTo(const std::string &name, const CallArgs &args);
+  /// tile.permute of `x` by `perm`, checked by the verifier.
+  KValue permuted(mlir::Value x, llvm::ArrayRef<int32_t> perm, const CallArgs &args);
+  std::optional<llvm::SmallVector<int32_t>> permutationArg(const Arg &axes, int64_t rank);
+  KValue builtinPermute(const std::string &name, const CallArgs &args);
+  KValue builtinTranspose(const std::string &name, const CallArgs &args);
+  KValue builtinExpandDims(const std::string &name, const CallArgs &args);
+  KValue builtinExtract(const std::string &name, const CallArgs &args);
+  /// ct.extract's sub-tile along dimension `d` at a run-time tile index `i` (a scalar).
+  mlir::Value extractAtRuntimeIndex(mlir::Value v, int64_t d, int64_t size, mlir::Value i, mlir::Location loc);
 
   // Checked accessors for builtin arguments: each reports a diagnostic naming the argument.
   std::optional<int64_t> constInt(const Arg &a, const std::string &what);

@@ -2,7 +2,7 @@
 // rounding_mode / flush_to_zero options, ct.isnan, ct.assert_, ct.ByTarget and the grid
 // dependency controls (programmatic dependent launch).
 
-#include "compiler/frontend/IRGen.h"
+#include "compiler/frontend/Builtins.h"
 
 #include "dialect/TileDialect.h"
 #include "runtime/GpuArch.h"
@@ -98,124 +98,149 @@ bool KernelIRGen::stripNumericOptions(CallArgs &args) {
   return true;
 }
 
-KValue KernelIRGen::builtinNamed(const std::string &name, const CallArgs &args, bool &handled) {
-  handled = true;
+KValue KernelIRGen::builtinBinary(const std::string &name, const CallArgs &args, BinOpKind op) {
   Bound b;
-  for (auto &[fn, op] : kBinary)
-    if (name == fn) {
-      if (!bind(args, {"x", "y"}, b))
-        return KValue::error();
-      return binary(op, *b.get("x"), *b.get("y"), args.callRange);
-    }
-  for (auto &[fn, op] : kCompare)
-    if (name == fn) {
-      if (!bind(args, {"x", "y"}, b))
-        return KValue::error();
-      return compare(op, *b.get("x"), *b.get("y"), args.callRange);
-    }
-  if (name == "ct.divmod") {
-    if (!bind(args, {"x", "y"}, b))
-      return KValue::error();
-    KValue q = binary(BinOpKind::FloorDiv, *b.get("x"), *b.get("y"), args.callRange);
-    KValue r = binary(BinOpKind::Mod, *b.get("x"), *b.get("y"), args.callRange);
-    if (q.isError() || r.isError())
-      return KValue::error();
-    return KValue::tuple({q, r});
-  }
-  if (name == "ct.negative" || name == "ct.bitwise_not") {
-    if (!bind(args, {"x"}, b))
-      return KValue::error();
-    const Arg &x = *b.get("x");
-    if (name == "ct.negative")
-      return binary(BinOpKind::Sub, {KValue::integer(0), args.callRange}, x, args.callRange);
-    if (x.value.isInt())
-      return KValue::integer(~x.value.intValue());
-    if ((x.value.isTile() || x.value.isScalar()) && isa<IntegerType>(x.value.elementType()))
-      return binary(BinOpKind::BitXor, x,
-                    {x.value.elementType().isInteger(1) ? KValue::boolean(true) : KValue::integer(-1), args.callRange},
-                    args.callRange);
-    error(x.range, "bitwise_not() needs integers or booleans, got " + describe(x.value));
+  if (!bind(args, {"x", "y"}, b))
+    return KValue::error();
+  return binary(op, *b.get("x"), *b.get("y"), args.callRange);
+}
+
+KValue KernelIRGen::builtinCompare(const std::string &name, const CallArgs &args, CmpOpKind op) {
+  Bound b;
+  if (!bind(args, {"x", "y"}, b))
+    return KValue::error();
+  return compare(op, *b.get("x"), *b.get("y"), args.callRange);
+}
+
+KValue KernelIRGen::builtinDivmod(const std::string &name, const CallArgs &args) {
+  Bound b;
+  if (!bind(args, {"x", "y"}, b))
+    return KValue::error();
+  KValue q = binary(BinOpKind::FloorDiv, *b.get("x"), *b.get("y"), args.callRange);
+  KValue r = binary(BinOpKind::Mod, *b.get("x"), *b.get("y"), args.callRange);
+  if (q.isError() || r.isError())
+    return KValue::error();
+  return KValue::tuple({q, r});
+}
+
+KValue KernelIRGen::builtinNegative(const std::string &name, const CallArgs &args) {
+  Bound b;
+  if (!bind(args, {"x"}, b))
+    return KValue::error();
+  return binary(BinOpKind::Sub, {KValue::integer(0), args.callRange}, *b.get("x"), args.callRange);
+}
+
+KValue KernelIRGen::builtinBitwiseNot(const std::string &name, const CallArgs &args) {
+  Bound b;
+  if (!bind(args, {"x"}, b))
+    return KValue::error();
+  const Arg &x = *b.get("x");
+  if (x.value.isInt())
+    return KValue::integer(~x.value.intValue());
+  if ((x.value.isTile() || x.value.isScalar()) && isa<IntegerType>(x.value.elementType()))
+    return binary(BinOpKind::BitXor, x,
+                  {x.value.elementType().isInteger(1) ? KValue::boolean(true) : KValue::integer(-1), args.callRange},
+                  args.callRange);
+  error(x.range, "bitwise_not() needs integers or booleans, got " + describe(x.value));
+  return KValue::error();
+}
+
+KValue KernelIRGen::builtinIsnan(const std::string &name, const CallArgs &args) {
+  Bound b;
+  if (!bind(args, {"x"}, b))
+    return KValue::error();
+  const Arg &x = *b.get("x");
+  if (x.value.isConstNumber())
+    return KValue::boolean(x.value.isFloat() && std::isnan(x.value.floatValue()));
+  if (!(x.value.isTile() || x.value.isScalar())) {
+    error(x.range, "isnan() needs a number, a scalar or a tile, got " + describe(x.value));
     return KValue::error();
   }
-  if (name == "ct.isnan") {
-    if (!bind(args, {"x"}, b))
-      return KValue::error();
-    const Arg &x = *b.get("x");
-    if (x.value.isConstNumber())
-      return KValue::boolean(x.value.isFloat() && std::isnan(x.value.floatValue()));
-    if (!(x.value.isTile() || x.value.isScalar())) {
-      error(x.range, "isnan() needs a number, a scalar or a tile, got " + describe(x.value));
-      return KValue::error();
-    }
-    Location l = loc(args.callRange);
-    Value v = x.value.value();
-    if (!isa<FloatType>(x.value.elementType())) { // integers are never NaN
-      Value f = constant(KValue::boolean(false), builder_.getI1Type(), l);
-      return KValue::runtime(x.value.isTile() ? broadcastValue(f, x.value.shape(), l) : f);
-    }
-    return KValue::runtime(arith::CmpFOp::create(builder_, l, arith::CmpFPredicate::UNO, v, v));
+  Location l = loc(args.callRange);
+  Value v = x.value.value();
+  if (!isa<FloatType>(x.value.elementType())) { // integers are never NaN
+    Value f = constant(KValue::boolean(false), builder_.getI1Type(), l);
+    return KValue::runtime(x.value.isTile() ? broadcastValue(f, x.value.shape(), l) : f);
   }
-  if (name == "ct.grid_dependency_control_wait" || name == "ct.grid_dependency_control_launch_dependents") {
-    if (!bind(args, {}, b))
+  return KValue::runtime(arith::CmpFOp::create(builder_, l, arith::CmpFPredicate::UNO, v, v));
+}
+
+KValue KernelIRGen::builtinGridDependency(const std::string &name, const CallArgs &args,
+                                          mlir::tile::GridDependencyAction action) {
+  Bound b;
+  if (!bind(args, {}, b))
+    return KValue::error();
+  mlir::tile::GridDependencyControlOp::create(builder_, loc(args.callRange), action);
+  return KValue::none();
+}
+
+KValue KernelIRGen::builtinAssert(const std::string &name, const CallArgs &args) {
+  Bound b;
+  if (!bind(args, {"cond", "message?"}, b))
+    return KValue::error();
+  const Arg &c = *b.get("cond");
+  std::string message = "assertion failed";
+  if (const Arg *m = b.get("message")) {
+    if (!m->value.isStr()) {
+      error(m->range, "the assert_ message must be a string constant");
       return KValue::error();
-    bool wait = name == "ct.grid_dependency_control_wait";
-    mlir::tile::GridDependencyControlOp::create(builder_, loc(args.callRange),
-                                                wait ? mlir::tile::GridDependencyAction::wait
-                                                     : mlir::tile::GridDependencyAction::launch_dependents);
+    }
+    message = m->value.name();
+  }
+  if (auto truth = constTruth(c.value)) {
+    if (!*truth)
+      error(c.range, "assertion failed at compile time: " + message);
     return KValue::none();
   }
-  if (name == "ct.assert_") {
-    if (!bind(args, {"cond", "message?"}, b))
-      return KValue::error();
-    const Arg &c = *b.get("cond");
-    std::string message = "assertion failed";
-    if (const Arg *m = b.get("message")) {
-      if (!m->value.isStr()) {
-        error(m->range, "the assert_ message must be a string constant");
-        return KValue::error();
-      }
-      message = m->value.name();
-    }
-    if (auto truth = constTruth(c.value)) {
-      if (!*truth)
-        error(c.range, "assertion failed at compile time: " + message);
-      return KValue::none();
-    }
-    Value cond = c.value.isTile() && c.value.elementType().isInteger(1) ? c.value.value() : runtimeCondition(c);
-    if (!cond)
-      return KValue::error();
-    auto op = mlir::tile::AssertOp::create(builder_, loc(args.callRange), cond, builder_.getStringAttr(message));
-    if (!verifyBuilt(op, args.callRange, "assert_"))
-      return KValue::error();
-    return KValue::none();
+  Value cond = c.value.isTile() && c.value.elementType().isInteger(1) ? c.value.value() : runtimeCondition(c);
+  if (!cond)
+    return KValue::error();
+  auto op = mlir::tile::AssertOp::create(builder_, loc(args.callRange), cond, builder_.getStringAttr(message));
+  if (!verifyBuilt(op, args.callRange, "assert_"))
+    return KValue::error();
+  return KValue::none();
+}
+
+// ByTarget(sm_100=2, default=1): the value for this target ("sm_90a" also matches sm_90), else
+// the default, else None (the option keeps its own default).
+KValue KernelIRGen::builtinByTarget(const std::string &name, const CallArgs &args) {
+  if (!args.positional.empty()) {
+    error(args.positional[0].range, "ct.ByTarget takes keyword arguments only (sm_XX=value, default=value)");
+    return KValue::error();
   }
-  if (name == "ct.ByTarget") {
-    // ByTarget(sm_100=2, default=1): the value for this target ("sm_90a" also matches sm_90),
-    // else the default, else None (the option keeps its own default).
-    if (!args.positional.empty()) {
-      error(args.positional[0].range, "ct.ByTarget takes keyword arguments only (sm_XX=value, default=value)");
+  std::string base = arch_;
+  if (!base.empty() && base.back() == 'a')
+    base.pop_back();
+  const Arg *exact = nullptr, *family = nullptr, *fallback = nullptr;
+  for (const auto &[key, arg] : args.keywords) {
+    if (key == "default")
+      fallback = &arg;
+    else if (!rt::GpuArch::parse(key)) {
+      error(arg.range, "ct.ByTarget keys are architectures like sm_90 or sm_100, or 'default'; got '" + key + "'");
       return KValue::error();
-    }
-    std::string base = arch_;
-    if (!base.empty() && base.back() == 'a')
-      base.pop_back();
-    const Arg *exact = nullptr, *family = nullptr, *fallback = nullptr;
-    for (const auto &[key, arg] : args.keywords) {
-      if (key == "default")
-        fallback = &arg;
-      else if (!rt::GpuArch::parse(key)) {
-        error(arg.range, "ct.ByTarget keys are architectures like sm_90 or sm_100, or 'default'; got '" + key + "'");
-        return KValue::error();
-      } else if (key == arch_)
-        exact = &arg;
-      else if (key == base)
-        family = &arg;
-    }
-    const Arg *chosen = exact ? exact : family ? family : fallback;
-    return chosen ? chosen->value : KValue::none();
+    } else if (key == arch_)
+      exact = &arg;
+    else if (key == base)
+      family = &arg;
   }
-  handled = false;
-  return KValue::error();
+  const Arg *chosen = exact ? exact : family ? family : fallback;
+  return chosen ? chosen->value : KValue::none();
+}
+
+void KernelIRGen::registerNamedBuiltins(BuiltinTable &t) {
+  for (auto &[name, op] : kBinary)
+    t.add(name, &KernelIRGen::builtinBinary, op);
+  for (auto &[name, op] : kCompare)
+    t.add(name, &KernelIRGen::builtinCompare, op);
+  t.add("ct.divmod", &KernelIRGen::builtinDivmod);
+  t.add("ct.negative", &KernelIRGen::builtinNegative);
+  t.add("ct.bitwise_not", &KernelIRGen::builtinBitwiseNot);
+  t.add("ct.isnan", &KernelIRGen::builtinIsnan);
+  t.add("ct.grid_dependency_control_wait", &KernelIRGen::builtinGridDependency, mlir::tile::GridDependencyAction::wait);
+  t.add("ct.grid_dependency_control_launch_dependents", &KernelIRGen::builtinGridDependency,
+        mlir::tile::GridDependencyAction::launch_dependents);
+  t.add("ct.assert_", &KernelIRGen::builtinAssert);
+  t.add("ct.ByTarget", &KernelIRGen::builtinByTarget);
 }
 
 } // namespace tile::frontend
