@@ -520,6 +520,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
   info.numThreads = numThreads_;
+  info.maxUsefulThreads = wgmmaThreadLimit();
   info.sharedMemoryBytes = alignTo16(placeTail(dataBytes));
   return info;
 }
@@ -924,6 +925,13 @@ LogicalResult KernelLowering::checkWgmmaRegisters() {
     diag << " or fewer threads (num_threads=" << fewer << ", where the accumulator takes "
          << acc.getNumElements() / fewer << " registers per thread and may spill)";
   return failure();
+}
+
+int64_t KernelLowering::wgmmaThreadLimit() {
+  int64_t need = wgmmaRegisterNeed().second, threads = 1024;
+  while (need && threads > 128 && registerShare(1, threads) < need)
+    threads /= 2;
+  return threads;
 }
 
 // An occupancy whose register share (65536 / (occupancy * threads)) leaves less than the

@@ -30,6 +30,9 @@ struct KernelLaunchInfo {
   std::string symbol;
   int64_t numThreads = 0;
   int64_t sharedMemoryBytes = 0;
+  /// The most threads per block at which every wgmma's registers fit (1024 without wgmma):
+  /// what a spill warning may suggest.
+  int64_t maxUsefulThreads = 1024;
 };
 
 class KernelLowering {
@@ -226,6 +229,8 @@ private:
   /// An error at the product when its wgmma cannot fit a thread's registers even at one block
   /// per SM (ptxas would fail with "Insufficient registers").
   mlir::LogicalResult checkWgmmaRegisters();
+  /// KernelLaunchInfo::maxUsefulThreads.
+  int64_t wgmmaThreadLimit();
   /// `asked` (the occupancy option), lowered until every wgmma's registers fit its share.
   int32_t wgmmaOccupancy(int32_t asked);
   /// Whether every use of `op` is an A or B operand of a Tensor Core product that reads the

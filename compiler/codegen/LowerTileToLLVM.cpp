@@ -182,6 +182,8 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
       fn->setAttr("tile.name", b.getStringAttr(kernel.getSymName()));
       fn->setAttr("tile.params", b.getArrayAttr(params));
       fn->setAttr("tile.num_threads", b.getI64IntegerAttr(info->numThreads));
+      if (info->maxUsefulThreads < 1024)
+        fn->setAttr("tile.max_useful_threads", b.getI64IntegerAttr(info->maxUsefulThreads));
       fn->setAttr("tile.shared_bytes", b.getI64IntegerAttr(info->sharedMemoryBytes));
       if (auto constants = kernel.getConstantsAttr())
         fn->setAttr("tile.constants", constants);

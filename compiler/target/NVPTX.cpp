@@ -221,7 +221,8 @@ std::string kernelSpillWarning(mlir::ModuleOp module, const std::string &report)
   for (auto fn : module.getOps<mlir::LLVM::LLVMFuncOp>())
     if (auto name = fn->getAttrOfType<mlir::StringAttr>("tile.name")) {
       auto threads = fn->getAttrOfType<mlir::IntegerAttr>("tile.num_threads");
-      return spillWarning(name.getValue(), threads ? threads.getInt() : 0, usage);
+      auto most = fn->getAttrOfType<mlir::IntegerAttr>("tile.max_useful_threads");
+      return spillWarning(name.getValue(), threads ? threads.getInt() : 0, usage, most ? most.getInt() : 1024);
     }
   return spillWarning("?", 0, usage);
 }

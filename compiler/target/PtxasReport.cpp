@@ -3,6 +3,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+
 namespace tile::target {
 
 namespace {
@@ -42,7 +44,7 @@ ResourceUsage parsePtxasReport(llvm::StringRef report) {
   return usage;
 }
 
-std::string spillWarning(llvm::StringRef kernel, int64_t threads, const ResourceUsage &usage) {
+std::string spillWarning(llvm::StringRef kernel, int64_t threads, const ResourceUsage &usage, int64_t maxThreads) {
   if (!usage.spills())
     return "";
   std::string text =
@@ -50,8 +52,9 @@ std::string spillWarning(llvm::StringRef kernel, int64_t threads, const Resource
   if (usage.registers >= 0)
     text += llvm::formatv("{0} registers, ", usage.registers);
   text += llvm::formatv("{0} bytes stored and {1} loaded per thread; give it ", usage.spillStores, usage.spillLoads);
-  // Twice the threads halve each thread's share of the tiles (up to the block's limit).
-  if (threads > 0 && threads < 1024)
+  // Twice the threads halve each thread's share of the tiles (up to the block's limit, and
+  // as long as a wgmma's accumulator still fits a thread's registers).
+  if (threads > 0 && threads * 2 <= std::min<int64_t>(maxThreads, 1024))
     text += llvm::formatv(
         "more threads (@ct.kernel(num_threads={0}), or --num-threads {0} to tile-cc and tile-run) or ", threads * 2);
   return text + "smaller tiles";

@@ -27,6 +27,9 @@ ResourceUsage parsePtxasReport(llvm::StringRef report);
 /// smaller tiles, e.g. "kernel 'layer_norm' spills registers to local memory at 128 threads per
 /// block: 255 registers, 588 bytes stored and 588 loaded per thread; give it more threads
 /// (@ct.kernel(num_threads=256), or --num-threads 256 to tile-cc and tile-run) or smaller tiles".
-std::string spillWarning(llvm::StringRef kernel, int64_t threads, const ResourceUsage &usage);
+/// More threads are suggested only up to `maxThreads` (the most at which the kernel's wgmma
+/// accumulators still fit a thread's registers).
+std::string spillWarning(llvm::StringRef kernel, int64_t threads, const ResourceUsage &usage,
+                         int64_t maxThreads = 1024);
 
 } // namespace tile::target

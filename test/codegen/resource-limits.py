@@ -14,6 +14,9 @@
 # C7602). At 256 threads it compiles (and spills); 256x128 fits at 512.
 # RUN: not tile-cc %s --kernel mm --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned --arg n=i32:0 --const TN=256 --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=REGS
 # RUN: tile-cc %s --kernel mm --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned --arg n=i32:0 --const TN=256 --num-threads 256 --emit=ptx -o /dev/null
+# Its spill warning does not suggest the 512 threads that the check above refuses.
+# RUN: tile-cc %s --kernel mm --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned --arg n=i32:0 --const TN=256 --num-threads 256 --emit=cubin -o %t.spill.cubin 2>&1 | FileCheck %s --check-prefix=SPILL
+# SPILL: tile-cc: warning: kernel 'mm' spills registers to local memory at 256 threads per block: {{.*}} per thread; give it smaller tiles{{$}}
 # RUN: tile-cc %s --kernel mm --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned --arg n=i32:0 --const TN=128 --num-threads 512 --emit=ptx -o /dev/null
 #
 # When ptxas itself fails, the error names the kernel and that ptxas failed, with its lines.

@@ -45,5 +45,9 @@ TEST_CASE("a spilling kernel's warning names it, the bytes and what to change", 
   CHECK(spillWarning("k", 1024, usage) ==
         "kernel 'k' spills registers to local memory at 1024 threads per block: 255 registers, 588 bytes stored "
         "and 580 loaded per thread; give it smaller tiles");
+  // Nor where twice the threads would leave a wgmma's accumulator too few registers.
+  CHECK(spillWarning("k", 256, usage, 256) ==
+        "kernel 'k' spills registers to local memory at 256 threads per block: 255 registers, 588 bytes stored "
+        "and 580 loaded per thread; give it smaller tiles");
   CHECK(spillWarning("k", 128, ResourceUsage{}) == "");
 }
