@@ -51,4 +51,31 @@ SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
   return r;
 }
 
+SsdDecodeResult referenceDecodeStep(const SsdDecodeInputs &inputs, const SsdOptions &options) {
+  SsdDims d;
+  const SsdDecodeInputs in = validateDecodeInputs(inputs, options, d);
+  SsdDecodeResult r{Tensor({d.batch, d.nheads, d.headdim}), Tensor({d.batch, d.nheads, d.headdim, d.dstate})};
+  const bool dtPerChannel = in.dt.rank() == 3, biasPerChannel = in.dtBias && in.dtBias->rank() == 2;
+  for (std::int64_t b = 0; b < d.batch; ++b)
+    for (std::int64_t h = 0; h < d.nheads; ++h) {
+      const std::int64_t g = h / d.headsPerGroup();
+      for (std::int64_t p = 0; p < d.headdim; ++p) {
+        const double dt = dtPerChannel ? in.dt({b, h, p}) : in.dt({b, h});
+        const double bias = !in.dtBias ? 0.0 : biasPerChannel ? (*in.dtBias)({h, p}) : (*in.dtBias)({h});
+        const double u = stepSize(dt, bias, options);
+        const double decay = std::exp(u * in.A({h}));
+        const double x = in.x({b, h, p});
+        double y = 0.0;
+        for (std::int64_t n = 0; n < d.dstate; ++n) {
+          double &s = r.state({b, h, p, n});
+          s = decay * in.state({b, h, p, n}) + u * x * in.B({b, g, n});
+          y += s * in.C({b, g, n});
+        }
+        y += skipWeight(in.D, h, p) * x;
+        r.y({b, h, p}) = in.z ? gate(y, (*in.z)({b, h, p})) : y;
+      }
+    }
+  return r;
+}
+
 } // namespace tile::mamba2

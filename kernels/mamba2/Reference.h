@@ -21,6 +21,20 @@ struct SsdResult {
 /// Throws tile::rt::Error(InvalidArgument) for inconsistent shapes (see validateShapes).
 SsdResult reference(const SsdInputs &inputs, const SsdOptions &options = {});
 
+/// The decode step's results: y (b, H, P) and the state after the step (b, H, P, N).
+struct SsdDecodeResult {
+  Tensor y;
+  Tensor state;
+};
+
+/// One step of the recurrence above for one new token per sequence (mamba_ssm's
+/// selective_state_update for Mamba-2; docs/mamba2.md, "The decode step"): per batch and head,
+///   u = clamp(softplus?(dt + dt_bias)) (dt and dt_bias per head or per channel),
+///   S = exp(u*A) S + u x ⊗ B[g(h)], y = S·C[g(h)] + D x, y *= z sigmoid(z) if z is given.
+/// The clamp uses options' limits (pass dt_min -inf for none, as mamba_ssm's step has none).
+/// Throws tile::rt::Error(InvalidArgument) for inconsistent shapes (validateDecodeShapes).
+SsdDecodeResult referenceDecodeStep(const SsdDecodeInputs &inputs, const SsdOptions &options);
+
 struct ChunkedResult {
   Tensor y;           // (b, T, H, P)
   Tensor finalStates; // (b, H, P, N)

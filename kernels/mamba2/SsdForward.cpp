@@ -40,7 +40,7 @@ SsdDims validate(const SsdArrayInputs &in, const ForwardOptions &options) {
   return planSsdForward(in.types(), options).dims;
 }
 
-Tensor SsdOutput::values() const {
+Tensor valuesOf(const jit::Buffer &buffer, const rt::ArrayArg &view) {
   const unsigned size = rt::dtypeSize(view.dtype);
   Tensor t(view.shape);
   std::vector<unsigned char> bytes(t.data.size() * size);
@@ -49,6 +49,8 @@ Tensor SsdOutput::values() const {
     t.data[i] = interp::readFloat(bytes.data() + i * size, view.dtype);
   return t;
 }
+
+Tensor SsdOutput::values() const { return valuesOf(buffer, view); }
 
 // The output tensors in SsdTensor order from Y.
 static std::array<const rt::ArrayArg *, kNumSsdTensors - kNumSsdInputs> outputArrays(const SsdArrayOutputs &out) {
@@ -166,25 +168,6 @@ struct SsdPrepared {
   std::array<bool, kKernels> skipped{};
   SsdRun run;
 };
-
-SsdPassCache::SsdPassCache() = default;
-SsdPassCache::~SsdPassCache() = default;
-
-std::shared_ptr<const SsdPrepared> SsdPassCache::find(const std::string &key) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = passes_.find(key);
-  return it == passes_.end() ? nullptr : it->second;
-}
-
-std::size_t SsdPassCache::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return passes_.size();
-}
-
-void SsdPassCache::insert(const std::string &key, std::shared_ptr<const SsdPrepared> pass) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  passes_[key] = std::move(pass);
-}
 
 // Chooses each kernel's configuration (known without timing — forced, off, in memory, a tuning
 // file, an imported table — else tuned here, launching on `arrays`) and compiles it.

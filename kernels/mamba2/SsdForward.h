@@ -47,6 +47,9 @@ struct SsdOutput {
   Tensor values() const;
 };
 
+/// The elements of a contiguous array at the start of `buffer` as float64 values.
+Tensor valuesOf(const jit::Buffer &buffer, const rt::ArrayArg &view);
+
 /// Which configuration of a kernel ran, and why (the autotuner's decision).
 struct SsdKernelChoice {
   std::string kernel;
@@ -109,23 +112,34 @@ SsdDims validate(const SsdArrayInputs &inputs, const ForwardOptions &options);
 SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &inputs, const ForwardOptions &options = {},
                       const rt::Stream *stream = nullptr, SsdTimings *timings = nullptr);
 
-struct SsdPrepared;
-/// Earlier calls' plans and kernel choices, by the inputs' dtypes, shapes and alignment and the
-/// options: a caller that runs the same shapes again (a serving loop, a model's layers) skips
-/// planning and the tuner's and the compiler's cache lookups, and a call costs its launches.
-/// One per backend (the kernels are its); thread-safe.
-class SsdPassCache {
+/// Prepared launches (plans with their kernels chosen and compiled) by a key of the inputs'
+/// dtypes, shapes and alignment and the options: a caller that runs the same shapes again (a
+/// serving loop, a model's layers) skips planning and the tuner's and the compiler's cache
+/// lookups, and a call costs its launches. One per backend (the kernels are its); thread-safe.
+template <typename Prepared> class PreparedCache {
 public:
-  SsdPassCache();
-  ~SsdPassCache();
-  std::shared_ptr<const SsdPrepared> find(const std::string &key) const;
-  void insert(const std::string &key, std::shared_ptr<const SsdPrepared> pass);
-  std::size_t size() const;
+  std::shared_ptr<const Prepared> find(const std::string &key) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : it->second;
+  }
+  void insert(const std::string &key, std::shared_ptr<const Prepared> prepared) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_[key] = std::move(prepared);
+  }
+  std::size_t size() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return entries_.size();
+  }
 
 private:
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const SsdPrepared>> passes_;
+  std::map<std::string, std::shared_ptr<const Prepared>> entries_;
 };
+
+struct SsdPrepared;
+/// Earlier ssdForwardInto calls' plans and kernel choices.
+using SsdPassCache = PreparedCache<SsdPrepared>;
 
 /// ssdForward into the caller's `outputs` (checked against the plan: dtype, shape, contiguity;
 /// rt::Error(InvalidArgument) naming the output). Returns once the launches are queued on

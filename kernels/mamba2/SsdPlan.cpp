@@ -17,23 +17,26 @@ extern const std::size_t tile_mamba2_ssd_py_size;
 
 namespace tile::mamba2 {
 
-std::string ssdSource() {
-  // Kernel authors try a changed ssd.py without rebuilding the library (or its GPU bundle).
-  if (const char *path = std::getenv("TILE_SSD_SOURCE"); path && *path) {
+std::string kernelSource(const char *environmentVariable, const unsigned char *embedded, std::size_t size) {
+  // Kernel authors try a changed kernel file without rebuilding the library (or its GPU bundle).
+  if (const char *path = std::getenv(environmentVariable); path && *path) {
     // The project's reader: a FIFO or /dev/zero is refused at once, a file past the JIT's
     // source limit too.
     std::string text;
     try {
       text = rt::readRegularFile(path, jit::kMaxSourceBytes);
     } catch (const rt::Error &e) {
-      throw rt::Error(rt::Error::Kind::InvalidArgument, fmt::format("TILE_SSD_SOURCE={}", e.what()));
+      throw rt::Error(rt::Error::Kind::InvalidArgument, fmt::format("{}={}", environmentVariable, e.what()));
     }
     if (text.empty())
-      throw rt::Error(rt::Error::Kind::InvalidArgument, fmt::format("TILE_SSD_SOURCE={}: the file is empty", path));
+      throw rt::Error(rt::Error::Kind::InvalidArgument,
+                      fmt::format("{}={}: the file is empty", environmentVariable, path));
     return text;
   }
-  return std::string(reinterpret_cast<const char *>(tile_mamba2_ssd_py), tile_mamba2_ssd_py_size);
+  return std::string(reinterpret_cast<const char *>(embedded), size);
 }
+
+std::string ssdSource() { return kernelSource("TILE_SSD_SOURCE", tile_mamba2_ssd_py, tile_mamba2_ssd_py_size); }
 
 const char *ssdTensorName(SsdTensor t) {
   static const char *const names[kNumSsdTensors] = {
@@ -61,26 +64,28 @@ using T = SsdTensor;
 }
 
 void expectFloatDType(SsdTensor t, rt::DType dtype) {
-  if (dtype != rt::DType::BFloat16 && dtype != rt::DType::Float16 && dtype != rt::DType::Float32)
-    invalid(
-        fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", ssdTensorName(t), rt::dtypeName(dtype)));
+  mamba2::expectFloatDType("ssd_forward: ", ssdTensorName(t), dtype);
 }
 
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Block sizes are powers of two (tiles must be) no larger than the dimension, so a tiny test
-// shape gets tiny blocks rather than mostly-padding ones; a dimension that is not a power of
-// two is covered by several blocks with a padded edge.
+using Constants = KernelConstants;
+
+} // namespace
+
+void expectFloatDType(const char *prefix, const std::string &name, rt::DType dtype) {
+  if (dtype != rt::DType::BFloat16 && dtype != rt::DType::Float16 && dtype != rt::DType::Float32)
+    throw rt::Error(
+        rt::Error::Kind::InvalidArgument,
+        fmt::format("{}{} has dtype {}; expected bfloat16, float16 or float32", prefix, name, rt::dtypeName(dtype)));
+}
+
 std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap) {
   std::int64_t p = 1;
   while (p * 2 <= std::min(v, cap))
     p *= 2;
   return p;
 }
-
-using Constants = std::map<std::string, frontend::ConstantValue>;
-
-} // namespace
 
 rt::ArrayArg transposedView(const rt::ArrayArg &array) {
   rt::ArrayArg view = array;
@@ -93,40 +98,16 @@ rt::ArrayArg transposedView(const rt::ArrayArg &array) {
   return view;
 }
 
-namespace {
+std::int64_t intOf(const KernelConstants &c, const char *name) { return std::get<std::int64_t>(c.at(name)); }
 
-std::int64_t intOf(const Constants &c, const char *name) { return std::get<std::int64_t>(c.at(name)); }
-
-// One ssd.py launch: every @ct.autotune configuration of `kernel`, its block sizes fitted to
-// the shape by `fit`, on the grid `grid` gives for them; `fixed` holds the other constants and
-// args get their types from the plan's tensors.
-SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
-                 std::vector<std::pair<const char *, SsdLaunchArg>> params, const std::function<void(Constants &)> &fit,
-                 const std::function<std::array<std::int64_t, 3>(const Constants &)> &grid,
-                 const std::map<std::string, std::int64_t> &dims) {
+SsdLaunch autotunedLaunch(const jit::KernelRequest &base, const std::function<void(KernelConstants &)> &fit,
+                          const std::function<std::array<std::int64_t, 3>(const KernelConstants &)> &grid,
+                          const std::map<std::string, std::int64_t> &dims) {
   SsdLaunch l;
-  jit::KernelRequest base;
-  base.source = ssdSource();
-  base.fileName = "ssd.py";
-  base.kernel = kernel;
-  base.constants = std::move(fixed);
-  for (auto &[name, arg] : params) {
-    if (auto *t = std::get_if<SsdTensor>(&arg)) {
-      const SsdTensorType &type = plan.type(*t);
-      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), type.aligned};
-    } else if (auto *v = std::get_if<SsdTransposed>(&arg)) {
-      // Its last stride is not 1: never an aligned (TMA) argument.
-      const SsdTensorType &type = plan.type(v->tensor);
-      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), false};
-    } else {
-      base.args[name] = {"int64", 0};
-    }
-    l.args.push_back(arg);
-  }
-  const jit::KernelDecl decl = jit::kernelDecl(base.source, base.fileName, kernel);
+  const jit::KernelDecl decl = jit::kernelDecl(base.source, base.fileName, base.kernel);
   if (decl.configs.empty())
     throw rt::Error(rt::Error::Kind::InvalidArgument,
-                    fmt::format("ssd.py: {} has no @ct.autotune configurations", kernel));
+                    fmt::format("{}: {} has no @ct.autotune configurations", base.fileName, base.kernel));
   l.keyNames = decl.key;
   l.keyValues = dims;
   for (unsigned i = 0; i < decl.configs.size(); ++i) {
@@ -153,6 +134,39 @@ SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
     v.grid = grid(v.request.constants);
     l.variants.push_back(std::move(v));
   }
+  return l;
+}
+
+namespace {
+
+// One ssd.py launch: every @ct.autotune configuration of `kernel`, its block sizes fitted to
+// the shape by `fit`, on the grid `grid` gives for them; `fixed` holds the other constants and
+// args get their types from the plan's tensors.
+SsdLaunch launch(const SsdPlan &plan, const char *kernel, Constants fixed,
+                 std::vector<std::pair<const char *, SsdLaunchArg>> params, const std::function<void(Constants &)> &fit,
+                 const std::function<std::array<std::int64_t, 3>(const Constants &)> &grid,
+                 const std::map<std::string, std::int64_t> &dims) {
+  jit::KernelRequest base;
+  base.source = ssdSource();
+  base.fileName = "ssd.py";
+  base.kernel = kernel;
+  base.constants = std::move(fixed);
+  std::vector<SsdLaunchArg> args;
+  for (auto &[name, arg] : params) {
+    if (auto *t = std::get_if<SsdTensor>(&arg)) {
+      const SsdTensorType &type = plan.type(*t);
+      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), type.aligned};
+    } else if (auto *v = std::get_if<SsdTransposed>(&arg)) {
+      // Its last stride is not 1: never an aligned (TMA) argument.
+      const SsdTensorType &type = plan.type(v->tensor);
+      base.args[name] = {rt::dtypeName(type.dtype), std::int64_t(type.shape.size()), false};
+    } else {
+      base.args[name] = {"int64", 0};
+    }
+    args.push_back(arg);
+  }
+  SsdLaunch l = autotunedLaunch(base, fit, grid, dims);
+  l.args = std::move(args);
   return l;
 }
 

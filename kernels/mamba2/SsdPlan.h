@@ -12,6 +12,7 @@
 #include "runtime/jit/TuneKey.h"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -166,5 +167,29 @@ bool readsChunkBmm(const SsdPlan &plan, const SsdVariant &computeOut);
 /// The kernel source: ssd.py as compiled into the library, or the file named by the
 /// TILE_SSD_SOURCE environment variable (throws rt::Error when it cannot be read).
 std::string ssdSource();
+/// A kernel file's source: the one named by `environmentVariable` when it is set (throws
+/// rt::Error(InvalidArgument) naming the variable when that file cannot be read or is empty),
+/// else the `size` bytes compiled into the library.
+std::string kernelSource(const char *environmentVariable, const unsigned char *embedded, std::size_t size);
+
+/// A kernel's constants by name.
+using KernelConstants = std::map<std::string, frontend::ConstantValue>;
+/// The launch of `base.kernel` (its source, constants and argument types set) in each of its
+/// @ct.autotune configurations: their constants fitted to the shape by `fit`, configurations
+/// that fit to the same constants merged, each on the grid `grid` gives; keyed by the kernel's
+/// key= names, with `dims` the values they may name. Its args are left to the caller.
+SsdLaunch autotunedLaunch(const jit::KernelRequest &base, const std::function<void(KernelConstants &)> &fit,
+                          const std::function<std::array<std::int64_t, 3>(const KernelConstants &)> &grid,
+                          const std::map<std::string, std::int64_t> &dims);
+/// The constant `name` of `constants` as an integer.
+std::int64_t intOf(const KernelConstants &constants, const char *name);
+/// The largest power of two no larger than min(v, cap) (1 when v < 2): block sizes are powers of
+/// two (tiles must be) no larger than the dimension they tile, so a tiny test shape gets tiny
+/// blocks rather than mostly-padding ones; a dimension that is not a power of two is covered by
+/// several blocks with a padded edge.
+std::int64_t pow2AtMost(std::int64_t v, std::int64_t cap);
+/// Throws rt::Error(InvalidArgument) "<prefix><name> has dtype D; expected bfloat16, float16 or
+/// float32" unless `dtype` is one of those.
+void expectFloatDType(const char *prefix, const std::string &name, rt::DType dtype);
 
 } // namespace tile::mamba2
