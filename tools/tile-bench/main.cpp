@@ -6,6 +6,7 @@
 //
 //   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
 //                  [--chunk-size N] [--precision native|tf32] [--export-tuning FILE] [--repeats 10]
+//   tile-bench ssd --decode ...      # the decode step instead (Decode.cpp)
 //
 // Each kernel runs in the configuration the autotuner picks (TILE_AUTOTUNE=0: config 0); the
 // first call of a shape tunes what the tuning cache lacks, and a table at the end says per
@@ -31,6 +32,7 @@
 #include "runtime/Error.h"
 #include "runtime/File.h"
 #include "tools/common/Numbers.h"
+#include "tools/tile-bench/Decode.h"
 #include "tools/tile-bench/Gemm.h"
 
 #include <nlohmann/json.hpp>
@@ -99,9 +101,13 @@ int main(int argc, char **argv) {
   if (argc < 2 || std::strcmp(argv[1], "ssd") != 0) {
     std::fprintf(stderr, "usage: tile-bench ssd [--peer FILE] [--iters N] [--warmup N] [--shape NAME] [--json FILE] "
                          "[--chunk-size N] [--precision native|tf32] [--export-tuning FILE] [--repeats N]\n"
+                         "       tile-bench ssd --decode [--batch 1,16,256] [--state-dtype float32|bfloat16] "
+                         "[--iters N] [--warmup N] [--repeats N] [--json FILE]\n"
                          "       tile-bench gemm [--sizes 4096,8192] [--iters N] [--warmup N] [--json FILE]\n");
     return 2;
   }
+  if (std::any_of(argv + 2, argv + argc, [](const char *a) { return std::strcmp(a, "--decode") == 0; }))
+    return bench::runSsdDecode(argc, argv);
   std::string peerFile, onlyShape, jsonOut, tuningOut;
   int iters = 20, warmup = 3, repeats = 10;
   int chunkOverride = -1; // -1: each shape's own chunk
