@@ -32,7 +32,8 @@ bool compileKernel(const std::string &source, const std::string &fileName, const
   frontend::Specialization targeted = spec;
   if (targeted.arch.empty())
     targeted.arch = options.arch;
-  auto module = frontend::compileToTileIR(*file, targeted, context, diags);
+  auto module =
+      frontend::compileToTileIR(sources, *file, targeted, frontend::ImportOptions{options.importPath}, context, diags);
   if (!module)
     return fail("");
   {

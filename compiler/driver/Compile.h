@@ -20,6 +20,9 @@ struct CompileOptions {
   bool keepPtx = true;
   /// Skip ptxas: the result holds PTX only (for machines without the CUDA toolkit).
   bool ptxOnly = false;
+  /// Directories searched for imported kernel modules after the source's own directory
+  /// (frontend/Imports.h; tile-cc -I, JitOptions::importPath).
+  std::vector<std::string> importPath;
 };
 
 struct CompiledKernel {
@@ -31,7 +34,8 @@ struct CompiledKernel {
   std::vector<std::string> warnings;
 };
 
-/// Compiles kernel `spec.kernel` of `source` (named `fileName` in diagnostics). On failure
+/// Compiles kernel `spec.kernel` of `source` (named `fileName` in diagnostics; the kernel
+/// modules it imports are read beside `fileName` and on options.importPath). On failure
 /// returns false and `diagnostics` holds the rendered errors (file:line:col, source, caret).
 bool compileKernel(const std::string &source, const std::string &fileName, const frontend::Specialization &spec,
                    const CompileOptions &options, CompiledKernel &result, std::string &diagnostics);

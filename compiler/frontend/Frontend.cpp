@@ -51,9 +51,10 @@ void loadFrontendDialects(mlir::MLIRContext &context) {
 }
 
 mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Specialization &spec,
-                                                  mlir::MLIRContext &context, DiagnosticEngine &diags) {
+                                                  mlir::MLIRContext &context, DiagnosticEngine &diags,
+                                                  const ImportedModules *imports) {
   loadFrontendDialects(context);
-  KernelIRGen gen(module, context, diags);
+  KernelIRGen gen(module, context, diags, imports);
   auto result = gen.emit(spec);
   if (diags.hasErrors())
     return nullptr;
@@ -68,10 +69,22 @@ mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const SourceFile &file, const 
   return compileToTileIR(*module, spec, context, diags);
 }
 
+mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(SourceManager &sources, const SourceFile &file,
+                                                  const Specialization &spec, const ImportOptions &importOptions,
+                                                  mlir::MLIRContext &context, DiagnosticEngine &diags) {
+  std::unique_ptr<Module> module = parseModule(file, diags, hostFileOptions());
+  if (!module || diags.hasErrors())
+    return nullptr;
+  ImportedModules imports;
+  if (!imports.load(*module, sources, diags, importOptions) || diags.hasErrors())
+    return nullptr;
+  return compileToTileIR(*module, spec, context, diags, &imports);
+}
+
 std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name, mlir::MLIRContext &context,
-                                             DiagnosticEngine &diags) {
+                                             DiagnosticEngine &diags, const ImportedModules *imports) {
   loadFrontendDialects(context);
-  KernelIRGen gen(module, context, diags);
+  KernelIRGen gen(module, context, diags, imports);
   auto info = gen.inspect(name);
   if (!info)
     return std::nullopt;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/Imports.h"
 #include "compiler/frontend/Specialization.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -27,13 +28,20 @@ class Module;
 void loadFrontendDialects(mlir::MLIRContext &context);
 
 /// Parses `file` and emits kernel `spec.kernel` specialized by `spec`. Returns null when any
-/// error was reported to `diags`.
+/// error was reported to `diags`. Its imports are all host modules (nothing is read from
+/// disk); the overload below follows imports of kernel modules.
 mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const SourceFile &file, const Specialization &spec,
                                                   mlir::MLIRContext &context, DiagnosticEngine &diags);
 
-/// The same, for an already parsed module.
-mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Specialization &spec,
+/// The same, loading the kernel modules `file` imports (Imports.h) into `sources`.
+mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(SourceManager &sources, const SourceFile &file,
+                                                  const Specialization &spec, const ImportOptions &importOptions,
                                                   mlir::MLIRContext &context, DiagnosticEngine &diags);
+
+/// The same, for an already parsed module (and the kernel modules it imports, if loaded).
+mlir::OwningOpRef<mlir::ModuleOp> compileToTileIR(const Module &module, const Specialization &spec,
+                                                  mlir::MLIRContext &context, DiagnosticEngine &diags,
+                                                  const ImportedModules *imports = nullptr);
 
 /// The kernel-source position of an MLIR location (a FileLineColLoc, possibly fused or
 /// named); invalid when it points nowhere in `sources`.
@@ -63,6 +71,6 @@ struct KernelSignature {
   std::vector<std::string> autotuneKey;
 };
 std::optional<KernelSignature> inspectKernel(const Module &module, const std::string &name, mlir::MLIRContext &context,
-                                             DiagnosticEngine &diags);
+                                             DiagnosticEngine &diags, const ImportedModules *imports = nullptr);
 
 } // namespace tile::frontend

@@ -9,6 +9,7 @@
 
 #include "compiler/frontend/AST.h"
 #include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/Imports.h"
 #include "compiler/frontend/KernelValue.h"
 #include "compiler/frontend/Specialization.h"
 
@@ -52,7 +53,10 @@ bool containsJump(const StmtList &stmts, StmtKind kind);
 
 class KernelIRGen {
 public:
-  KernelIRGen(const Module &module, mlir::MLIRContext &context, DiagnosticEngine &diags);
+  /// `imports`: the kernel modules `module` imports, loaded (null: its imports are all host
+  /// modules, as without ImportedModules).
+  KernelIRGen(const Module &module, mlir::MLIRContext &context, DiagnosticEngine &diags,
+              const ImportedModules *imports = nullptr);
 
   /// Emits the kernel `spec.kernel` specialized by `spec` into a new module; null on error
   /// (diagnostics were reported).
@@ -111,6 +115,16 @@ private:
 
   // Module level (IRGenKernel.cpp).
   bool collectModuleScope();
+  void collectModuleScope(const Module &m);
+  /// The global `name` of module `m` as code of `m` sees it: its functions, its imports, its
+  /// module-level constants (evaluated on first use). nullopt when `m` defines no such name
+  /// (nothing reported); errors (host code, an import that does not resolve) are reported at
+  /// `use` unless `quiet`, which gives nullopt for them instead.
+  std::optional<KValue> lookupGlobal(const Module &m, const std::string &name, SourceRange use, bool quiet = false);
+  /// The error for a use of a host module that is a missing kernel module's import (where one
+  /// was looked for); false when `ns` is no such import.
+  bool missingImportError(const std::string &ns, SourceRange use, const std::string &what);
+  Scope &globals() { return scopes_[current_]; }
   KValue evalDecorator(const Expr &e);
   bool applyDecorators(const FunctionDefStmt &fn, mlir::Operation *kernel,
                        std::map<std::string, ConstantValue> &configConstants, const Specialization &spec);
@@ -226,7 +240,7 @@ private:
   static bool isHostModule(const std::string &ns, std::string &module);
   KValue hostModuleAttribute(const std::string &module, const AttributeExpr &e);
   KValue callHostModule(const std::string &name, const CallArgs &args);
-  KValue hostCodeError(const HostCode &host, const NameExpr &use);
+  KValue hostCodeError(const HostCode &host, const std::string &name, SourceRange use);
   bool constantAnnotation(const Expr *e, std::string &kind, unsigned depth = 0);
 
   // Builtins (IRGenBuiltins.cpp and friends): callBuiltin looks the name up in builtinTable().
@@ -357,6 +371,20 @@ public:
 
 private:
   const Module &module_;
+  const ImportedModules *imports_ = nullptr;
+  /// The module whose code is being evaluated (module_ or an imported one): names resolve in
+  /// its globals.
+  const Module *current_ = nullptr;
+  std::map<const Module *, Scope> scopes_;
+  /// The module each function is defined in.
+  std::map<const FunctionDefStmt *, const Module *> functionModules_;
+  /// Names bound by imports of kernel modules, resolved on first use (per module).
+  std::map<const Module *, std::map<std::string, const ImportedModules::Binding *>> importedNames_;
+  /// Imports that looked for a kernel module and found none, by the host-module value they
+  /// bind ("extern:..."), per module: a kernel using one gets an error naming the file.
+  std::map<const Module *, std::map<std::string, const ImportedModules::Binding *>> missingImports_;
+  /// Imported names being resolved (a cycle of `from x import y` reports, not recurses).
+  std::set<std::pair<const Module *, std::string>> resolving_;
   mlir::MLIRContext &context_;
   DiagnosticEngine &diags_;
   mlir::OpBuilder builder_;
@@ -364,7 +392,6 @@ private:
 
   /// The target of the specialization being emitted (for ct.ByTarget).
   std::string arch_;
-  Scope globals_;
   Scope *scope_ = nullptr;
   /// Names that are not usable here, with the reason (e.g. defined only in one branch).
   std::map<std::string, std::string> *undefined_ = nullptr;

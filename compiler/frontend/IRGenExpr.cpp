@@ -94,35 +94,8 @@ KValue KernelIRGen::evalName(const NameExpr &e) {
       return KValue::error();
     }
   }
-  auto g = globals_.find(e.id);
-  if (g != globals_.end())
-    return g->second;
-  // Module-level constants (`LOG2E = 1.4426950408889634`) are evaluated on first use, so host
-  // code elsewhere in the file does not have to be understood.
-  for (const StmtPtr &s : module_.body) {
-    const auto *a = s->dynCast<AssignStmt>();
-    if (!a)
-      continue;
-    for (const ExprPtr &t : a->targets)
-      if (auto *n = t->dynCast<NameExpr>(); n && n->id == e.id) {
-        Scope *saved = scope_;
-        auto *savedUndef = undefined_;
-        Scope empty;
-        scope_ = &empty;
-        undefined_ = nullptr;
-        KValue v = eval(*a->value);
-        scope_ = saved;
-        undefined_ = savedUndef;
-        if (v.isRuntime()) {
-          error(e.range, "module-level '" + e.id + "' is not a compile-time value");
-          return KValue::error();
-        }
-        globals_[e.id] = v;
-        return v;
-      }
-  }
-  if (const HostCode *host = module_.findHostCode(e.id))
-    return hostCodeError(*host, e);
+  if (std::optional<KValue> v = lookupGlobal(*current_, e.id, e.range))
+    return *v;
   error(e.range, "name '" + e.id + "' is not defined");
   return KValue::error();
 }
@@ -461,10 +434,19 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
                              "' (expected ZERO, NEG_ZERO, NAN, POS_INF, NEG_INF or UNDETERMINED)");
       return KValue::error();
     }
+    if (ns.rfind("kmod:", 0) == 0) {
+      // An imported kernel module: its names as its own code sees them.
+      const ImportedModules::Entry &m = imports_->modules()[std::stoul(ns.substr(5))];
+      if (std::optional<KValue> v = lookupGlobal(*m.module, attr, e.attrRange))
+        return *v;
+      error(e.attrRange, "module '" + m.path + "' has no name '" + attr + "'");
+      return KValue::error();
+    }
     if (std::string module; isHostModule(ns, module))
       return hostModuleAttribute(module, e);
     if (ns.rfind("extern:", 0) == 0) {
-      error(e.range, "module '" + ns.substr(7) + "' cannot be used inside kernels");
+      if (!missingImportError(ns, e.range, "module '" + ns.substr(7) + "'"))
+        error(e.range, "module '" + ns.substr(7) + "' cannot be used inside kernels");
       return KValue::error();
     }
   }
@@ -636,6 +618,10 @@ KValue KernelIRGen::evalCall(const CallExpr &e) {
     conv.callee = "astype";
     return callBuiltin("ct.astype", nullptr, conv);
   }
+  if (callee.kind() == KValue::Kind::Namespace && callee.name().rfind("extern:", 0) == 0 &&
+      missingImportError(callee.name(), e.func->range,
+                         "'" + (e.func->isa<NameExpr>() ? e.func->as<NameExpr>().id : callee.name().substr(7)) + "'"))
+    return KValue::error();
   error(e.func->range, describe(callee) + " is not callable");
   return KValue::error();
 }
@@ -643,6 +629,15 @@ KValue KernelIRGen::evalCall(const CallExpr &e) {
 // Inlines a @ct.function helper: parameters bind to the argument values (compile-time values
 // stay compile-time, so helpers are generic), the body runs in a fresh scope.
 KValue KernelIRGen::callFunction(const FunctionDefStmt &fn, const CallArgs &args) {
+  // A helper of an imported module sees that module's names.
+  const Module *savedModule = current_;
+  struct Restore {
+    const Module *&current;
+    const Module *saved;
+    ~Restore() { current = saved; }
+  } restoreModule{current_, savedModule};
+  if (auto it = functionModules_.find(&fn); it != functionModules_.end())
+    current_ = it->second;
   bool isHelper = false;
   for (const ExprPtr &dec : fn.decorators) {
     KValue d = evalDecorator(dec->isa<CallExpr>() ? *dec->as<CallExpr>().func : *dec);

@@ -136,8 +136,8 @@ KValue KernelIRGen::callHostModule(const std::string &name, const CallArgs &args
   return KValue::error();
 }
 
-KValue KernelIRGen::hostCodeError(const HostCode &host, const NameExpr &use) {
-  auto builder = error(use.range, "'" + use.id + "' is defined by host code that tile-cc cannot compile");
+KValue KernelIRGen::hostCodeError(const HostCode &host, const std::string &name, SourceRange use) {
+  auto builder = error(use, "'" + name + "' is defined by host code that tile-cc cannot compile");
   if (!host.diagnostics.empty()) {
     const Diagnostic &first = host.diagnostics.front();
     builder.note(first.range, first.message);
@@ -167,7 +167,7 @@ bool KernelIRGen::constantAnnotation(const Expr *e, std::string &kind, unsigned 
     return true;
   if (base != e)
     return false;
-  for (const StmtPtr &s : module_.body)
+  for (const StmtPtr &s : current_->body)
     if (auto *a = s->dynCast<AssignStmt>())
       for (const ExprPtr &t : a->targets)
         if (auto *n = t->dynCast<NameExpr>(); n && n->id == name->id)

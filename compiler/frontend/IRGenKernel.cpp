@@ -15,8 +15,9 @@ using namespace mlir;
 
 namespace tile::frontend {
 
-KernelIRGen::KernelIRGen(const Module &module, MLIRContext &context, DiagnosticEngine &diags)
-    : module_(module), context_(context), diags_(diags), builder_(&context) {
+KernelIRGen::KernelIRGen(const Module &module, MLIRContext &context, DiagnosticEngine &diags,
+                         const ImportedModules *imports)
+    : module_(module), imports_(imports), current_(&module), context_(context), diags_(diags), builder_(&context) {
   fileName_ = StringAttr::get(&context, module.file ? module.file->name() : "<unknown>");
 }
 
@@ -24,7 +25,9 @@ Location KernelIRGen::loc(SourceRange range) {
   FullLoc full = diags_.sources().decompose(range.begin);
   if (!full.isValid())
     return FileLineColLoc::get(fileName_, 0, 0);
-  return FileLineColLoc::get(fileName_, full.line, full.column);
+  // Code inlined from an imported module points into that module's file.
+  StringAttr file = full.file == module_.file ? fileName_ : StringAttr::get(&context_, full.file->name());
+  return FileLineColLoc::get(file, full.line, full.column);
 }
 
 DiagBuilder KernelIRGen::error(SourceRange range, std::string message) {
@@ -95,35 +98,65 @@ mlir::Type KernelIRGen::dtypeFromName(const std::string &name) {
 //===----------------------------------------------------------------------===//
 
 bool KernelIRGen::collectModuleScope() {
-  globals_.clear();
+  scopes_.clear();
+  functionModules_.clear();
+  importedNames_.clear();
+  missingImports_.clear();
+  if (imports_)
+    for (const ImportedModules::Entry &e : imports_->modules())
+      collectModuleScope(*e.module);
+  collectModuleScope(module_);
+  return true;
+}
+
+void KernelIRGen::collectModuleScope(const Module &m) {
+  const Module *saved = current_;
+  current_ = &m;
+  Scope &scope = globals();
   for (const char *b : {"range", "min", "max", "abs", "int", "float", "bool", "len", "print", "dict"})
-    globals_[b] = KValue::builtin(b);
-  for (const StmtPtr &stmt : module_.body) {
+    scope[b] = KValue::builtin(b);
+  // An import of a kernel module binds its name for lookupGlobal; anything else is a host
+  // module, as before imports existed.
+  auto kernelImport = [&](const ImportAlias &alias, const std::string &hostValue) {
+    const ImportedModules::Binding *b = imports_ ? imports_->binding(alias) : nullptr;
+    if (b && b->kind != ImportedModules::Binding::Kind::Missing) {
+      scope.erase(alias.boundName());
+      importedNames_[&m][alias.boundName()] = b;
+      return true;
+    }
+    importedNames_[&m].erase(alias.boundName());
+    if (b)
+      missingImports_[&m][hostValue] = b;
+    return false;
+  };
+  for (const StmtPtr &stmt : m.body) {
     if (auto *imp = stmt->dynCast<ImportStmt>()) {
       for (const ImportAlias &alias : imp->names) {
         if (alias.name == "cuda.tile" && !alias.asName.empty())
-          globals_[alias.asName] = KValue::ns("ct");
+          scope[alias.asName] = KValue::ns("ct");
         else if (alias.name == "cuda.tile" || alias.name == "cuda")
-          globals_["cuda"] = KValue::ns("cuda");
-        else
-          globals_[alias.boundName()] = KValue::ns("extern:" + alias.name);
+          scope["cuda"] = KValue::ns("cuda");
+        else if (!kernelImport(alias, "extern:" + alias.name))
+          scope[alias.boundName()] = KValue::ns("extern:" + alias.name);
       }
     } else if (auto *from = stmt->dynCast<ImportFromStmt>()) {
       for (const ImportAlias &alias : from->names) {
         std::string bound = alias.boundName();
         if (from->module == "cuda" && alias.name == "tile")
-          globals_[bound] = KValue::ns("ct");
+          scope[bound] = KValue::ns("ct");
         else if (from->module == "cuda.tile")
-          globals_[bound] = KValue::ns("from-ct:" + alias.name);
-        else
-          globals_[bound] = KValue::ns("extern:" + from->module + "." + alias.name);
+          scope[bound] = KValue::ns("from-ct:" + alias.name);
+        else if (!kernelImport(alias, "extern:" + from->module + "." + alias.name))
+          scope[bound] = KValue::ns("extern:" + from->module + "." + alias.name);
       }
     } else if (auto *fn = stmt->dynCast<FunctionDefStmt>()) {
-      globals_[fn->name] = KValue::function(fn);
+      scope[fn->name] = KValue::function(fn);
+      importedNames_[&m].erase(fn->name);
+      functionModules_[fn] = &m;
     }
   }
   // Names imported with `from cuda.tile import load` resolve like ct.load.
-  for (auto &[name, value] : globals_)
+  for (auto &[name, value] : scope)
     if (value.kind() == KValue::Kind::Namespace && value.name().rfind("from-ct:", 0) == 0) {
       KValue ct = KValue::ns("ct");
       Scope saved;
@@ -136,6 +169,99 @@ bool KernelIRGen::collectModuleScope() {
       value = evalAttribute(attr);
       scope_ = old;
     }
+  current_ = saved;
+}
+
+std::optional<KValue> KernelIRGen::lookupGlobal(const Module &m, const std::string &name, SourceRange use, bool quiet) {
+  Scope &scope = scopes_[&m];
+  if (auto g = scope.find(name); g != scope.end())
+    return g->second;
+  const Module *saved = current_;
+  current_ = &m;
+  struct Restore {
+    const Module *&current;
+    const Module *saved;
+    ~Restore() { current = saved; }
+  } restore{current_, saved};
+  // A name a kernel module's import binds: the module, or a name it defines.
+  if (auto mi = importedNames_.find(&m); mi != importedNames_.end())
+    if (auto it = mi->second.find(name); it != mi->second.end()) {
+      const ImportedModules::Binding &b = *it->second;
+      if (b.kind == ImportedModules::Binding::Kind::Module) {
+        KValue v = KValue::ns("kmod:" + std::to_string(imports_->indexOf(b.module)));
+        scope[name] = v;
+        return v;
+      }
+      // `from x import y as name`: `y` of x; the alias's own name is looked up there.
+      std::string target = name;
+      for (const StmtPtr &s : m.body)
+        if (auto *from = s->dynCast<ImportFromStmt>())
+          for (const ImportAlias &alias : from->names)
+            if (imports_->binding(alias) == &b)
+              target = alias.name;
+      if (!resolving_.insert({&m, name}).second) {
+        if (!quiet)
+          error(b.where, "cannot import name '" + target + "' from '" + b.from + "': the imports of '" + target +
+                             "' form a cycle");
+        return quiet ? std::nullopt : std::optional<KValue>(KValue::error());
+      }
+      std::optional<KValue> v = lookupGlobal(*b.module, target, use, quiet);
+      resolving_.erase({&m, name});
+      if (!v) {
+        if (quiet)
+          return std::nullopt;
+        error(b.where, "cannot import name '" + target + "' from '" + b.from + "' (" + b.module->file->name() + ")")
+            .note(use, "'" + name + "' is used here");
+        return KValue::error();
+      }
+      if (!v->isError())
+        scope[name] = *v;
+      return v;
+    }
+  // Module-level constants (`LOG2E = 1.4426950408889634`) are evaluated on first use, so host
+  // code elsewhere in the file does not have to be understood.
+  for (const StmtPtr &s : m.body) {
+    const auto *a = s->dynCast<AssignStmt>();
+    if (!a)
+      continue;
+    for (const ExprPtr &t : a->targets)
+      if (auto *n = t->dynCast<NameExpr>(); n && n->id == name) {
+        Scope *savedScope = scope_;
+        auto *savedUndef = undefined_;
+        Scope empty;
+        scope_ = &empty;
+        undefined_ = nullptr;
+        KValue v = eval(*a->value);
+        scope_ = savedScope;
+        undefined_ = savedUndef;
+        if (v.isRuntime()) {
+          error(use, "module-level '" + name + "' is not a compile-time value");
+          return KValue::error();
+        }
+        scope[name] = v;
+        return v;
+      }
+  }
+  if (const HostCode *host = m.findHostCode(name)) {
+    if (quiet)
+      return std::nullopt;
+    return hostCodeError(*host, name, use);
+  }
+  return std::nullopt;
+}
+
+bool KernelIRGen::missingImportError(const std::string &ns, SourceRange use, const std::string &what) {
+  const ImportedModules::Binding *b = nullptr;
+  for (const Module *m : {current_, &module_})
+    if (auto mi = missingImports_.find(m); !b && mi != missingImports_.end())
+      if (auto it = mi->second.find(ns); it != mi->second.end())
+        b = it->second;
+  if (!b)
+    return false;
+  if (b->relative) // a relative import can only name a kernel module beside the file
+    error(b->where, b->message).note(use, what + " is used here");
+  else
+    error(use, what + " cannot be used inside kernels").note(b->where, b->message);
   return true;
 }
 
@@ -149,9 +275,17 @@ KValue KernelIRGen::evalDecorator(const Expr &e) {
     root = attr->value.get();
   }
   if (const auto *name = root->dynCast<NameExpr>(); name && !dotted.empty())
-    if (auto it = globals_.find(name->id); it != globals_.end() && it->second.kind() == KValue::Kind::Namespace &&
-                                           it->second.name().rfind("extern:", 0) == 0)
+    if (auto it = globals().find(name->id); it != globals().end() && it->second.kind() == KValue::Kind::Namespace &&
+                                            it->second.name().rfind("extern:", 0) == 0)
       return KValue::ns(it->second.name() + dotted);
+  // A name imported from a kernel module that is host code there (a host library's decorator
+  // in a sibling module) is a host value here too, as it was before imports were followed.
+  if (const auto *name = root->dynCast<NameExpr>()) {
+    auto mi = importedNames_.find(current_);
+    if (!globals().count(name->id) && mi != importedNames_.end() && mi->second.count(name->id) &&
+        !lookupGlobal(*current_, name->id, name->range, /*quiet=*/true))
+      return KValue::ns("extern:" + name->id + dotted);
+  }
   Scope empty;
   Scope *old = scope_;
   scope_ = &empty;

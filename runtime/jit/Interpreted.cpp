@@ -41,7 +41,9 @@ public:
   }
 
   mlir::ModuleOp get(const KernelRequest &request) {
-    std::string key = cacheKey(request, {}, "interpreter");
+    JitOptions options;
+    options.importPath = kernelPathFromEnvironment();
+    std::string key = cacheKey(request, options, "interpreter");
     auto it = modules_.find(key);
     if (it != modules_.end())
       return *it->second;
@@ -49,7 +51,8 @@ public:
     frontend::DiagnosticEngine diags(sources);
     const frontend::SourceFile *file = sources.addBuffer(request.fileName, request.source);
     frontend::Specialization spec{request.kernel, request.constants, request.args, request.config};
-    mlir::OwningOpRef<mlir::ModuleOp> module = frontend::compileToTileIR(*file, spec, context_, diags);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        frontend::compileToTileIR(sources, *file, spec, frontend::ImportOptions{options.importPath}, context_, diags);
     if (module) {
       frontend::MLIRDiagnosticBridge bridge(context_, diags);
       mlir::PassManager pm(&context_);

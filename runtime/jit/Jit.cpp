@@ -2,6 +2,7 @@
 #include "runtime/jit/CompileWarnings.h"
 
 #include "compiler/driver/Compile.h"
+#include "compiler/frontend/Imports.h"
 #include "compiler/target/NVPTX.h"
 #include "runtime/File.h"
 #include "runtime/GpuArch.h"
@@ -71,6 +72,16 @@ std::string cacheKey(const KernelRequest &request, const JitOptions &options, co
   add(std::to_string(options.numThreads) + "/" + std::to_string(options.optLevel) + (options.usePtx ? "/ptx" : ""));
   if (options.pipelineStages > 0) // keys of the default (0, or -1 before it is resolved) stay as they were
     add("stages=" + std::to_string(options.pipelineStages));
+  // The kernel modules the source imports, by name and contents (a source without them keeps
+  // the key it had before imports were followed).
+  auto imported = frontend::importedSources(request.source, request.fileName, {options.importPath});
+  if (!imported.empty()) {
+    add("imports/1");
+    for (auto &[path, contents] : imported) {
+      add(path);
+      add(contents);
+    }
+  }
   auto hash = llvm::SHA256::hash(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   static const char *hex = "0123456789abcdef";
   std::string key;
@@ -90,9 +101,24 @@ Jit::Jit(rt::Device device, JitOptions options, DiskCache cache)
     options_.pipelineStages = pipelineStagesFromEnvironment();
   if (const char *aligned = std::getenv("TILE_ALIGNED"); aligned && std::string(aligned) == "0")
     options_.alignedArgs = false;
+  for (std::string &dir : kernelPathFromEnvironment())
+    options_.importPath.push_back(std::move(dir));
   if (options_.pipelineStages > 8)
     throw rt::Error(rt::Error::Kind::InvalidArgument, "pipeline stages " + std::to_string(options_.pipelineStages) +
                                                           " must be 0 (from latency hints), 1 (off) or 2-8");
+}
+
+std::vector<std::string> kernelPathFromEnvironment() {
+  std::vector<std::string> dirs;
+  const char *v = std::getenv("TILE_KERNEL_PATH");
+  std::string text = v ? v : "";
+  for (size_t start = 0; start <= text.size();) {
+    size_t colon = std::min(text.find(':', start), text.size());
+    if (colon > start)
+      dirs.push_back(text.substr(start, colon - start));
+    start = colon + 1;
+  }
+  return dirs;
 }
 
 int64_t pipelineStagesFromEnvironment() {
@@ -174,6 +200,7 @@ CacheEntry Jit::build(const KernelRequest &request, std::vector<std::string> &wa
   compileOptions.numThreads = options_.numThreads;
   compileOptions.optLevel = options_.optLevel;
   compileOptions.pipelineStages = options_.pipelineStages;
+  compileOptions.importPath = options_.importPath;
   // Without ptxas, hand PTX to the driver's JIT.
   compileOptions.ptxOnly = options_.usePtx || target::findPtxas().empty();
   frontend::Specialization spec;

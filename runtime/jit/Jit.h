@@ -29,7 +29,9 @@ namespace tile::jit {
 
 struct KernelRequest {
   std::string source;
-  std::string fileName = "<source>"; // used in diagnostics
+  /// Used in diagnostics; when it names the file on disk, kernel modules the source imports
+  /// are read beside it (frontend/Imports.h).
+  std::string fileName = "<source>";
   std::string kernel;
   std::map<std::string, frontend::ConstantValue> constants;
   std::map<std::string, frontend::ArgType> args;
@@ -52,7 +54,13 @@ struct JitOptions {
   /// alignment checks, TMA copies); false compiles every array as a plain one (TILE_ALIGNED=0
   /// in the environment: a switch for comparisons and for ruling TMA out).
   bool alignedArgs = true;
+  /// Directories searched for the kernel modules a source imports (`import helpers`), after
+  /// the directory of KernelRequest::fileName; the Jit appends TILE_KERNEL_PATH's.
+  std::vector<std::string> importPath;
 };
+
+/// The directories of TILE_KERNEL_PATH (separated by ':'; empty entries skipped).
+std::vector<std::string> kernelPathFromEnvironment();
 
 /// TILE_PIPELINE_STAGES (0-8) when set, else 0; Error(InvalidArgument) for another value.
 int64_t pipelineStagesFromEnvironment();
@@ -78,7 +86,9 @@ struct CompileOutcome {
   std::exception_ptr exception; // what compile() would have thrown
 };
 
-/// The cache key of a request: a hash of everything that changes the compiled code.
+/// The cache key of a request: a hash of everything that changes the compiled code, the
+/// kernel modules the source imports included (their names and contents, read from disk:
+/// beside request.fileName and on options.importPath).
 std::string cacheKey(const KernelRequest &request, const JitOptions &options, const std::string &arch);
 
 class Jit {

@@ -3,6 +3,7 @@
 #include "compiler/frontend/Frontend.h"
 #include "compiler/frontend/Parser.h"
 #include "runtime/Error.h"
+#include "runtime/jit/Jit.h"
 
 #include <mutex>
 
@@ -27,10 +28,16 @@ SourceDecls inspectSource(const std::string &source, const std::string &fileName
     decls.diagnostics = file ? diags.str() : "the source is too large";
     return decls;
   }
+  // Autotune configurations may name constants of imported kernel modules.
+  frontend::ImportedModules imports;
+  if (!imports.load(*module, sources, diags, {kernelPathFromEnvironment()})) {
+    decls.diagnostics = diags.str();
+    return decls;
+  }
   // One context for every kernel of the source: creating one costs more than inspecting.
   mlir::MLIRContext context;
   for (const frontend::FunctionDefStmt *fn : module->functions()) {
-    std::optional<frontend::KernelSignature> sig = frontend::inspectKernel(*module, fn->name, context, diags);
+    std::optional<frontend::KernelSignature> sig = frontend::inspectKernel(*module, fn->name, context, diags, &imports);
     if (sig && sig->isKernel)
       decls.kernels[fn->name] = KernelDecl{sig->params, sig->autotuneConfigs, sig->autotuneKey};
   }

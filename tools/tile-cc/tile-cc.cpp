@@ -64,9 +64,16 @@ namespace {
 
 enum class EmitKind { AST, Tile, TileOpt, GPU, LLVM, PTX, Cubin, Launcher };
 
+// The kernel modules the input file imports (loaded after parsing it).
+ImportedModules imports;
+
 cl::OptionCategory category("tile-cc options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel source (.py or .tile)>"), cl::Required,
                                cl::cat(category));
+cl::list<std::string>
+    importDirs("I", cl::Prefix,
+               cl::desc("Search DIR for imported kernel modules (after the kernel file's own directory)"),
+               cl::value_desc("DIR"), cl::cat(category));
 cl::opt<std::string> kernelName("kernel", cl::desc("Kernel to compile"), cl::value_desc("NAME"), cl::cat(category));
 cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter"), cl::value_desc("NAME=VALUE"),
                                 cl::cat(category));
@@ -381,7 +388,7 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
     return usage("--tuning-table picks among configurations: it needs --config all");
   if (allConfigs) {
     mlir::MLIRContext context;
-    auto sig = inspectKernel(module, spec.kernel, context, diags);
+    auto sig = inspectKernel(module, spec.kernel, context, diags, &imports);
     if (!sig)
       return finish(diags);
     if (sig->autotuneConfigs.empty())
@@ -406,6 +413,7 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
       const bool wantPtx = ptxOnly || target == ptx;
       tile::driver::CompileOptions options;
       options.arch = target;
+      options.importPath = importDirs;
       options.numThreads = numThreads;
       options.optLevel = static_cast<unsigned>(optLevel.getValue());
       options.pipelineStages = pipelineStages;
@@ -438,7 +446,7 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
   tile::tools::LauncherTuning tuning;
   if (!tuningTable.empty()) {
     mlir::MLIRContext context;
-    auto sig = inspectKernel(module, spec.kernel, context, diags);
+    auto sig = inspectKernel(module, spec.kernel, context, diags, &imports);
     if (!sig)
       return finish(diags);
     tile::tools::LauncherTuningSpec want;
@@ -572,6 +580,8 @@ int main(int argc, char **argv) {
   }
 
   std::unique_ptr<Module> module = parseModule(*file, diags, hostFileOptions());
+  if (!diags.hasErrors())
+    imports.load(*module, sources, diags, ImportOptions{importDirs});
   parseTiming.stop();
   if (diags.hasErrors())
     return finish(diags);
@@ -580,7 +590,7 @@ int main(int argc, char **argv) {
     mlir::MLIRContext context;
     unsigned listed = 0;
     for (const FunctionDefStmt *fn : module->functions()) {
-      auto sig = inspectKernel(*module, fn->name, context, diags);
+      auto sig = inspectKernel(*module, fn->name, context, diags, &imports);
       if (!sig || !sig->isKernel)
         continue;
       ++listed;
@@ -627,7 +637,7 @@ int main(int argc, char **argv) {
     if (int rc = parseSpecialization(request.spec))
       return rc;
     mlir::MLIRContext context;
-    auto sig = inspectKernel(*module, kernelName, context, diags);
+    auto sig = inspectKernel(*module, kernelName, context, diags, &imports);
     if (!sig)
       return finish(diags);
     if (!sig->isKernel || sig->autotuneConfigs.empty())
@@ -640,6 +650,7 @@ int main(int argc, char **argv) {
     request.options.optLevel = static_cast<unsigned>(optLevel.getValue());
     request.options.pipelineStages = pipelineStages;
     request.options.keepPtx = true;
+    request.options.importPath = importDirs;
     // --emit=ptx, or no ptxas: a PTX package (the driver compiles it when loading).
     request.options.ptxOnly = kind == EmitKind::PTX || tile::target::findPtxas().empty();
     request.jobs = jobs;
@@ -701,7 +712,7 @@ int main(int argc, char **argv) {
 
   mlir::MLIRContext context;
   mlir::TimingScope irgenTiming = rootTiming.nest("front end: tile IR generation");
-  auto ir = compileToTileIR(*module, spec, context, diags);
+  auto ir = compileToTileIR(*module, spec, context, diags, &imports);
   irgenTiming.stop();
   if (!ir)
     return finish(diags);

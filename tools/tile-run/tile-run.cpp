@@ -62,6 +62,10 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<kernel (.py or .mlir)>
 cl::opt<std::string>
     kernelName("kernel", cl::desc("Kernel to run (required for a .py file; in a .mlir file, default: the only one)"),
                cl::value_desc("NAME"), cl::cat(category));
+cl::list<std::string>
+    importDirs("I", cl::Prefix,
+               cl::desc("Search DIR for imported kernel modules (.py; after the file's own directory)"),
+               cl::value_desc("DIR"), cl::cat(category));
 cl::list<std::string> constants("const", cl::desc("Value of a ct.Constant parameter (.py)"),
                                 cl::value_desc("NAME=VALUE"), cl::cat(category));
 cl::opt<std::string> configIndex("config", cl::desc("@ct.autotune configuration (.py, default 0)"), cl::value_desc("N"),
@@ -324,15 +328,18 @@ int main(int argc, char **argv) {
     request.constants = spec.constants;
     request.config = config;
     auto parsed = frontend::parseModule(*file, diags, frontend::hostFileOptions());
+    frontend::ImportedModules imports;
+    if (parsed && !diags.hasErrors())
+      imports.load(*parsed, sources, diags, frontend::ImportOptions{importDirs});
     if (parsed && !diags.hasErrors()) {
       // Name missing arguments in tile-run's terms before the front end asks for --arg.
-      if (auto sig = frontend::inspectKernel(*parsed, kernelName, context, diags)) {
+      if (auto sig = frontend::inspectKernel(*parsed, kernelName, context, diags, &imports)) {
         paramNames = sig->runtimeParams;
         for (const std::string &name : paramNames)
           if (!spec.args.count(name))
             return usage("no --array or --scalar for parameter '" + name + "'");
       }
-      module = frontend::compileToTileIR(*parsed, spec, context, diags);
+      module = frontend::compileToTileIR(*parsed, spec, context, diags, &imports);
     }
     if (!module || diags.hasErrors()) {
       diags.print(std::cerr);

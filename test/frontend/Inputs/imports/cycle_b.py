@@ -1,0 +1,5 @@
+from .cycle_a import k
+
+
+def g(t):
+    return t
