@@ -7,7 +7,8 @@
 # bundle/cutile-samples/ (NVIDIA's samples, copied there, never into the repository) run
 # unchanged with `python3 -m tilecc PROGRAM --correctness-check`, (3) the Mamba-2 operator timed
 # beside `tile-bench ssd` in the same call (python/bench/bench_mamba2.py; GPU_PYTHON_BENCH=0
-# skips it). Writes $OUT/python.log.
+# skips it), (4) with .peers/mamba_ssm_min: the operator beside mamba_ssm, and the decode step
+# (`tile-bench ssd --decode`) beside its selective_state_update. Writes $OUT/python.log.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -44,6 +45,13 @@ fi
 # agreement with the float64 reference, and speed on the same shapes in this process.
 if [ -d "$root/.peers/mamba_ssm_min" ]; then
   step timeout 420 python3 "$root/python/bench/compare_mamba_ssm.py" --peers "$root/.peers"
+  # The decode step beside mamba_ssm's selective_state_update, both state dtypes.
+  if [ "${GPU_PYTHON_BENCH:-1}" != 0 ] && [ -x "$work/bin/tile-bench" ]; then
+    for state in float32 bfloat16; do
+      step "$work/bin/tile-bench" ssd --decode --state-dtype "$state"
+      step timeout 300 python3 "$root/python/bench/decode_mamba_ssm.py" --peers "$root/.peers" --state-dtype "$state"
+    done
+  fi
 fi
 cat "$log" | tail -150
 exit $status

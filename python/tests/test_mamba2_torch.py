@@ -110,6 +110,21 @@ def test_cuda_graph_capture_and_replay():
     torch.testing.assert_close(y, run(fresh), atol=0, rtol=0)
 
 
+def test_repeated_calls_read_each_calls_tensors():
+    # A second call of one signature reuses the prepared pass but reads its own tensors; a new
+    # signature (a strided x) and a call through the registered operator (an input that requires
+    # grad) compute the same.
+    p1, p2 = problem(seed=4), problem(seed=5)
+    y1, y2, again = run(p1), run(p2), run(p1)
+    torch.testing.assert_close(again, y1, atol=0, rtol=0)
+    assert not torch.equal(y1, y2)
+    view = torch.repeat_interleave(p1["x"], 2, dim=3)[..., ::2]
+    assert not view.is_contiguous()
+    torch.testing.assert_close(run({**p1, "x": view}), y1, atol=0, rtol=0)
+    through_op = run({**p1, "dt_bias": p1["dt_bias"].clone().requires_grad_()})
+    torch.testing.assert_close(through_op, y1, atol=0, rtol=0)
+
+
 class Block(torch.nn.Module if torch else object):
     """A Mamba-2 mixer's scan and what surrounds it: a module torch.compile traces whole."""
 

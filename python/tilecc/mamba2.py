@@ -18,6 +18,7 @@ import threading
 from typing import Optional, Tuple
 
 from . import _lib
+from ._dltensor import TORCH_DTYPES, TensorSlots, contiguous_strides
 from ._launch import _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _PyCapsule_GetPointer, context_for
 
 _NAME = "tilecc.mamba2.mamba_chunk_scan_combined"
@@ -172,8 +173,13 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
             raise TypeError(f"{_NAME}: {name} is required")
     options = _check_options(chunk_size, dt_softplus, dt_limit)
     if _is_torch(x):
-        # The operator checks the tensors (torch.compile traces this function: no DLPack here).
-        y, final_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, *options[1:])
+        # The operator (torch.compile traces this function: no DLPack here); called eagerly
+        # without autograd, its body runs directly: the dispatcher's round trip through Python
+        # costs more host time than the GPU spends on a small problem.
+        if _through_dispatcher(inputs):
+            y, final_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, *options[1:])
+        else:
+            y, final_states = _torch_forward(inputs, options)
     else:
         y, final_states = _numpy_forward(inputs, options, _check_inputs(inputs))
     return (y, final_states) if return_final_states else y
@@ -191,6 +197,97 @@ def _numpy_forward(inputs, options, device):
         outputs.append(np.empty(shape, dtype=_NUMPY_DTYPES[dtype]))
     _forward(inputs, outputs, options, device, 0)
     return outputs[0], outputs[1]
+
+
+def _through_dispatcher(inputs):
+    """Whether a call on torch tensors goes through the registered operator: while torch.compile
+    traces, and where autograd would record it."""
+    import torch
+    if torch.compiler.is_compiling():
+        return True
+    return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in inputs)
+
+
+class _TorchPass:
+    """The pass on torch tensors of one signature (dtypes, shapes, strides, device) and options:
+    checked and planned once; a call allocates y, the final states and one workspace for the
+    intermediates, writes fifteen data pointers and calls the library."""
+
+    _ALIGN = 256  # bytes between the intermediates in the workspace (TMA wants 16, L2 lines 128)
+
+    def __init__(self, inputs, options):
+        import torch
+        x = inputs[0]
+        for name, value in zip(_INPUTS, inputs):
+            if value is not None and value.device != x.device:
+                raise ValueError(f"{_NAME}: {name} is on {value.device} but x is on {x.device}; every tensor must be "
+                                 "on one device")
+        self.options = _c_options(*options)
+        self.device = x.device
+        on_gpu = x.device.type == "cuda"
+        dl_device = (_KDL_CUDA, x.device.index or 0) if on_gpu else (_KDL_CPU, 0)
+        self.context = context_for(*dl_device)
+        self.stream = _stream_getter(torch, x.device) if on_gpu else (lambda: 0)
+        plan = _plan(inputs, options)
+        self.y, self.final_states = ((shape, getattr(torch, dtype)) for dtype, shape in plan[:2])
+        self.offsets, self.workspace = [], 0
+        for dtype, shape in plan[2:]:
+            self.offsets.append(self.workspace)
+            nbytes = math.prod(shape) * torch.empty((), dtype=getattr(torch, dtype)).element_size()
+            self.workspace += -(-nbytes // self._ALIGN) * self._ALIGN
+        codes = [None if t is None else TORCH_DTYPES.get(str(t.dtype)) for t in inputs]
+        # A dtype DLPack knows but the table does not goes through the export each call (the
+        # library then names it in its error).
+        self.exported = any(t is not None and c is None for t, c in zip(inputs, codes))
+        entries = [None if t is None else (dl_device, code, tuple(t.shape), tuple(t.stride()))
+                   for t, code in zip(inputs, codes)]
+        self.inputs = None if self.exported else TensorSlots(entries)
+        self.outputs = TensorSlots([(dl_device, TORCH_DTYPES[f"torch.{dtype}"], shape, contiguous_strides(shape))
+                                    for dtype, shape in plan])
+
+    def __call__(self, inputs):
+        import torch
+        y = torch.empty(self.y[0], dtype=self.y[1], device=self.device)
+        final_states = torch.empty(self.final_states[0], dtype=self.final_states[1], device=self.device)
+        workspace = torch.empty(self.workspace, dtype=torch.uint8, device=self.device)
+        base = workspace.data_ptr()
+        self.outputs.set_data([y.data_ptr(), final_states.data_ptr()] + [base + o for o in self.offsets])
+        if self.exported:
+            ins = _Tensors(inputs)
+            input_array = ins.c_array
+        else:
+            self.inputs.set_data([None if t is None else t.data_ptr() for t in inputs])
+            input_array = self.inputs.pointers
+        _lib.check(_lib.lib().tilecc_ssd_forward(self.context, input_array, self.outputs.pointers,
+                                                 ctypes.byref(self.options), ctypes.c_void_p(self.stream())))
+        return y, final_states
+
+
+def _stream_getter(torch, device):
+    """The current stream's handle on `device`, the cheapest way this torch has."""
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return lambda: raw(index)
+    return lambda: torch.cuda.current_stream(device).cuda_stream
+
+
+_passes = threading.local()  # per thread: a pass fills its DLTensors before each call
+_MAX_PASSES = 64
+
+
+def _torch_forward(inputs, options):
+    key = (tuple(None if t is None else (t.dtype, t.shape, t.stride(), t.device) for t in inputs), options)
+    passes = getattr(_passes, "by_key", None)
+    if passes is None:
+        passes = _passes.by_key = {}
+    run = passes.get(key)
+    if run is None:
+        run = _TorchPass(inputs, options)
+        if len(passes) >= _MAX_PASSES:
+            passes.clear()
+        passes[key] = run
+    return run(inputs)
 
 
 _op = None
@@ -218,19 +315,8 @@ def _register_torch_op():
            D: Optional[torch.Tensor], z: Optional[torch.Tensor], dt_bias: Optional[torch.Tensor],
            initial_states: Optional[torch.Tensor], dt_softplus: bool, dt_min: float,
            dt_max: float) -> Tuple[torch.Tensor, torch.Tensor]:
-        options = (chunk_size, dt_softplus, dt_min, dt_max)
-        inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states]
-        for name, value in zip(_INPUTS, inputs):
-            if value is not None and value.device != x.device:
-                raise ValueError(f"{_NAME}: {name} is on {value.device} but x is on {x.device}; every tensor must be "
-                                 "on one device")
-        outputs = [torch.empty(shape, dtype=getattr(torch, dtype), device=x.device)
-                   for dtype, shape in _plan(inputs, options)]
-        on_gpu = x.device.type == "cuda"
-        stream = torch.cuda.current_stream(x.device).cuda_stream if on_gpu else 0
-        device = (_KDL_CUDA, x.device.index or 0) if on_gpu else (_KDL_CPU, 0)
-        _forward(inputs, outputs, options, device, stream)
-        return outputs[0], outputs[1]
+        return _torch_forward([x, dt, A, B, C, D, z, dt_bias, initial_states],
+                              (chunk_size, dt_softplus, dt_min, dt_max))
 
     @op.register_fake
     def _(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, dt_softplus, dt_min, dt_max):
