@@ -9,25 +9,14 @@ GPU's), and the same steps replayed from a CUDA graph (the GPU's time alone).
 """
 import argparse
 import os
-import statistics
 import sys
 
 import torch
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_mamba2 import per_call_ms  # noqa: E402
+
 H, P, G, N = 80, 64, 1, 128
-
-
-def per_step_us(call, iters, repeats):
-    samples = []
-    for _ in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(repeats):
-            call()
-        end.record()
-        end.synchronize()
-        samples.append(start.elapsed_time(end) * 1e3 / repeats)
-    return statistics.median(samples)
 
 
 def main():
@@ -62,7 +51,7 @@ def main():
         for _ in range(3):
             step()
         torch.cuda.synchronize()
-        eager = per_step_us(step, args.iters, args.repeats)
+        eager = per_call_ms(step, args.iters, args.repeats) * 1e3
         graph = torch.cuda.CUDAGraph()
         side = torch.cuda.Stream()
         side.wait_stream(torch.cuda.current_stream())
@@ -72,15 +61,7 @@ def main():
         with torch.cuda.graph(graph):
             for _ in range(args.repeats):
                 step()
-        samples = []
-        for _ in range(args.iters):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            graph.replay()
-            end.record()
-            end.synchronize()
-            samples.append(start.elapsed_time(end) * 1e3 / args.repeats)
-        graphed = statistics.median(samples)
+        graphed = per_call_ms(graph.replay, args.iters, 1) * 1e3 / args.repeats
         moved = 2.0 * b * H * P * N * state.element_size() + 3.0 * b * H * P * 2 + 2.0 * b * G * N * 2 + b * H * 4
         print(f"{b:6d} {eager:9.2f} {graphed:9.2f} {moved / (graphed * 1e-6) / 1e9:11.0f}")
         del graph

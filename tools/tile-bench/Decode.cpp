@@ -14,8 +14,9 @@
 // time per step.
 #include "tools/tile-bench/Decode.h"
 
+#include "tools/tile-bench/Common.h"
+
 #include "kernels/mamba2/SsdDecode.h"
-#include "runtime/Device.h"
 #include "tools/common/Numbers.h"
 
 #include <nlohmann/json.hpp>
@@ -23,7 +24,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <set>
 
@@ -99,11 +99,8 @@ int runSsdDecode(int argc, char **argv) {
                   "--json)");
     }
   }
-  std::string why;
-  if (!rt::Device::available(0, &why)) {
-    std::printf("tile-bench: no GPU here (%s)\n", why.c_str());
+  if (!haveGpu())
     return 77;
-  }
   jit::BackendOptions backendOptions;
   backendOptions.choice = jit::BackendOptions::Choice::Gpu; // timing the interpreter means nothing here
   jit::Backend backend(backendOptions);
@@ -174,14 +171,8 @@ int runSsdDecode(int argc, char **argv) {
       ++failed;
     }
   }
-  if (!jsonOut.empty()) {
-    std::ofstream out(jsonOut);
-    out << results.dump(1) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "tile-bench: error: cannot write %s\n", jsonOut.c_str());
-      return 3;
-    }
-  }
+  if (!writeJson(jsonOut, results))
+    return 3;
   return failed ? 1 : 0;
 }
 

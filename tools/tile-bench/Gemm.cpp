@@ -6,6 +6,8 @@
 //   tile-bench gemm [--sizes 4096,8192] [--iters 10] [--warmup 2] [--json out.json]
 #include "tools/tile-bench/Gemm.h"
 
+#include "tools/tile-bench/Common.h"
+
 #include "runtime/jit/Backend.h"
 #include "tools/common/Numbers.h"
 
@@ -15,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <set>
 
@@ -83,11 +84,8 @@ int runGemm(int argc, char **argv) {
       return 2;
     }
   }
-  std::string why;
-  if (!rt::Device::available(0, &why)) {
-    std::printf("tile-bench: no GPU here (%s)\n", why.c_str());
+  if (!haveGpu())
     return 77;
-  }
   const std::string source(reinterpret_cast<const char *>(tile_examples_matmul_py), tile_examples_matmul_py_size);
   // 128x256 runs at 256 threads (two warpgroups): at 128 its 128 accumulator registers per
   // thread spill.
@@ -187,14 +185,8 @@ int runGemm(int argc, char **argv) {
         }
       }
   }
-  if (!jsonOut.empty()) {
-    std::ofstream out(jsonOut);
-    out << results.dump(1) << "\n";
-    if (!out) {
-      std::fprintf(stderr, "tile-bench: error: cannot write %s\n", jsonOut.c_str());
-      return 3;
-    }
-  }
+  if (!writeJson(jsonOut, results))
+    return 3;
   return failures ? 1 : 0;
 }
 

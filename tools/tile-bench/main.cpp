@@ -32,6 +32,7 @@
 #include "runtime/Error.h"
 #include "runtime/File.h"
 #include "tools/common/Numbers.h"
+#include "tools/tile-bench/Common.h"
 #include "tools/tile-bench/Decode.h"
 #include "tools/tile-bench/Gemm.h"
 
@@ -41,7 +42,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <set>
 
@@ -205,11 +205,8 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "tile-bench: error: --shape: no shape '%s' (shapes: %s)\n", onlyShape.c_str(), names.c_str());
     return 2;
   }
-  std::string why;
-  if (!rt::Device::available(0, &why)) {
-    std::printf("tile-bench: no GPU here (%s)\n", why.c_str());
+  if (!bench::haveGpu())
     return 77;
-  }
   jit::BackendOptions backendOptions;
   backendOptions.choice = jit::BackendOptions::Choice::Gpu; // timing the interpreter means nothing here
   jit::Backend backend(backendOptions);
@@ -383,15 +380,8 @@ int main(int argc, char **argv) {
       return 3;
     }
   }
-  if (!jsonOut.empty()) {
-    std::ofstream out(jsonOut);
-    out << results.dump(1) << "\n";
-    out.close();
-    if (!out) {
-      std::fprintf(stderr, "tile-bench: error: cannot write %s\n", jsonOut.c_str());
-      return 3;
-    }
-  }
+  if (!bench::writeJson(jsonOut, results))
+    return 3;
   if (failed) {
     std::printf("tile-bench: %d of the shapes FAILED\n", failed);
     return 1;
