@@ -34,14 +34,20 @@ mamba2::SsdInputs Inputs::reference() const {
           opt(SsdTensor::Z), opt(SsdTensor::DtBias), opt(SsdTensor::InitialStates)};
 }
 
-Inputs loadInputs(const std::string &dir) {
-  Inputs in;
-  for (unsigned i = 0; i < mamba2::kNumSsdInputs; ++i) {
-    const SsdTensor t = SsdTensor(i);
-    const std::string path = dir + "/" + mamba2::ssdTensorName(t) + ".npy";
+namespace {
+
+// DIR/NAME.npy for the first `count` tensors of an enum, each read into its kernel dtype (float16
+// and bfloat16 stay so, anything else becomes float32); those up to `lastRequired` must exist.
+template <typename Tensor, std::size_t Count>
+std::array<std::optional<HostTensor>, Count> loadTensors(const std::string &dir, const char *(*name)(Tensor),
+                                                         Tensor lastRequired) {
+  std::array<std::optional<HostTensor>, Count> tensors;
+  for (unsigned i = 0; i < Count; ++i) {
+    const Tensor t = Tensor(i);
+    const std::string path = dir + "/" + name(t) + ".npy";
     struct stat st;
     if (lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
-      if (t <= SsdTensor::C)
+      if (t <= lastRequired)
         throw rt::Error(rt::Error::Kind::Io, "missing required input " + path);
       continue;
     }
@@ -54,15 +60,17 @@ Inputs loadInputs(const std::string &dir) {
         a.dtype == rt::DType::Float16 || a.dtype == rt::DType::BFloat16 ? a.dtype : rt::DType::Float32;
     mamba2::Tensor values(a.shape);
     values.data = std::move(a.values);
-    in.tensors[i].emplace(dtype, std::move(values));
+    tensors[i].emplace(dtype, std::move(values));
   }
-  return in;
+  return tensors;
 }
 
-std::vector<std::string> inputPaths(const std::string &dir) {
+// The paths of DIR/NAME.npy that exist, for the first `count` tensors of an enum.
+template <typename Tensor>
+std::vector<std::string> existingPaths(const std::string &dir, const char *(*name)(Tensor), unsigned count) {
   std::vector<std::string> paths;
-  for (unsigned i = 0; i < mamba2::kNumSsdInputs; ++i) {
-    std::string path = dir + "/" + mamba2::ssdTensorName(SsdTensor(i)) + ".npy";
+  for (unsigned i = 0; i < count; ++i) {
+    std::string path = dir + "/" + name(Tensor(i)) + ".npy";
     struct stat st;
     if (stat(path.c_str(), &st) == 0)
       paths.push_back(path);
@@ -70,26 +78,78 @@ std::vector<std::string> inputPaths(const std::string &dir) {
   return paths;
 }
 
-Inputs demoInputs(const DemoShape &s) {
-  std::mt19937 rng(3);
-  auto random = [&](mamba2::Shape shape, double lo, double hi) {
+// Uniform random tensors from one seeded generator, the demos' inputs.
+struct Random {
+  std::mt19937 rng{3};
+  template <typename Tensor, std::size_t Count>
+  void set(std::array<std::optional<HostTensor>, Count> &tensors, Tensor which, rt::DType dtype, mamba2::Shape shape,
+           double lo, double hi) {
     std::uniform_real_distribution<double> d(lo, hi);
     mamba2::Tensor t(std::move(shape));
     for (double &e : t.data)
       e = d(rng);
-    return t;
-  };
+    tensors[unsigned(which)].emplace(dtype, std::move(t));
+  }
+};
+
+} // namespace
+
+Inputs loadInputs(const std::string &dir) {
+  return {loadTensors<SsdTensor, mamba2::kNumSsdInputs>(dir, mamba2::ssdTensorName, SsdTensor::C)};
+}
+
+std::vector<std::string> inputPaths(const std::string &dir) {
+  return existingPaths(dir, mamba2::ssdTensorName, mamba2::kNumSsdInputs);
+}
+
+Inputs demoInputs(const DemoShape &s) {
+  Random random;
   const rt::DType bf = rt::DType::BFloat16, f = rt::DType::Float32;
   Inputs in;
-  auto set = [&](SsdTensor t, rt::DType dtype, mamba2::Tensor v) {
-    in.tensors[unsigned(t)].emplace(dtype, std::move(v));
+  random.set(in.tensors, SsdTensor::X, bf, {s.b, s.T, s.H, s.P}, -1, 1);
+  random.set(in.tensors, SsdTensor::Dt, f, {s.b, s.T, s.H}, -4, 0);
+  random.set(in.tensors, SsdTensor::A, f, {s.H}, -2, -0.5);
+  random.set(in.tensors, SsdTensor::B, bf, {s.b, s.T, s.G, s.N}, -1, 1);
+  random.set(in.tensors, SsdTensor::C, bf, {s.b, s.T, s.G, s.N}, -1, 1);
+  random.set(in.tensors, SsdTensor::D, f, {s.H}, 0, 1);
+  return in;
+}
+
+const char *decodeTensorName(DecodeTensor t) {
+  static const char *const names[kNumDecodeInputs] = {"state", "x", "dt", "A", "B", "C", "D", "z", "dt_bias"};
+  return names[unsigned(t)];
+}
+
+mamba2::SsdDecodeInputs DecodeInputs::reference() const {
+  auto get = [&](DecodeTensor t) { return (*this)[t].values.view(); };
+  auto opt = [&](DecodeTensor t) {
+    return tensors[unsigned(t)] ? std::optional<mamba2::TensorView>(get(t)) : std::nullopt;
   };
-  set(SsdTensor::X, bf, random({s.b, s.T, s.H, s.P}, -1, 1));
-  set(SsdTensor::Dt, f, random({s.b, s.T, s.H}, -4, 0));
-  set(SsdTensor::A, f, random({s.H}, -2, -0.5));
-  set(SsdTensor::B, bf, random({s.b, s.T, s.G, s.N}, -1, 1));
-  set(SsdTensor::C, bf, random({s.b, s.T, s.G, s.N}, -1, 1));
-  set(SsdTensor::D, f, random({s.H}, 0, 1));
+  using T = DecodeTensor;
+  return {get(T::State), get(T::X), get(T::Dt), get(T::A), get(T::B), get(T::C), opt(T::D), opt(T::Z), opt(T::DtBias)};
+}
+
+DecodeInputs loadDecodeInputs(const std::string &dir) {
+  return {loadTensors<DecodeTensor, kNumDecodeInputs>(dir, decodeTensorName, DecodeTensor::C)};
+}
+
+std::vector<std::string> decodeInputPaths(const std::string &dir) {
+  return existingPaths(dir, decodeTensorName, kNumDecodeInputs);
+}
+
+DecodeInputs demoDecodeInputs(const DemoShape &s) {
+  Random random;
+  const rt::DType bf = rt::DType::BFloat16, f = rt::DType::Float32;
+  DecodeInputs in;
+  random.set(in.tensors, DecodeTensor::State, f, {s.b, s.H, s.P, s.N}, -1, 1);
+  random.set(in.tensors, DecodeTensor::X, bf, {s.b, s.H, s.P}, -1, 1);
+  random.set(in.tensors, DecodeTensor::Dt, f, {s.b, s.H}, -4, 0);
+  random.set(in.tensors, DecodeTensor::A, f, {s.H}, -2, -0.5);
+  random.set(in.tensors, DecodeTensor::B, bf, {s.b, s.G, s.N}, -1, 1);
+  random.set(in.tensors, DecodeTensor::C, bf, {s.b, s.G, s.N}, -1, 1);
+  random.set(in.tensors, DecodeTensor::D, f, {s.H}, 0, 1);
+  random.set(in.tensors, DecodeTensor::Z, bf, {s.b, s.H, s.P}, -1, 1);
+  random.set(in.tensors, DecodeTensor::DtBias, f, {s.H}, -1, 1);
   return in;
 }
 

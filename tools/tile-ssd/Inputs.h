@@ -46,4 +46,26 @@ struct DemoShape {
 };
 Inputs demoInputs(const DemoShape &shape);
 
+/// The decode step's inputs (tile-ssd --decode), indexed by DecodeTensor; the first six are
+/// required, absent optional ones are nullopt.
+enum class DecodeTensor { State, X, Dt, A, B, C, D, Z, DtBias };
+constexpr unsigned kNumDecodeInputs = 9;
+struct DecodeInputs {
+  std::array<std::optional<HostTensor>, kNumDecodeInputs> tensors;
+
+  const HostTensor &operator[](DecodeTensor t) const { return *tensors[unsigned(t)]; }
+  mamba2::SsdDecodeInputs reference() const;
+};
+/// The file name of a decode input without ".npy": state, x, dt, A, B, C, D, z, dt_bias.
+const char *decodeTensorName(DecodeTensor t);
+
+/// DIR/state.npy, x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
+/// read as loadInputs reads (the same dtypes and errors).
+DecodeInputs loadDecodeInputs(const std::string &dir);
+/// The decode input files of DIR that exist, as inputPaths.
+std::vector<std::string> decodeInputPaths(const std::string &dir);
+/// The decode demo: state (b, H, P, N) in fp32, x and z (b, H, P) and B and C (b, G, N) in
+/// bf16, dt (b, H) for softplus, A < 0, D and dt_bias per head in fp32 (shape.T is unused).
+DecodeInputs demoDecodeInputs(const DemoShape &shape);
+
 } // namespace tile::ssd

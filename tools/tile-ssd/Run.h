@@ -5,6 +5,7 @@
 
 #include "tools/tile-ssd/Inputs.h"
 
+#include "kernels/mamba2/SsdDecode.h"
 #include "kernels/mamba2/SsdForward.h"
 #include "runtime/jit/Backend.h"
 
@@ -27,5 +28,17 @@ struct RunResult {
 /// the GPU a second, warm call gives the per-kernel times (the interpreter's first call has
 /// them already: compiling is never inside them).
 RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::ForwardOptions &options);
+
+struct DecodeResult {
+  mamba2::Tensor y, state; // y in its dtype, the state after the step in the state's dtype
+  mamba2::SsdKernelChoice choice;
+  double firstCallMs = 0; // the one call: compiling (GPU: or loading) and the step
+  unsigned compiled = 0, fromDiskCache = 0;
+};
+
+/// One decode step (mamba2::ssdDecodeStep) on the uploaded state, y in `yDType`. Called once
+/// only: a second call would apply the step twice.
+DecodeResult runDecode(jit::Backend &backend, const DecodeInputs &inputs, rt::DType yDType,
+                       const mamba2::DecodeOptions &options);
 
 } // namespace tile::ssd

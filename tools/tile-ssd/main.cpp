@@ -8,6 +8,18 @@
 // 16-bit data (default: the data's own bf16/fp16).
 //   tile-ssd                          # the built-in demo shape, checked against the reference
 //
+//   tile-ssd --decode [--inputs DIR] [--out DIR] [--dt-softplus] [--dt-limit MIN,MAX]
+//            [--output-dtype float32|float16|bfloat16] [--check] [--interpret]
+//
+// --decode runs one decode step (mamba2::ssdDecodeStep) instead: DIR holds state.npy (b, H, P, N),
+// x.npy (b, H, P), dt.npy (b, H) or (b, H, P), A.npy (H), B.npy and C.npy (b, G, N) and
+// optionally D.npy and dt_bias.npy ((H) or (H, P)) and z.npy (b, H, P); it writes y.npy (float32
+// unless asked) and the updated state.npy (in the input state's dtype, so it can feed the next
+// step) to --out. Without --dt-limit it clamps nothing (the library's DecodeOptions). Without
+// --inputs: a demo of shape (b, H, P, G, N) = (2, 8, 64, 2, 64), checked. --check compares with
+// referenceDecodeStep (atol 3e-3 + rtol 1e-2 * |ref| on y and the state). --chunk-size and
+// --precision do not apply (exit 2).
+//
 // DIR holds x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
 // initial_states.npy (float32, float16 or bfloat16 — '<V2' as ml_dtypes writes it; float64 is
 // taken as float32). Writes y.npy and final_states.npy to --out (float32 unless asked). With
@@ -49,7 +61,7 @@ int usage(const std::string &message) {
   std::fprintf(stderr,
                "tile-ssd: error: %s\nusage: tile-ssd [--inputs DIR] [--out DIR] [--chunk-size N] [--dt-softplus] "
                "[--dt-limit MIN,MAX] [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] "
-               "[--interpret]\n",
+               "[--interpret] [--decode]\n",
                message.c_str());
   return 2;
 }
@@ -57,6 +69,83 @@ int usage(const std::string &message) {
 int ioError(const std::string &message) {
   std::fprintf(stderr, "tile-ssd: error: %s\n", message.c_str());
   return 3;
+}
+
+void printFirstCall(bool interpret, double ms, unsigned compiled, unsigned fromDiskCache) {
+  if (interpret)
+    std::printf("tile-ssd: first call %.1f ms (compiling to tile IR and interpreting)\n", ms);
+  else
+    std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", ms, compiled,
+                fromDiskCache);
+}
+
+// y.npy and the second output (final_states.npy or state.npy) both or neither: temporary files
+// renamed into place, so an old second file never sits next to a new y.npy. 0, or exit code 3.
+int writeOutputs(const std::string &yPath, const Tensor &y, rt::DType yDType, const std::string &otherPath,
+                 const Tensor &other, rt::DType otherDType) {
+  std::vector<std::pair<std::string, std::string>> files = {
+      {yPath, rt::encodeNpy(y.shape, y.data.data(), y.data.size(), yDType)},
+      {otherPath, rt::encodeNpy(other.shape, other.data.data(), other.data.size(), otherDType)}};
+  std::string error;
+  if (!tools::writeFilesAtomically(files, error))
+    return ioError(error + " (neither y.npy nor " + otherPath.substr(otherPath.rfind('/') + 1) + " was written)");
+  std::printf("tile-ssd: wrote %s and %s\n", yPath.c_str(), otherPath.c_str());
+  return 0;
+}
+
+struct Checked {
+  const char *name;
+  const Tensor &got, &expected;
+  double atol; // rtol is 1e-2 for all
+};
+
+// Prints each output's errors against the reference and the verdict: exit code 1 when any
+// element is outside tolerance (a NaN anywhere counts as outside, compare's rule, so NaN inputs
+// cannot pass), else 0.
+int reportCheck(std::initializer_list<Checked> outputs) {
+  long long outside = 0, count = 0;
+  for (const Checked &c : outputs) {
+    ErrorStats e = compare(c.got, c.expected, c.atol, 1e-2);
+    std::printf("tile-ssd: %-12s %s\n", c.name, e.str(c.got.shape).c_str());
+    outside += e.outside;
+    count += e.count;
+  }
+  if (outside != 0) {
+    std::printf("tile-ssd: check FAILED: %lld of %lld elements outside tolerance\n", outside, count);
+    return 1;
+  }
+  std::printf("tile-ssd: check passed\n");
+  return 0;
+}
+
+// --decode, after the command line and the files were checked: one step on DIR's inputs or the
+// demo's, the outputs written when statePath is not empty, and the check.
+int decodeMain(jit::Backend &backend, const std::string &inputDir, const std::string &yPath,
+               const std::string &statePath, DecodeOptions options, rt::DType yDType, bool check) {
+  ssd::DecodeInputs inputs;
+  if (inputDir.empty()) {
+    check = true;
+    options.dt.dtSoftplus = true;
+    ssd::DemoShape shape{2, 1, 8, 64, 2, 64};
+    inputs = ssd::demoDecodeInputs(shape);
+    std::printf("tile-ssd: decode demo shape (b, H, P, G, N) = (%lld, %lld, %lld, %lld, %lld), bf16 x, z, B, C, fp32 "
+                "state\n",
+                (long long)shape.b, (long long)shape.H, (long long)shape.P, (long long)shape.G, (long long)shape.N);
+  } else {
+    inputs = ssd::loadDecodeInputs(inputDir);
+  }
+  ssd::DecodeResult r = ssd::runDecode(backend, inputs, yDType, options);
+  printFirstCall(!backend.onGpu(), r.firstCallMs, r.compiled, r.fromDiskCache);
+  std::printf("tile-ssd: decode_step    ran %s\n", r.choice.str().c_str());
+  if (!statePath.empty())
+    if (int rc = writeOutputs(yPath, r.y, yDType, statePath, r.state, inputs[ssd::DecodeTensor::State].dtype))
+      return rc;
+  if (!check)
+    return 0;
+  // The step is fp32 arithmetic on the inputs' values; beyond it only y and the state are
+  // rounded into their dtypes (bf16: 2^-9 relative, inside rtol), so every dtype keeps atol 3e-3.
+  SsdDecodeResult expected = referenceDecodeStep(inputs.reference(), options.dt);
+  return reportCheck({{"y", r.y, expected.y, 3e-3}, {"state", r.state, expected.state, 3e-3}});
 }
 
 } // namespace
@@ -68,7 +157,7 @@ int main(int argc, char **argv) {
   tools::exitOnOutOfMemory("tile-ssd"); // an error and exit code 3, not an uncaught bad_alloc
   std::string inputDir, outDir;
   ForwardOptions options;
-  bool check = false;
+  bool check = false, decode = false;
   jit::BackendOptions backendOptions;
   std::optional<rt::DType> outputDType;
   std::string error;
@@ -134,11 +223,19 @@ int main(int argc, char **argv) {
       options.precision = *p;
     } else if (a == "--check")
       check = true;
+    else if (a == "--decode")
+      decode = true;
     else if (a == "--interpret")
       backendOptions.choice = jit::BackendOptions::Choice::Interpreter;
     else
       return usage("unknown option " + a);
   }
+
+  if (decode)
+    for (const char *forwardOnly : {"--chunk-size", "--precision"})
+      if (given.count(forwardOnly))
+        return usage(std::string(forwardOnly) + " does not apply to --decode (the decode step has no chunks and no "
+                                                "matrix products)");
 
   // Everything about the files is checked before the (possibly long) run.
   std::vector<std::string> inputFiles;
@@ -148,9 +245,9 @@ int main(int argc, char **argv) {
       return ioError("--inputs: cannot open '" + inputDir + "': " + std::strerror(errno));
     if (!S_ISDIR(st.st_mode))
       return ioError("--inputs: '" + inputDir + "' is not a directory");
-    inputFiles = ssd::inputPaths(inputDir);
+    inputFiles = decode ? ssd::decodeInputPaths(inputDir) : ssd::inputPaths(inputDir);
   }
-  const std::string yPath = outDir + "/y.npy", statesPath = outDir + "/final_states.npy";
+  const std::string yPath = outDir + "/y.npy", statesPath = outDir + (decode ? "/state.npy" : "/final_states.npy");
   if (!outDir.empty()) {
     std::vector<tools::NamedPath> inputs;
     for (const std::string &in : inputFiles)
@@ -167,6 +264,16 @@ int main(int argc, char **argv) {
     std::printf("tile-ssd: running the kernels on %s\n",
                 backendOptions.choice == jit::BackendOptions::Choice::Interpreter ? "the interpreter (--interpret)"
                                                                                   : backend.description().c_str());
+    if (decode) {
+      DecodeOptions decodeOptions;
+      decodeOptions.dt.dtSoftplus = options.dt.dtSoftplus;
+      if (given.count("--dt-limit")) { // else the library's default: no clamp
+        decodeOptions.dt.dtMin = options.dt.dtMin;
+        decodeOptions.dt.dtMax = options.dt.dtMax;
+      }
+      return decodeMain(backend, inputDir, yPath, outDir.empty() ? "" : statesPath, decodeOptions,
+                        outputDType.value_or(rt::DType::Float32), check);
+    }
     ssd::Inputs inputs;
     if (inputDir.empty()) {
       // The demo: a small 2.7B-like layer (ragged seqlen), bf16.
@@ -184,11 +291,7 @@ int main(int argc, char **argv) {
 
     ssd::RunResult r = ssd::run(backend, inputs, options);
     std::printf("tile-ssd: chunk %lld%s\n", (long long)r.chunkSize, options.chunkSize ? "" : " (the library's choice)");
-    if (interpret)
-      std::printf("tile-ssd: first call %.1f ms (compiling to tile IR and interpreting)\n", r.firstCallMs);
-    else
-      std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", r.firstCallMs,
-                  r.compiled, r.fromDiskCache);
+    printFirstCall(interpret, r.firstCallMs, r.compiled, r.fromDiskCache);
     for (const mamba2::SsdKernelChoice &c : r.choices) {
       std::printf("tile-ssd: %-14s ran %s", c.kernel.c_str(), c.str().c_str());
       if (c.ms > 0 && c.config0Ms > 0)
@@ -201,16 +304,10 @@ int main(int argc, char **argv) {
                 "end to end %.3f ms%s\n",
                 r.timings.chunkCumsumMs, r.timings.chunkBmmMs, r.timings.fwdPassStateMs, r.timings.computeOutMs,
                 r.timings.endToEndMs, interpret ? " (interpreted, host wall-clock)" : "");
-    if (!outDir.empty()) {
-      // Both files or neither: an old final_states.npy never sits next to a new y.npy.
-      std::vector<std::pair<std::string, std::string>> files = {
-          {yPath, rt::encodeNpy(r.y.shape, r.y.data.data(), r.y.data.size(), outputDType.value_or(rt::DType::Float32))},
-          {statesPath, rt::encodeNpy(r.finalStates.shape, r.finalStates.data.data(), r.finalStates.data.size(),
-                                     rt::DType::Float32)}};
-      if (!tools::writeFilesAtomically(files, error))
-        return ioError(error + " (neither y.npy nor final_states.npy was written)");
-      std::printf("tile-ssd: wrote %s and %s\n", yPath.c_str(), statesPath.c_str());
-    }
+    if (!outDir.empty())
+      if (int rc = writeOutputs(yPath, r.y, outputDType.value_or(rt::DType::Float32), statesPath, r.finalStates,
+                                rt::DType::Float32))
+        return rc;
     if (check) {
       SsdResult expected = reference(inputs.reference(), options.dt);
       // bf16 products round the computed factors to 8 bits: their bound is the peer's, a few
@@ -221,17 +318,7 @@ int main(int argc, char **argv) {
       const double yAtol = bf16Products ? 5e-2 * compare(expected.y, expected.y, 0, 0).refRms : 3e-3;
       const double sAtol =
           bf16Products ? 2e-2 * compare(expected.finalStates, expected.finalStates, 0, 0).refRms : 3e-3;
-      ErrorStats ys = compare(r.y, expected.y, yAtol, 1e-2);
-      ErrorStats ss = compare(r.finalStates, expected.finalStates, sAtol, 1e-2);
-      std::printf("tile-ssd: y            %s\n", ys.str(r.y.shape).c_str());
-      std::printf("tile-ssd: final_states %s\n", ss.str(r.finalStates.shape).c_str());
-      // A NaN anywhere counts as outside (compare's rule), so NaN inputs cannot pass.
-      if (ys.outside != 0 || ss.outside != 0) {
-        std::printf("tile-ssd: check FAILED: %lld of %lld elements outside tolerance\n",
-                    (long long)(ys.outside + ss.outside), (long long)(ys.count + ss.count));
-        return 1;
-      }
-      std::printf("tile-ssd: check passed\n");
+      return reportCheck({{"y", r.y, expected.y, yAtol}, {"final_states", r.finalStates, expected.finalStates, sAtol}});
     }
     return 0;
   } catch (const rt::Error &e) {

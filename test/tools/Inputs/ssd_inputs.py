@@ -1,9 +1,12 @@
 """Writes a small tile-ssd input set (float32 .npy files) without NumPy.
 
     ssd_inputs.py DIR b,T,H,P,G,N [--nan]
+    ssd_inputs.py DIR b,H,P,G,N --decode [--nan]
 
 x (b, T, H, P), dt (b, T, H), A (H,), B and C (b, T, G, N), seeded and deterministic. With
---nan, x[0, 0, 0, 0] is NaN (every later output of that head then is too).
+--nan, x[0, 0, 0, 0] is NaN (every later output of that head then is too). With --decode, the
+decode step's inputs (tile-ssd --decode): state (b, H, P, N), x and z (b, H, P), dt (b, H), A,
+dt_bias (H,), D (H, P), B and C (b, G, N).
 """
 import os
 import random
@@ -25,13 +28,28 @@ def write_npy(path, shape, values):
 def main():
     out, dims = sys.argv[1], [int(d) for d in sys.argv[2].split(",")]
     nan = "--nan" in sys.argv[3:]
-    b, T, H, P, G, N = dims
     rng = random.Random(7)
 
     def uniform(n, lo, hi):
         return [rng.uniform(lo, hi) for _ in range(n)]
 
     os.makedirs(out, exist_ok=True)
+    if "--decode" in sys.argv[3:]:
+        b, H, P, G, N = dims
+        for name, shape, lo, hi in [("state", (b, H, P, N), -1, 1), ("x", (b, H, P), -1, 1),
+                                    ("dt", (b, H), -3, 0), ("A", (H,), -2, -0.5),
+                                    ("B", (b, G, N), -1, 1), ("C", (b, G, N), -1, 1),
+                                    ("D", (H, P), 0, 1), ("z", (b, H, P), -1, 1),
+                                    ("dt_bias", (H,), -1, 1)]:
+            count = 1
+            for d in shape:
+                count *= d
+            values = uniform(count, lo, hi)
+            if nan and name == "x":
+                values[0] = float("nan")
+            write_npy(os.path.join(out, name + ".npy"), shape, values)
+        return
+    b, T, H, P, G, N = dims
     x = uniform(b * T * H * P, -1, 1)
     if nan and x:
         x[0] = float("nan")
