@@ -146,6 +146,60 @@ const FunctionDefStmt *Module::findFunction(const std::string &name) const {
   return nullptr;
 }
 
+std::string FunctionRef::qualifiedName() const {
+  if (!fn)
+    return "";
+  return factory ? factory->name + "." + fn->name : fn->name;
+}
+
+// Whether `fn` has a decorator of the kernel language by its spelling (`@ct.kernel`,
+// `@ct.kernel(...)`, `@ct.function`, `@ct.autotune(...)`, `@kernel`): host functions nested in
+// host code are never evaluated.
+static bool hasTileDecorator(const FunctionDefStmt &fn) {
+  for (const ExprPtr &e : fn.decorators) {
+    const Expr *d = e.get();
+    if (auto *call = d->dynCast<CallExpr>())
+      d = call->func.get();
+    std::string last;
+    if (auto *attr = d->dynCast<AttributeExpr>())
+      last = attr->attr;
+    else if (auto *name = d->dynCast<NameExpr>())
+      last = name->id;
+    if (last == "kernel" || last == "function" || last == "autotune")
+      return true;
+  }
+  return false;
+}
+
+std::vector<FunctionRef> Module::nestedFunctions() const {
+  std::vector<FunctionRef> result;
+  for (const FunctionDefStmt *factory : functions())
+    for (const StmtPtr &s : factory->body)
+      if (const auto *fn = s->dynCast<FunctionDefStmt>(); fn && hasTileDecorator(*fn))
+        result.push_back(FunctionRef{fn, factory});
+  return result;
+}
+
+FunctionRef Module::resolveFunction(const std::string &name, std::vector<std::string> *ambiguous) const {
+  if (const FunctionDefStmt *fn = findFunction(name))
+    return FunctionRef{fn, nullptr};
+  FunctionRef found;
+  std::vector<std::string> plain;
+  for (const FunctionRef &ref : nestedFunctions()) {
+    if (ref.qualifiedName() == name)
+      return ref;
+    if (ref.fn->name == name) {
+      plain.push_back(ref.qualifiedName());
+      found = ref;
+    }
+  }
+  if (plain.size() == 1)
+    return found;
+  if (ambiguous)
+    *ambiguous = plain;
+  return FunctionRef{};
+}
+
 const HostCode *Module::findHostCode(const std::string &name) const {
   for (const HostCode &h : hostCode)
     for (const std::string &n : h.names)

@@ -560,6 +560,18 @@ struct HostCode {
   std::vector<Diagnostic> diagnostics;
 };
 
+/// A function found by name: a top-level one, or one defined directly in the body of a
+/// top-level function (a kernel made by a factory: `def make(n): @ct.kernel def k(x): ...`).
+struct FunctionRef {
+  const FunctionDefStmt *fn = nullptr;
+  /// The top-level function whose body defines `fn`; null when `fn` is itself top-level.
+  const FunctionDefStmt *factory = nullptr;
+  /// `fn`'s name, qualified by its factory's as Python's __qualname__ is without `<locals>`
+  /// ("make_scale.scale").
+  std::string qualifiedName() const;
+  explicit operator bool() const { return fn != nullptr; }
+};
+
 /// A parsed source file: its top-level statements in order (imports, function definitions,
 /// and whatever else appeared; sema decides what is allowed at module level).
 class Module {
@@ -570,6 +582,15 @@ public:
   std::vector<const FunctionDefStmt *> functions() const;
   /// The top-level function called `name`, or nullptr.
   const FunctionDefStmt *findFunction(const std::string &name) const;
+
+  /// The decorated functions defined directly in the bodies of top-level functions (kernels of
+  /// factories), in source order.
+  std::vector<FunctionRef> nestedFunctions() const;
+  /// The function a tool's `--kernel NAME` means: a top-level function; "factory.name", a
+  /// decorated function nested in top-level `factory`; or the plain name of one nested
+  /// function when no other has it. Null if none (or several: `ambiguous` then gets their
+  /// qualified names).
+  FunctionRef resolveFunction(const std::string &name, std::vector<std::string> *ambiguous = nullptr) const;
 
   /// The set-aside statement defining `name`, or nullptr.
   const HostCode *findHostCode(const std::string &name) const;

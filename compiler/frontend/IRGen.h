@@ -73,6 +73,9 @@ public:
     /// @ct.autotune configs: constant and option values per config.
     std::vector<std::map<std::string, ConstantValue>> configs;
     std::vector<std::string> autotuneKey;
+    /// A kernel defined in a factory: that top-level function. The factory's names the kernel
+    /// uses (its parameters and locals) come first in constantParams and params.
+    const FunctionDefStmt *factory = nullptr;
   };
   std::optional<KernelInfo> inspect(const std::string &kernel);
 
@@ -132,8 +135,20 @@ private:
                         const std::map<std::string, ConstantValue> &configConstants,
                         llvm::SmallVectorImpl<mlir::Type> &argTypes,
                         std::vector<std::pair<std::string, KValue>> &constants,
-                        std::vector<std::pair<std::string, size_t>> &runtimeArgs);
+                        std::vector<std::pair<std::string, size_t>> &runtimeArgs,
+                        const std::set<std::string> &factoryNames = {}, const std::string &kernelName = "");
   mlir::Type dtypeFromName(const std::string &name);
+  /// The names of `factory` (its parameters, then the names its body binds) that `fn`, a
+  /// function it defines, uses without binding them itself: Python's closure of `fn`, and the
+  /// constants of the kernel, in that order.
+  std::vector<std::string> capturedFactoryNames(const FunctionDefStmt &factory, const FunctionDefStmt &fn);
+  /// The values of the factory names kernel `fn` uses: given in `spec` (as constants), a
+  /// parameter's default, or a local the factory computes from constants before defining `fn`
+  /// (`n = BLOCK * 2`); a missing one is an error at its definition. `factoryNames`: every name
+  /// of the factory, which `spec` may give.
+  bool bindFactoryConstants(const FunctionDefStmt &factory, const FunctionDefStmt &fn, const Specialization &spec,
+                            std::vector<std::pair<std::string, KValue>> &constants,
+                            std::set<std::string> &factoryNames);
 
   // Statements (IRGenStmt.cpp).
   void emitBlock(const StmtList &stmts) { emitStmts(stmts, 0); }

@@ -11,6 +11,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
+#include <algorithm>
+#include <functional>
+
 using namespace mlir;
 
 namespace tile::frontend {
@@ -310,11 +313,13 @@ static std::optional<ConstantValue> toConstantValue(const KValue &v) {
 
 std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &kernel) {
   collectModuleScope();
-  const FunctionDefStmt *fn = module_.findFunction(kernel);
-  if (!fn)
+  FunctionRef ref = module_.resolveFunction(kernel);
+  if (!ref)
     return std::nullopt;
+  const FunctionDefStmt *fn = ref.fn;
   KernelInfo info;
   info.def = fn;
+  info.factory = ref.factory;
   for (const ExprPtr &dec : fn->decorators) {
     KValue d = evalDecorator(dec->isa<CallExpr>() ? *dec->as<CallExpr>().func : *dec);
     if (d.kind() != KValue::Kind::Builtin)
@@ -344,6 +349,13 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
       }
     }
   }
+  if (ref.factory)
+    for (const std::string &name : capturedFactoryNames(*ref.factory, *fn)) {
+      // A local of the factory may be computed by it (bindFactoryConstants): as a default.
+      const Param *p = ref.factory->findParam(name);
+      info.constantParams.push_back(name);
+      info.params.push_back(ParamDecl{name, true, !p || p->defaultValue != nullptr});
+    }
   for (const Param &p : fn->params) {
     std::string kind;
     bool constant = constantAnnotation(p.annotation.get(), kind);
@@ -351,6 +363,149 @@ std::optional<KernelIRGen::KernelInfo> KernelIRGen::inspect(const std::string &k
     info.params.push_back(ParamDecl{p.name, constant, p.defaultValue != nullptr});
   }
   return info;
+}
+
+// Kernels defined in factories: the factory's names the kernel uses are its constants.
+
+// The names `s` (a statement of a factory's body) binds, in order.
+static void boundNamesOf(const Stmt &s, std::vector<std::string> &names) {
+  std::function<void(const Expr &)> target = [&](const Expr &t) {
+    if (auto *n = t.dynCast<NameExpr>())
+      names.push_back(n->id);
+    else if (auto *tup = t.dynCast<TupleExpr>())
+      for (const ExprPtr &e : tup->elts)
+        target(*e);
+    else if (auto *l = t.dynCast<ListExpr>())
+      for (const ExprPtr &e : l->elts)
+        target(*e);
+  };
+  if (auto *a = s.dynCast<AssignStmt>())
+    for (const ExprPtr &t : a->targets)
+      target(*t);
+  else if (auto *a = s.dynCast<AugAssignStmt>())
+    target(*a->target);
+  else if (auto *a = s.dynCast<AnnAssignStmt>())
+    target(*a->target);
+  else if (auto *f = s.dynCast<ForStmt>())
+    target(*f->target);
+  else if (auto *f = s.dynCast<FunctionDefStmt>())
+    names.push_back(f->name);
+  else if (auto *imp = s.dynCast<ImportStmt>())
+    for (const ImportAlias &alias : imp->names)
+      names.push_back(alias.boundName());
+  else if (auto *from = s.dynCast<ImportFromStmt>())
+    for (const ImportAlias &alias : from->names)
+      names.push_back(alias.boundName());
+  forEachChild(
+      s, [](const Expr &) {},
+      [&](const Stmt &inner) {
+        if (!inner.isa<FunctionDefStmt>())
+          boundNamesOf(inner, names);
+      });
+}
+
+std::vector<std::string> KernelIRGen::capturedFactoryNames(const FunctionDefStmt &factory, const FunctionDefStmt &fn) {
+  std::vector<std::string> factoryNames;
+  for (const Param &p : factory.params)
+    factoryNames.push_back(p.name);
+  for (const StmtPtr &s : factory.body)
+    boundNamesOf(*s, factoryNames);
+  std::set<std::string> local;
+  for (const Param &p : fn.params)
+    local.insert(p.name);
+  collectAssignedNames(fn.body, local);
+  std::set<std::string> used;
+  std::function<void(const Expr &)> onExpr = [&](const Expr &e) {
+    if (auto *n = e.dynCast<NameExpr>())
+      used.insert(n->id);
+    forEachChild(e, onExpr);
+  };
+  std::function<void(const Stmt &)> onStmt = [&](const Stmt &s) { forEachChild(s, onExpr, onStmt); };
+  for (const StmtPtr &s : fn.body)
+    onStmt(*s);
+  std::vector<std::string> captured;
+  for (const std::string &name : factoryNames)
+    if (used.count(name) && !local.count(name) && std::find(captured.begin(), captured.end(), name) == captured.end())
+      captured.push_back(name);
+  return captured;
+}
+
+bool KernelIRGen::bindFactoryConstants(const FunctionDefStmt &factory, const FunctionDefStmt &fn,
+                                       const Specialization &spec,
+                                       std::vector<std::pair<std::string, KValue>> &constants,
+                                       std::set<std::string> &factoryNames) {
+  const std::string kernelName = factory.name + "." + fn.name;
+  auto toKValue = [](const ConstantValue &c) {
+    if (auto *b = std::get_if<bool>(&c))
+      return KValue::boolean(*b);
+    if (auto *i = std::get_if<int64_t>(&c))
+      return KValue::integer(*i);
+    return KValue::floating(std::get<double>(c));
+  };
+  Scope values;
+  for (const Param &p : factory.params) {
+    factoryNames.insert(p.name);
+    if (auto it = spec.constants.find(p.name); it != spec.constants.end())
+      values[p.name] = toKValue(it->second);
+    else if (p.defaultValue) {
+      KValue v = evalDecorator(*p.defaultValue);
+      if (v.isError())
+        return false;
+      values[p.name] = v;
+    }
+  }
+  // Locals: given, or `name = expr` before the kernel's definition that evaluates to a number
+  // from the values known so far; anything else is host code, set aside.
+  bool beforeKernel = true;
+  std::map<std::string, SourceRange> localRanges;
+  for (const StmtPtr &s : factory.body) {
+    if (s.get() == &fn)
+      beforeKernel = false;
+    std::vector<std::string> bound;
+    boundNamesOf(*s, bound);
+    for (const std::string &name : bound) {
+      factoryNames.insert(name);
+      localRanges.emplace(name, s->range);
+      if (auto it = spec.constants.find(name); it != spec.constants.end())
+        values[name] = toKValue(it->second);
+    }
+    const auto *assign = s->dynCast<AssignStmt>();
+    const auto *target = assign && assign->targets.size() == 1 ? assign->targets[0]->dynCast<NameExpr>() : nullptr;
+    if (!beforeKernel || !target || spec.constants.count(target->id))
+      continue;
+    DiagnosticEngine::Checkpoint cp = diags_.checkpoint();
+    Scope *saved = scope_;
+    scope_ = &values;
+    KValue v = eval(*assign->value);
+    scope_ = saved;
+    if (diags_.numErrors() != cp.numErrors || !v.isConstNumber()) {
+      diags_.takeSince(cp);
+      values.erase(target->id);
+    } else {
+      values[target->id] = v;
+    }
+  }
+  const SpecOptionNames &names = spec.optionNames;
+  std::vector<std::string> missingLocals;
+  bool missingParams = false;
+  for (const std::string &name : capturedFactoryNames(factory, fn)) {
+    if (auto it = values.find(name); it != values.end()) {
+      constants.emplace_back(name, it->second);
+    } else if (const Param *p = factory.findParam(name)) {
+      error(p->nameRange, "kernel '" + kernelName + "' needs a value for '" + name + "', a parameter of its factory '" +
+                              factory.name + "' (pass " + names.constant + " " + name + "=VALUE)");
+      missingParams = true;
+    } else {
+      missingLocals.push_back(name);
+    }
+  }
+  // A local computed from a missing parameter is not reported again.
+  if (!missingParams)
+    for (const std::string &name : missingLocals)
+      error(localRanges.count(name) ? localRanges[name] : factory.nameRange,
+            "kernel '" + kernelName + "' needs a value for '" + name + "', which its factory '" + factory.name +
+                "' computes in host code (pass " + names.constant + " " + name + "=VALUE)");
+  return !missingParams && missingLocals.empty();
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,8 +679,10 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
                                    const std::map<std::string, ConstantValue> &configConstants,
                                    SmallVectorImpl<Type> &argTypes,
                                    std::vector<std::pair<std::string, KValue>> &constants,
-                                   std::vector<std::pair<std::string, size_t>> &runtimeArgs) {
+                                   std::vector<std::pair<std::string, size_t>> &runtimeArgs,
+                                   const std::set<std::string> &factoryNames, const std::string &kernelName) {
   bool ok = true;
+  const std::string shown = kernelName.empty() ? fn.name : kernelName;
   const SpecOptionNames &names = spec.optionNames;
   std::vector<std::string> missingConstants, missingArgs;
   std::set<std::string> paramNames;
@@ -629,24 +786,23 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
     return s;
   };
   if (!missingConstants.empty()) {
-    error(fn.nameRange, "kernel '" + fn.name + "' needs values for constants: " + join(missingConstants) + " (pass " +
+    error(fn.nameRange, "kernel '" + shown + "' needs values for constants: " + join(missingConstants) + " (pass " +
                             names.constantForm + ")");
     ok = false;
   }
   if (!missingArgs.empty()) {
     error(fn.nameRange,
-          "kernel '" + fn.name + "' needs types for arguments: " + join(missingArgs) + " (pass " + names.argForm + ")");
+          "kernel '" + shown + "' needs types for arguments: " + join(missingArgs) + " (pass " + names.argForm + ")");
     ok = false;
   }
   for (const auto &[name, _] : spec.constants)
-    if (!paramNames.count(name)) {
-      error(fn.nameRange,
-            "kernel '" + fn.name + "' has no parameter '" + name + "' (given with " + names.constant + ")");
+    if (!paramNames.count(name) && !factoryNames.count(name)) {
+      error(fn.nameRange, "kernel '" + shown + "' has no parameter '" + name + "' (given with " + names.constant + ")");
       ok = false;
     }
   for (const auto &[name, _] : spec.args)
     if (!paramNames.count(name)) {
-      error(fn.nameRange, "kernel '" + fn.name + "' has no parameter '" + name + "' (given with " + names.arg + ")");
+      error(fn.nameRange, "kernel '" + shown + "' has no parameter '" + name + "' (given with " + names.arg + ")");
       ok = false;
     }
   return ok;
@@ -659,11 +815,23 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
 OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   arch_ = spec.arch;
   collectModuleScope();
-  const FunctionDefStmt *fn = module_.findFunction(spec.kernel);
+  std::vector<std::string> ambiguous;
+  FunctionRef ref = module_.resolveFunction(spec.kernel, &ambiguous);
+  const FunctionDefStmt *fn = ref.fn;
+  if (!fn && ambiguous.size() > 1) {
+    std::string candidates;
+    for (const std::string &name : ambiguous)
+      candidates += (candidates.empty() ? "" : ", ") + name;
+    error(SourceRange(), "kernel name '" + spec.kernel + "' is ambiguous in " +
+                             (module_.file ? module_.file->name() : "the source") + ": name one of " + candidates);
+    return nullptr;
+  }
   if (!fn) {
     std::string kernels;
     for (const FunctionDefStmt *f : module_.functions())
       kernels += (kernels.empty() ? "" : ", ") + f->name;
+    for (const FunctionRef &nested : module_.nestedFunctions())
+      kernels += ", " + nested.qualifiedName();
     // No location: the start of the file (a comment or an import) is not where the problem is.
     error(SourceRange(), "no kernel named '" + spec.kernel + "' in " +
                              (module_.file ? module_.file->name() : "the source") +
@@ -681,7 +849,11 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   SmallVector<Type> argTypes;
   std::vector<std::pair<std::string, KValue>> constants;
   std::vector<std::pair<std::string, size_t>> runtimeArgs;
-  if (!bindKernelParams(*fn, spec, configConstants, argTypes, constants, runtimeArgs))
+  std::set<std::string> factoryNames;
+  if (ref.factory && !bindFactoryConstants(*ref.factory, *fn, spec, constants, factoryNames))
+    return nullptr;
+  if (!bindKernelParams(*fn, spec, configConstants, argTypes, constants, runtimeArgs, factoryNames,
+                        ref.qualifiedName()))
     return nullptr;
   kernel.setFunctionType(builder_.getFunctionType(argTypes, {}));
   SmallVector<NamedAttribute> constAttrs;

@@ -521,6 +521,36 @@ void Parser::parseTopLevelStatement(Module &module) {
         module.body.push_back(std::move(p));
       return;
     }
+  // A factory (a function whose body defines a kernel) keeps its kernels: errors inside their
+  // definitions are reported, the rest of its body is host code, set aside.
+  for (const StmtPtr &s : parsed) {
+    const auto *factory = s->dynCast<FunctionDefStmt>();
+    if (!factory)
+      continue;
+    std::vector<SourceRange> kernels;
+    for (const StmtPtr &inner : factory->body)
+      if (isKernelCode(*inner)) {
+        SourceRange range = inner->range;
+        for (const ExprPtr &d : inner->as<FunctionDefStmt>().decorators)
+          range = SourceRange::cover(range, d->range);
+        kernels.push_back(range);
+      }
+    if (kernels.empty())
+      continue;
+    for (const Diagnostic &d : diags_.takeSince(cp)) {
+      bool inKernel = false;
+      for (const SourceRange &k : kernels)
+        inKernel |= d.range.isValid() && !(d.range.begin < k.begin) && !(k.end < d.range.begin);
+      if (!inKernel)
+        continue;
+      DiagBuilder b = diags_.report(d.severity, d.range, d.message);
+      for (const DiagnosticNote &n : d.notes)
+        b.note(n.range, n.message);
+    }
+    for (StmtPtr &p : parsed)
+      module.body.push_back(std::move(p));
+    return;
+  }
   HostCode host;
   host.range = first;
   for (const StmtPtr &s : parsed)

@@ -61,6 +61,13 @@ struct Specialization {
   SpecOptionNames optionNames;
 };
 
+/// The symbol of the kernel a tool or a launch names: a kernel of a factory is asked for as
+/// "factory.kernel" (or its plain name) and emitted as `kernel`.
+inline std::string kernelSymbolName(const std::string &name) {
+  size_t dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
 /// The canonical cuTile dtype name for a spelling ("bf16" -> "bfloat16"), or nullopt.
 std::optional<std::string> canonicalDTypeName(const std::string &spelling);
 

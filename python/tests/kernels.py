@@ -55,3 +55,17 @@ def checked_launch(stream, kernel, a, b, c, tile):
     except OSError:
         pass
     ct.launch(stream, (ct.cdiv(a.shape[0], tile),), kernel, (a, b, c, tile))
+
+
+def make_scale(factor, BLOCK):
+    """A factory (as NVIDIA's nvfp4 sample has): the kernel it defines is specialized on its
+    arguments, which tile-cc takes as constants from the kernel's closure."""
+    offset = BLOCK // 4
+
+    @ct.kernel
+    def scale(x, y):
+        i = ct.bid(0)
+        t = ct.load(x, index=(i,), shape=(BLOCK,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(i,), tile=t * factor + offset)
+
+    return scale

@@ -178,3 +178,24 @@ def test_python_m_tilecc_runs_a_cutile_program(tmp_path):
                             env=env)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok ['--flag'] tilecc"
+
+
+def test_factory_kernels_specialize_on_their_closure():
+    # make_scale(factor, BLOCK) defines a kernel that uses factor, BLOCK and a local of the
+    # factory; each call gives a kernel specialized on its own values.
+    x = np.arange(64, dtype=np.float32)
+    double, triple = k.make_scale(2.0, 16), k.make_scale(3, 32)
+    assert (double.name, triple.name) == ("make_scale.scale", "make_scale.scale")
+    assert [p["name"] for p in double.declaration()["params"]] == ["factor", "BLOCK", "offset", "x", "y"]
+    y2, y3 = np.zeros_like(x), np.zeros_like(x)
+    tilecc.launch(None, (4,), double, (x, y2))
+    tilecc.launch(None, (2,), triple, (x, y3))
+    np.testing.assert_array_equal(y2, x * 2 + 4)
+    np.testing.assert_array_equal(y3, x * 3 + 8)
+
+
+def test_factory_kernel_with_a_non_scalar_closure_value():
+    kern = k.make_scale(np.ones(2), 16)
+    x = np.zeros(16, dtype=np.float32)
+    with pytest.raises(TypeError, match="'factor', a variable of its factory that it uses, is a ndarray"):
+        tilecc.launch(None, (1,), kern, (x, x))

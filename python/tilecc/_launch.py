@@ -4,6 +4,7 @@ arguments (DLPack tensors, numbers) and runs it on the GPU or the interpreter.""
 import ctypes
 import inspect
 import json
+import numbers
 import os
 import threading
 import warnings
@@ -37,7 +38,49 @@ class Kernel:
 
     @property
     def name(self):
+        """The name the compiler knows the kernel by: ``scale``, or ``make_scale.scale`` for a
+        kernel defined in a factory function (its __qualname__ without ``<locals>``)."""
+        parts = self.function.__qualname__.split(".")
+        if len(parts) == 3 and parts[1] == "<locals>":
+            return parts[0] + "." + parts[2]
         return self.function.__name__
+
+    def factory_constants(self):
+        """For a kernel defined in a factory: the values of the factory's names it uses (its
+        closure), which specialize it as ``ct.Constant`` parameters do, in the order of its
+        declaration. Empty for a top-level kernel."""
+        if not self.function.__closure__:
+            return []
+        closure = {}
+        for name, cell in zip(self.function.__code__.co_freevars, self.function.__closure__):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:  # not yet assigned in the factory
+                pass
+        own = set(inspect.signature(self.function).parameters)
+        values = []
+        for param in self.declaration()["params"]:
+            name = param["name"]
+            if name in own:
+                continue
+            if name not in closure:
+                raise TypeError(f"kernel '{self.name}' uses '{name}' of its factory, but its closure holds no "
+                                "value for it")
+            value = closure[name]
+            kind = getattr(getattr(value, "dtype", None), "kind", None)  # NumPy scalars
+            if isinstance(value, bool) or (kind == "b" and getattr(value, "ndim", None) == 0):
+                values.append(bool(value))
+                continue
+            if isinstance(value, numbers.Integral):
+                values.append(int(value))
+                continue
+            if isinstance(value, numbers.Real):
+                values.append(float(value))
+                continue
+            raise TypeError(f"kernel '{self.name}': '{name}', a variable of its factory that it uses, is a "
+                            f"{type(value).__name__}; a kernel's factory variables are compile-time constants: "
+                            "give an int, float or bool")
+        return values
 
     def __call__(self, *args, **kwargs):
         raise TypeError(f"kernel '{self.name}' runs on the GPU: launch it with "
@@ -250,15 +293,19 @@ def launch(stream, grid, kernel, args):
                         f"not {type(kernel).__name__}")
     if not isinstance(args, (tuple, list)):
         raise TypeError(f"launch of '{kernel.name}': args must be a tuple or list, not {type(args).__name__}")
+    # A kernel defined in a factory: its closure's values come first, as constants.
+    factory = kernel.factory_constants()
     grids = _grids(grid, kernel)
     stream_handle = _stream_handle(stream)
-    c_args = (_lib.Arg * max(1, len(args)))()
+    c_args = (_lib.Arg * max(1, len(factory) + len(args)))()
+    for i, value in enumerate(factory):
+        c_args[i] = _scalar_arg(value, i, kernel)
     capsules = []
     device = None
     for i, value in enumerate(args):
         scalar = None if hasattr(value, "__dlpack__") else _scalar_arg(value, i, kernel)
         if scalar is not None:
-            c_args[i] = scalar
+            c_args[len(factory) + i] = scalar
             continue
         if not hasattr(value, "__dlpack__"):
             raise TypeError(f"launch of '{kernel.name}': argument {i + 1} is a {type(value).__name__}; "
@@ -286,7 +333,7 @@ def launch(stream, grid, kernel, args):
         arg = _lib.Arg()
         arg.kind = _lib.ARG_TENSOR
         arg.tensor = _PyCapsule_GetPointer(capsule, b"dltensor")
-        c_args[i] = arg
+        c_args[len(factory) + i] = arg
     if device is None:  # numbers only: the GPU when there is one
         context = _contexts.get(_lib.BACKEND_AUTO, 0)
     else:
@@ -294,7 +341,7 @@ def launch(stream, grid, kernel, args):
     c_grids = (_lib.Grid * len(grids))(*[_lib.Grid(*g) for g in grids])
     library = _lib.lib()
     status = library.tilecc_launch(context, kernel.program().handle, kernel.name.encode("utf-8"), c_grids,
-                                   len(grids), c_args, len(args), ctypes.c_void_p(stream_handle))
+                                   len(grids), c_args, len(factory) + len(args), ctypes.c_void_p(stream_handle))
     del capsules
     _lib.check(status)
 

@@ -109,7 +109,7 @@ std::vector<rt::ParamInfo> compileForInterpreter(const KernelRequest &request) {
   std::lock_guard<std::mutex> lock(cacheMutex());
   mlir::ModuleOp module = moduleCache().get(request);
   for (auto kernel : module.getOps<mlir::tile::KernelOp>())
-    if (kernel.getSymName() == request.kernel)
+    if (kernel.getSymName() == frontend::kernelSymbolName(request.kernel))
       return parameters(kernel);
   fail(request, "cannot compile", "no kernel named '" + request.kernel + "' in the compiled module");
 }
@@ -118,7 +118,7 @@ void interpret(const KernelRequest &request, interp::Dim3 grid, const std::vecto
   std::lock_guard<std::mutex> lock(cacheMutex());
   mlir::ModuleOp module = moduleCache().get(request);
   std::string error;
-  if (mlir::failed(interp::interpret(module, request.kernel, grid, args, {}, error)))
+  if (mlir::failed(interp::interpret(module, frontend::kernelSymbolName(request.kernel), grid, args, {}, error)))
     fail(request, "the interpreter stopped in", error);
 }
 

@@ -36,10 +36,16 @@ SourceDecls inspectSource(const std::string &source, const std::string &fileName
   }
   // One context for every kernel of the source: creating one costs more than inspecting.
   mlir::MLIRContext context;
-  for (const frontend::FunctionDefStmt *fn : module->functions()) {
-    std::optional<frontend::KernelSignature> sig = frontend::inspectKernel(*module, fn->name, context, diags, &imports);
+  // Kernels defined in factories are declared under their qualified names ("make.k").
+  std::vector<std::string> names;
+  for (const frontend::FunctionDefStmt *fn : module->functions())
+    names.push_back(fn->name);
+  for (const frontend::FunctionRef &nested : module->nestedFunctions())
+    names.push_back(nested.qualifiedName());
+  for (const std::string &name : names) {
+    std::optional<frontend::KernelSignature> sig = frontend::inspectKernel(*module, name, context, diags, &imports);
     if (sig && sig->isKernel)
-      decls.kernels[fn->name] = KernelDecl{sig->params, sig->autotuneConfigs, sig->autotuneKey};
+      decls.kernels[name] = KernelDecl{sig->params, sig->autotuneConfigs, sig->autotuneKey};
   }
   decls.diagnostics = diags.str();
   return decls;

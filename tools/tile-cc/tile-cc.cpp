@@ -372,7 +372,8 @@ int emitLauncher(const SourceFile &file, const Module &module, DiagnosticEngine 
     if (archKey(ptx).second)
       ptx.pop_back();
   }
-  const std::string name = launcherName.getNumOccurrences() ? launcherName.getValue() : kernelName.getValue();
+  const std::string name =
+      launcherName.getNumOccurrences() ? launcherName.getValue() : kernelSymbolName(kernelName.getValue());
   for (const std::string &problem :
        {tile::tools::checkIdentifier(name, "--launcher-name", false),
         launcherNamespace.empty() ? std::string()
@@ -589,8 +590,14 @@ int main(int argc, char **argv) {
   if (listKernels) {
     mlir::MLIRContext context;
     unsigned listed = 0;
-    for (const FunctionDefStmt *fn : module->functions()) {
-      auto sig = inspectKernel(*module, fn->name, context, diags, &imports);
+    // Top-level kernels, then those defined in factories (by their qualified names).
+    std::vector<std::string> candidates;
+    for (const FunctionDefStmt *fn : module->functions())
+      candidates.push_back(fn->name);
+    for (const FunctionRef &nested : module->nestedFunctions())
+      candidates.push_back(nested.qualifiedName());
+    for (const std::string &candidate : candidates) {
+      auto sig = inspectKernel(*module, candidate, context, diags, &imports);
       if (!sig || !sig->isKernel)
         continue;
       ++listed;
@@ -606,8 +613,8 @@ int main(int argc, char **argv) {
     // A script that lists kernels to compile them must not mistake an empty list for success.
     if (listed == 0 && !diags.hasErrors()) {
       errs() << "tile-cc: error: " << inputFile
-             << " has no kernel: no function at the module's top level is decorated with @ct.kernel (kernels "
-                "defined inside other functions are not found)\n";
+             << " has no kernel: no function at the module's top level, or defined directly in the body of "
+                "one (a factory), is decorated with @ct.kernel\n";
       return 1;
     }
     return finish(diags);

@@ -357,7 +357,7 @@ int main(int argc, char **argv) {
   std::string names;
   for (auto k : module->getOps<mlir::tile::KernelOp>()) {
     names += (names.empty() ? "" : ", ") + k.getSymName().str();
-    if (k.getSymName() == kernelName || (kernelName.empty() && !kernel))
+    if (k.getSymName() == frontend::kernelSymbolName(kernelName) || (kernelName.empty() && !kernel))
       kernel = k;
     else if (kernelName.empty())
       return usage("the module has several kernels (" + names + "...); pass --kernel NAME");
