@@ -152,22 +152,23 @@ std::string FunctionRef::qualifiedName() const {
   return factory ? factory->name + "." + fn->name : fn->name;
 }
 
-// Whether `fn` has a decorator of the kernel language by its spelling (`@ct.kernel`,
-// `@ct.kernel(...)`, `@ct.function`, `@ct.autotune(...)`, `@kernel`): host functions nested in
-// host code are never evaluated.
+bool isTileDecorator(const Expr &e) {
+  const Expr *d = &e;
+  if (auto *call = d->dynCast<CallExpr>())
+    d = call->func.get();
+  std::string last;
+  if (auto *attr = d->dynCast<AttributeExpr>())
+    last = attr->attr;
+  else if (auto *name = d->dynCast<NameExpr>())
+    last = name->id;
+  return last == "kernel" || last == "function" || last == "autotune";
+}
+
+// Host functions nested in host code are never evaluated: only decorated ones are kernel code.
 static bool hasTileDecorator(const FunctionDefStmt &fn) {
-  for (const ExprPtr &e : fn.decorators) {
-    const Expr *d = e.get();
-    if (auto *call = d->dynCast<CallExpr>())
-      d = call->func.get();
-    std::string last;
-    if (auto *attr = d->dynCast<AttributeExpr>())
-      last = attr->attr;
-    else if (auto *name = d->dynCast<NameExpr>())
-      last = name->id;
-    if (last == "kernel" || last == "function" || last == "autotune")
+  for (const ExprPtr &e : fn.decorators)
+    if (isTileDecorator(*e))
       return true;
-  }
   return false;
 }
 

@@ -560,6 +560,11 @@ struct HostCode {
   std::vector<Diagnostic> diagnostics;
 };
 
+/// True for decorators that make a function part of the kernel language, by their spelling:
+/// `@ct.kernel`, `@ct.kernel(...)`, `@ct.function`, `@ct.autotune(...)`, `@kernel` (imported
+/// from cuda.tile).
+bool isTileDecorator(const Expr &e);
+
 /// A function found by name: a top-level one, or one defined directly in the body of a
 /// top-level function (a kernel made by a factory: `def make(n): @ct.kernel def k(x): ...`).
 struct FunctionRef {

@@ -380,6 +380,9 @@ public:
   /// Verifies a just-built op; on failure reports the verifier's message at `range` (naming
   /// `what`), erases the op and returns false.
   bool verifyBuilt(mlir::Operation *op, SourceRange range, const std::string &what);
+  /// A built-in's op, verified (verifyBuilt at the call), as its value; an error value when
+  /// the verifier refused it.
+  KValue verifiedResult(mlir::Operation *op, const CallArgs &args);
 
   mlir::OpBuilder &builder() { return builder_; }
   mlir::MLIRContext &context() { return context_; }

@@ -383,9 +383,7 @@ KValue KernelIRGen::builtinScan(const std::string &name, const CallArgs &args, m
     reverse = r->value.boolValue();
   }
   auto op = mlir::tile::ScanOp::create(builder_, l, type, kind, x, static_cast<uint32_t>(axis), reverse);
-  if (!verifyBuilt(op, args.callRange, args.callee))
-    return KValue::error();
-  return KValue::runtime(op);
+  return verifiedResult(op, args);
 }
 
 KValue KernelIRGen::builtinReduce(const std::string &name, const CallArgs &args, mlir::tile::ReduceKind kind) {

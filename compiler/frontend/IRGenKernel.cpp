@@ -63,6 +63,12 @@ bool KernelIRGen::verifyBuilt(Operation *op, SourceRange range, const std::strin
   return false;
 }
 
+KValue KernelIRGen::verifiedResult(Operation *op, const CallArgs &args) {
+  if (!verifyBuilt(op, args.callRange, args.callee))
+    return KValue::error();
+  return KValue::runtime(op->getResult(0));
+}
+
 mlir::Type KernelIRGen::dtypeFromName(const std::string &name) {
   MLIRContext *ctx = &context_;
   if (name == "bool_")

@@ -151,9 +151,7 @@ KValue KernelIRGen::builtinMatmul(const std::string &name, const CallArgs &args,
     acc = constant(KValue::integer(0), RankedTensorType::get(shape, accElt), l);
   }
   auto op = mlir::tile::MmaOp::create(builder_, l, acc.getType(), av, bv, acc);
-  if (!verifyBuilt(op, args.callRange, args.callee))
-    return KValue::error();
-  return KValue::runtime(op);
+  return verifiedResult(op, args);
 }
 
 //===----------------------------------------------------------------------===//
@@ -247,9 +245,7 @@ KValue KernelIRGen::builtinReshape(const std::string &name, const CallArgs &args
     return KValue::error();
   auto type = RankedTensorType::get(*shape, cast<RankedTensorType>(x.getType()).getElementType());
   auto op = mlir::tile::ReshapeOp::create(builder_, loc(args.callRange), type, x);
-  if (!verifyBuilt(op, args.callRange, args.callee))
-    return KValue::error();
-  return KValue::runtime(op);
+  return verifiedResult(op, args);
 }
 
 KValue KernelIRGen::builtinBroadcastTo(const std::string &name, const CallArgs &args) {
@@ -281,9 +277,7 @@ KValue KernelIRGen::permuted(Value x, ArrayRef<int32_t> perm, const CallArgs &ar
   auto op =
       mlir::tile::PermuteOp::create(builder_, loc(args.callRange), RankedTensorType::get(shape, type.getElementType()),
                                     x, builder_.getDenseI32ArrayAttr(perm));
-  if (!verifyBuilt(op, args.callRange, args.callee))
-    return KValue::error();
-  return KValue::runtime(op);
+  return verifiedResult(op, args);
 }
 
 // axes=: a permutation (negative axes count from the end); the verifier checks the rest.
@@ -380,9 +374,7 @@ KValue KernelIRGen::builtinExpandDims(const std::string &name, const CallArgs &a
   shape.insert(shape.begin() + a, 1);
   auto op = mlir::tile::ExpandDimsOp::create(
       builder_, loc(args.callRange), RankedTensorType::get(shape, type.getElementType()), x, static_cast<uint32_t>(a));
-  if (!verifyBuilt(op, args.callRange, args.callee))
-    return KValue::error();
-  return KValue::runtime(op);
+  return verifiedResult(op, args);
 }
 
 KValue KernelIRGen::builtinExtract(const std::string &name, const CallArgs &args) {

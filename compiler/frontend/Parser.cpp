@@ -432,20 +432,6 @@ std::unique_ptr<Module> Parser::parseModule() {
   return module;
 }
 
-// True for decorators that make a function part of the kernel language: `@ct.kernel`,
-// `@ct.kernel(...)`, `@ct.function`, `@ct.autotune(...)`, `@kernel` (imported from cuda.tile).
-static bool isTileDecorator(const Expr &e) {
-  const Expr *d = &e;
-  if (auto *call = d->dynCast<CallExpr>())
-    d = call->func.get();
-  std::string last;
-  if (auto *attr = d->dynCast<AttributeExpr>())
-    last = attr->attr;
-  else if (auto *name = d->dynCast<NameExpr>())
-    last = name->id;
-  return last == "kernel" || last == "function" || last == "autotune";
-}
-
 static bool isKernelCode(const Stmt &s) {
   if (auto *fn = s.dynCast<FunctionDefStmt>())
     for (const ExprPtr &d : fn->decorators)
