@@ -78,9 +78,9 @@ void placeOperandA(mlir::tile::MmaOp op, mlir::tile::MmaLayoutAttr acc, OpBuilde
                   llvm::Twine(elt.isTF32() ? "tf32" : "this type"));
   if (acc.getWarpsN() != 1)
     return shared("the warps split N, so several warps would need the same rows of A");
-  if (convertedIntegerLoad(a))
-    return shared("it is converted from a loaded tile of integers (register fragments are not built from integer "
-                  "stages)");
+  if (mlir::tile::LoadOp narrow = convertedNarrowLoad(a))
+    return shared("it is converted from a loaded tile of " + llvm::Twine(narrowLoadElements(narrow)) +
+                  " (register fragments are not built from 8-bit stages)");
   // Built from another product's accumulator in this very layout (FlashAttention's P = f(Q.K^T)
   // feeding P.V; Mamba-2's masked C.B^T): its fragments are the A fragments already.
   auto layout = mlir::tile::MmaLayoutAttr::get(op.getContext(), 1, acc.getWarpsM(), 1);

@@ -49,8 +49,8 @@ void remarkProduct(mlir::tile::MmaOp op) {
   llvm::raw_string_ostream os(text);
   os << "product on ";
   if (chosen == mlir::tile::MmaInstruction::wgmma) {
-    os << "wgmma.m64n" << std::min<int64_t>(b.getShape().back(), 256) << "k16 (" << element << "), A from "
-       << operandSource(op.getA()) << ", B from " << operandSource(op.getB());
+    os << "wgmma.m64n" << std::min<int64_t>(b.getShape().back(), 256) << "k" << mmaInstructionK(element) << " ("
+       << element << "), A from " << operandSource(op.getA()) << ", B from " << operandSource(op.getB());
   } else if (chosen == mlir::tile::MmaInstruction::mma_sync) {
     os << "mma.sync.m16n8k" << mmaInstructionK(element) << " (" << element << "), accumulator in "
        << (inMmaLayout(op.getAcc().getType()) ? "registers" : "shared memory") << ", A from "

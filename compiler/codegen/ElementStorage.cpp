@@ -1,4 +1,5 @@
 #include "compiler/codegen/ElementStorage.h"
+#include "compiler/codegen/Float8.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -25,6 +26,8 @@ Type storageType(Type element) {
 Type registerType(Type element) {
   if (auto i = dyn_cast<IntegerType>(element); i && i.isUnsigned()) // an unsigned scalar parameter
     return IntegerType::get(element.getContext(), i.getWidth());
+  if (isFloat8(element)) // its bits (Float8.h)
+    return IntegerType::get(element.getContext(), 8);
   return element.isTF32() ? Float32Type::get(element.getContext()) : element;
 }
 

@@ -12,11 +12,13 @@ namespace tile::codegen {
 /// Bytes one element takes in memory: bool one byte, tf32 its f32's four, sub-byte types one.
 int64_t elementBytes(mlir::Type element);
 
-/// How an element is stored in memory: bool as a byte, tf32 as its f32 bits.
+/// How an element is stored in memory: bool as a byte, tf32 as its f32 bits, an 8-bit float as
+/// its bits.
 mlir::Type storageType(mlir::Type element);
 
 /// How an element is held in a register: tf32 as an f32 whose low 13 mantissa bits are zero,
-/// an unsigned scalar parameter as the signless integer of its width.
+/// an 8-bit float as its bits (i8), an unsigned scalar parameter as the signless integer of
+/// its width.
 mlir::Type registerType(mlir::Type element);
 
 } // namespace tile::codegen

@@ -7,6 +7,7 @@
 #include "compiler/codegen/Debug.h"
 
 #include "compiler/codegen/DeviceMath.h"
+#include "compiler/codegen/Float8.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/StageLayout.h"
 #include "dialect/TileTraits.h"
@@ -190,7 +191,7 @@ Value KernelLowering::loadElement(Type type, Value ptr) {
   }
   if (type.isTF32()) // a tfloat32 array may hold any f32; its element is the rounded value
     return roundToTf32(LLVM::LoadOp::create(b_, loc_, b_.getF32Type(), ptr));
-  return LLVM::LoadOp::create(b_, loc_, type, ptr);
+  return LLVM::LoadOp::create(b_, loc_, registerType(type), ptr);
 }
 
 void KernelLowering::storeElement(Value value, Value ptr) {
@@ -369,14 +370,14 @@ Value KernelLowering::readShared(Type type, int64_t byteOffset, Value linear) {
 // Kernel
 //===----------------------------------------------------------------------===//
 
-// The element type of a tile, array or scalar type that the NVPTX path cannot handle (f8, f4:
-// the interpreter runs them), or null.
+// The element type of a tile, array or scalar type that the NVPTX path cannot handle (8-bit
+// floats other than e4m3fn and e5m2, 4-bit ones: the interpreter runs them), or null.
 static Type unsupportedElementType(Type t) {
   if (auto array = dyn_cast<mlir::tile::ArrayType>(t))
     t = array.getElementType();
   t = getElementTypeOrSelf(t);
   bool supported = t.isInteger(1) || t.isInteger(8) || t.isInteger(16) || t.isInteger(32) || t.isInteger(64) ||
-                   t.isF16() || t.isBF16() || t.isF32() || t.isF64() || t.isTF32();
+                   t.isF16() || t.isBF16() || t.isF32() || t.isF64() || t.isTF32() || isFloat8(t);
   return isa<FloatType, IntegerType>(t) && !supported ? t : Type();
 }
 
@@ -392,6 +393,16 @@ static Operation *firstUnsupportedElementType(mlir::tile::KernelOp kernel, Type 
     for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
       if ((bad = unsupportedElementType(t)))
         return found = op, WalkResult::interrupt();
+    // 8-bit floats are converted element by element (Float8.h); reductions, scans and atomics
+    // combine registers of the element type.
+    if (isa<mlir::tile::ReduceOp, mlir::tile::ScanOp, mlir::tile::AtomicAddOp, mlir::tile::AtomicRMWOp,
+            mlir::tile::AtomicCASOp>(op))
+      for (Type t : op->getOperandTypes())
+        if (isFloat8(getElementTypeOrSelf(t))) {
+          bad = getElementTypeOrSelf(t);
+          where = " in " + op->getName().getStringRef().str() + " (convert the tile with ct.astype first)";
+          return found = op, WalkResult::interrupt();
+        }
     return WalkResult::advance();
   });
   return found;
@@ -681,6 +692,11 @@ LogicalResult KernelLowering::lowerOp(Operation *op) {
 }
 
 FailureOr<SmallVector<Value>> KernelLowering::lowerElementwiseOnScalars(Operation *op, ValueRange operands) {
+  FailureOr<Value> float8 = lowerFloat8Elementwise(op, operands);
+  if (failed(float8))
+    return failure();
+  if (*float8)
+    return SmallVector<Value>{*float8};
   if (Value tf32 = lowerTf32Elementwise(op, operands))
     return SmallVector<Value>{tf32};
   FailureOr<Value> special = lowerDeviceMath(b_, op, operands);
@@ -738,6 +754,8 @@ LogicalResult KernelLowering::lowerElementwise(Operation *op) {
     auto typed = cast<TypedAttr>(value);
     if (auto f = dyn_cast<FloatAttr>(typed); f && f.getType().isTF32())
       return arith::ConstantOp::create(b_, loc_, b_.getF32FloatAttr(f.getValueAsDouble()));
+    if (auto f = dyn_cast<FloatAttr>(typed); f && isFloat8(f.getType()))
+      return float8Constant(b_, loc_, f.getValue(), f.getType());
     return arith::ConstantOp::create(b_, loc_, typed.getType(), typed);
   };
   if (auto constant = dyn_cast<arith::ConstantOp>(op)) {

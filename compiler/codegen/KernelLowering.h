@@ -66,6 +66,8 @@ private:
   mlir::LogicalResult lowerOp(mlir::Operation *op);
   mlir::LogicalResult lowerElementwise(mlir::Operation *op);
   mlir::Value lowerTf32Elementwise(mlir::Operation *op, mlir::ValueRange operands);
+  /// `op` on 8-bit float registers (KernelLoweringFloat8.cpp); null when it has none.
+  mlir::FailureOr<mlir::Value> lowerFloat8Elementwise(mlir::Operation *op, mlir::ValueRange operands);
   /// The results of element-wise `op` on one element of each operand (its register values).
   mlir::FailureOr<llvm::SmallVector<mlir::Value>> lowerElementwiseOnScalars(mlir::Operation *op,
                                                                             mlir::ValueRange operands);

@@ -1,6 +1,7 @@
 // Device printf (through CUDA's vprintf, once per block from thread 0) and assertions
 // (through __assertfail, which aborts the kernel with the message, file and line).
 
+#include "compiler/codegen/Float8.h"
 #include "compiler/codegen/KernelLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -98,13 +99,15 @@ LogicalResult KernelLowering::lowerPrint(mlir::tile::PrintOp op) {
     b_.setInsertionPoint(loop.getBody()->getTerminator());
     SmallVector<Value> values;
     for (auto [arg, place] : llvm::zip(op.getArgs(), placed)) {
+      Type elt = getElementTypeOrSelf(arg.getType());
+      Value v;
       if (place.first < 0) {
-        values.push_back(scalars_.lookup(arg));
-        continue;
+        v = scalars_.lookup(arg);
+      } else {
+        Value k = arith::RemUIOp::create(b_, loc_, loop.getInductionVar(), i32(place.second.numElements));
+        v = readShared(elt, place.first, k);
       }
-      Type elt = cast<RankedTensorType>(arg.getType()).getElementType();
-      Value k = arith::RemUIOp::create(b_, loc_, loop.getInductionVar(), i32(place.second.numElements));
-      values.push_back(readShared(elt, place.first, k));
+      values.push_back(isFloat8(elt) ? float8ToF32(b_, loc_, v, elt) : v); // printed as floats
     }
     callVprintf(*this, op.getFormat(), values);
   });

@@ -12,6 +12,7 @@
 // instead of branching once per op between a vector copy and a scalar copy of the whole
 // access keeps one scalar copy instead of two: the hot path is the same, the code is smaller.
 
+#include "compiler/codegen/Float8.h"
 #include "compiler/codegen/KernelLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,21 +25,30 @@ using namespace mlir;
 
 namespace tile::codegen {
 
-// The value out-of-bounds elements of a load take.
-static Value paddingValue(OpBuilder &b, Location loc, Type type, mlir::tile::PaddingMode mode) {
-  if (auto ft = dyn_cast<FloatType>(type)) {
+// The value out-of-bounds elements of a load of `element`s take, in its register type.
+static Value paddingValue(OpBuilder &b, Location loc, Type element, mlir::tile::PaddingMode mode) {
+  if (auto ft = dyn_cast<FloatType>(element)) {
     const llvm::fltSemantics &sem = ft.getFloatSemantics();
     APFloat v = APFloat::getZero(sem);
     if (mode == mlir::tile::PaddingMode::neg_zero)
       v = APFloat::getZero(sem, /*Negative=*/true);
     if (mode == mlir::tile::PaddingMode::nan)
       v = APFloat::getQNaN(sem);
+    // (float8_e4m3fn has no infinity: float8Constant rounds one to its NaN, as the interpreter does.)
     if (mode == mlir::tile::PaddingMode::pos_inf)
-      v = APFloat::getInf(sem);
+      v = APFloat::getInf(APFloat::IEEEdouble());
     if (mode == mlir::tile::PaddingMode::neg_inf)
-      v = APFloat::getInf(sem, /*Negative=*/true);
+      v = APFloat::getInf(APFloat::IEEEdouble(), /*Negative=*/true);
+    if (isFloat8(element))
+      return float8Constant(b, loc, v, element);
+    Type type = registerType(element);
+    if (&v.getSemantics() != &cast<FloatType>(type).getFloatSemantics()) {
+      bool lost;
+      v.convert(cast<FloatType>(type).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    }
     return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
   }
+  Type type = registerType(element);
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 0));
 }
 
@@ -134,7 +144,7 @@ Value KernelLowering::loadTileElement(mlir::tile::LoadOp op, Value linear) {
   Value ptr = elementPointer(arrays_[op.getArray()], idx);
   return ifValue(
       inBounds, registerType(elt), [&] { return loadElement(elt, ptr); },
-      [&] { return paddingValue(b_, loc_, registerType(elt), op.getPadding()); });
+      [&] { return paddingValue(b_, loc_, elt, op.getPadding()); });
 }
 
 Value KernelLowering::padOutOfBounds(mlir::tile::LoadOp op, Value linear, Value value) {
@@ -143,7 +153,8 @@ Value KernelLowering::padOutOfBounds(mlir::tile::LoadOp op, Value linear, Value 
                 inBounds);
   if (!inBounds)
     return value;
-  return arith::SelectOp::create(b_, loc_, inBounds, value, paddingValue(b_, loc_, value.getType(), op.getPadding()));
+  return arith::SelectOp::create(b_, loc_, inBounds, value,
+                                 paddingValue(b_, loc_, op.getType().getElementType(), op.getPadding()));
 }
 
 LogicalResult KernelLowering::lowerLoad(mlir::tile::LoadOp op) {

@@ -23,6 +23,7 @@
 #include "compiler/codegen/KernelLowering.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/StageLayout.h"
+#include "compiler/codegen/TmaAccess.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -543,7 +544,7 @@ void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
       continue;
     }
     Value ptr = stagePointer(elt, base, stageIndex(op, linearIndex(layout, r)));
-    Value vec = LLVM::LoadOp::create(b_, loc_, VectorType::get({width}, elt), ptr, width * esize);
+    Value vec = LLVM::LoadOp::create(b_, loc_, VectorType::get({width}, registerType(elt)), ptr, width * esize);
     for (int64_t i = 0; i < width; ++i)
       values.push_back(LLVM::ExtractElementOp::create(b_, loc_, vec, i32(i)));
   }
@@ -551,7 +552,7 @@ void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
   // other padding replaces them here.
   mlir::tile::PaddingMode padding = op.getPadding();
   bool filled = padding == mlir::tile::PaddingMode::zero || padding == mlir::tile::PaddingMode::undetermined ||
-                (padding == mlir::tile::PaddingMode::nan && usesTma(op) && isa<FloatType>(elt));
+                (padding == mlir::tile::PaddingMode::nan && usesTma(op) && tmaFillsNan(elt));
   if (!filled)
     for (int64_t r = 0; r < layout.perThread; ++r)
       values[r] = padOutOfBounds(op, linearIndex(layout, r), values[r]);
@@ -560,7 +561,7 @@ void KernelLowering::readStage(mlir::tile::LoadOp op, Value base) {
 
 Value KernelLowering::readStageElement(mlir::tile::LoadOp op, Value base, Value linear) {
   Type elt = op.getType().getElementType();
-  return LLVM::LoadOp::create(b_, loc_, elt, stagePointer(elt, base, stageIndex(op, linear)));
+  return LLVM::LoadOp::create(b_, loc_, registerType(elt), stagePointer(elt, base, stageIndex(op, linear)));
 }
 
 } // namespace tile::codegen

@@ -208,14 +208,17 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   int64_t wm = acc.mmaWarps[1], warpgroups = wm / 4; // usesWgmma: warpsB = warpsN = 1
   int64_t nPerWarp = n / 8, mPerWarp = m / 16 / wm, bPerWarp = batch;
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] tile.mma at " << op.getLoc() << ": wgmma (m64n"
-                          << std::min<int64_t>(n, 256) << "k16 " << ea << "), " << warpgroups << " warpgroup(s), "
-                          << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256 << " N chunk(s) each\n");
+                          << std::min<int64_t>(n, 256) << "k" << 32 / esize << " " << ea << "), " << warpgroups
+                          << " warpgroup(s), " << mPerWarp * bPerWarp << " m64 block(s) and " << (n + 255) / 256
+                          << " N chunk(s) each\n");
 
   // An A operand in the #tile.mma layout (tile-assign-layouts: computed in registers) is read
   // from its registers. Operands copied into pipeline stages in core-matrix order are read
   // there in place (KernelLoweringPipeline.cpp), the others in place from the buffers
   // tile-place-shared-operands gave them (KernelLoweringSharedBuffers.cpp).
   bool aRegisters = layoutOf(aType).isMma();
+  if (aRegisters && esize != 2)
+    return op.emitError("code generation builds wgmma's A fragments in registers for 16-bit operands only, not ") << ea;
   std::optional<StageOperand> aStage = aRegisters ? std::nullopt : stageOperand(op.getA(), /*isB=*/false);
   std::optional<StageOperand> bStage = stageOperand(op.getB(), /*isB=*/true);
   std::optional<BufferOperand> aBuffer = aRegisters || aStage ? std::nullopt : bufferOperand(op.getA(), false);
@@ -259,8 +262,13 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
   Value warpgroup = toI64(arith::DivUIOp::create(b_, loc_, warp, i32(4)));
   auto wgType = [&](Type t) {
+    if (isa<Float8E4M3FNType>(t))
+      return NVVM::WGMMATypes::e4m3;
+    if (isa<Float8E5M2Type>(t))
+      return NVVM::WGMMATypes::e5m2;
     return t.isF16() ? NVVM::WGMMATypes::f16 : t.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::tf32;
   };
+  Type eb = bType.getElementType();
   const Elements &accIn = tiles_[op.getAcc()];
   Elements result(accIn.size());
   // The fence orders this thread's register writes (accumulator, A fragments) before the
@@ -313,7 +321,7 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
           Value descA = descriptor(aStage, aBuffer, aMnMajor ? row0 : aRow, aMnMajor ? kStacked : i64(k0));
           d = NVVM::WgmmaMmaAsyncOp::create(
               b_, loc_, structType, d, descA, descB, NVVM::MMAShapeAttr::get(ctx, 64, chunk, kStep),
-              NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(ea)),
+              NVVM::WGMMATypesAttr::get(ctx, wgType(ea)), NVVM::WGMMATypesAttr::get(ctx, wgType(eb)),
               NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
               NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),

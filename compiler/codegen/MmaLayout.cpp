@@ -1,4 +1,6 @@
 #include "compiler/codegen/MmaLayout.h"
+#include "compiler/codegen/Float8.h"
+#include "compiler/codegen/OperandSources.h"
 #include "compiler/codegen/StageLayout.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -55,6 +57,8 @@ void recordMmaInstruction(mlir::tile::MmaOp op, const GpuTarget &target, int64_t
 int64_t mmaInstructionK(Type operand) {
   if (operand.isBF16() || operand.isF16())
     return 16;
+  if (isFloat8(operand))
+    return 32;
   return operand.isTF32() ? 8 : 0;
 }
 
@@ -69,7 +73,11 @@ std::string tensorCoreRefusal(mlir::tile::MmaOp op, const GpuTarget &target) {
   if (!target.hasMmaM16N8K16())
     os << "sm_" << target.sm << " has no mma.sync.m16n8k16 (needs sm_80+)";
   else if (!k)
-    os << "operands are " << ea << " (Tensor Cores take bf16, f16 or tf32)";
+    os << "operands are " << ea << " (Tensor Cores take bf16, f16, tf32 or 8-bit floats)";
+  else if (isFloat8(ea) && !target.hasWgmma())
+    os << "8-bit float operands run on Tensor Cores through wgmma only (sm_90a)";
+  else if (isFloat8(ea) != isFloat8(bType.getElementType()))
+    os << "A is " << ea << " and B " << bType.getElementType();
   else if (!eacc.isF32())
     os << "the accumulator is " << eacc << " (Tensor Cores accumulate in f32)";
   else if (m % 16)
@@ -99,15 +107,24 @@ bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLay
   if (!target.hasWgmma())
     return fail("wgmma needs sm_90a");
   Type ea = op.getA().getType().getElementType();
-  if (!ea.isBF16() && !ea.isF16())
-    return fail("wgmma here takes bf16/f16 operands");
+  bool float8 = isFloat8(ea);
+  if (!ea.isBF16() && !ea.isF16() && !float8)
+    return fail("wgmma here takes bf16, f16 or 8-bit float operands");
   if (!acc)
     return fail("the accumulator is not register-resident (#tile.mma)");
   if (acc.getWarpsN() != 1 || acc.getWarpsB() != 1 || acc.getWarpsM() % 4 != 0)
     return fail("wgmma needs whole warpgroups along M (M a multiple of 64 per warpgroup)");
   int64_t rank = op.getA().getType().getRank();
-  if (op.getA().getType().getDimSize(rank - 1) % 16 != 0)
-    return fail("wgmma needs K to be a multiple of 16");
+  if (op.getA().getType().getDimSize(rank - 1) % (float8 ? 32 : 16) != 0)
+    return fail(float8 ? "wgmma needs K to be a multiple of 32 for 8-bit floats"
+                       : "wgmma needs K to be a multiple of 16");
+  if (float8 && rank != 2)
+    return fail("wgmma runs 8-bit float products in two dimensions only");
+  // Shared memory holds A as computed or loaded and B's transpose as its input (stages and
+  // buffers alike), and wgmma reads 8-bit operands K-major only.
+  if (float8 && (lastTwoSwapped(op.getA()) || !lastTwoSwapped(op.getB())))
+    return fail("wgmma reads 8-bit float operands K-major only: A as an M x K tile, B as the transpose of an N x K "
+                "one (ct.transpose of a tile loaded N x K)");
   return true;
 }
 

@@ -1,4 +1,5 @@
 #include "compiler/codegen/OperandSources.h"
+#include "compiler/codegen/Float8.h"
 #include "compiler/codegen/Pipelining.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -7,7 +8,7 @@ using namespace mlir;
 
 namespace tile::codegen {
 
-mlir::tile::LoadOp convertedIntegerLoad(Value operand) {
+mlir::tile::LoadOp convertedNarrowLoad(Value operand) {
   auto tile = dyn_cast<RankedTensorType>(operand.getType());
   if (!tile)
     return {};
@@ -18,7 +19,8 @@ mlir::tile::LoadOp convertedIntegerLoad(Value operand) {
     if (!def || !seen.insert(def).second)
       continue;
     if (auto load = dyn_cast<mlir::tile::LoadOp>(def)) {
-      if (isa<IntegerType>(load.getType().getElementType()) && load.getType().getNumElements() == tile.getNumElements())
+      Type element = load.getType().getElementType();
+      if ((isa<IntegerType>(element) || isFloat8(element)) && load.getType().getNumElements() == tile.getNumElements())
         return load;
       continue;
     }
@@ -27,6 +29,10 @@ mlir::tile::LoadOp convertedIntegerLoad(Value operand) {
         pending.push_back(input);
   }
   return {};
+}
+
+const char *narrowLoadElements(mlir::tile::LoadOp load) {
+  return isFloat8(load.getType().getElementType()) ? "8-bit floats" : "integers";
 }
 
 mlir::tile::PermuteOp lastTwoSwapped(Value operand) {

@@ -10,12 +10,15 @@
 
 namespace tile::codegen {
 
-/// The loaded tile of integers (int8 weights, say) of `operand`'s size that `operand` is
-/// computed from, through any ops; null when there is none. Register fragments are not built
-/// from such tiles: read from their stages in the Tensor Core layout they gave wrong results on
-/// the GPU (an N x K int8 tile at 128 threads, a K x N one at 256), so such an operand goes
-/// through shared memory.
-mlir::tile::LoadOp convertedIntegerLoad(mlir::Value operand);
+/// The loaded tile of integers (int8 weights, say) or 8-bit floats of `operand`'s size that
+/// `operand` is computed from, through any ops; null when there is none. Register fragments
+/// are not built from such tiles: read from their stages in the Tensor Core layout they gave
+/// wrong results on the GPU (an N x K int8 tile at 128 threads, a K x N one at 256), so such
+/// an operand goes through shared memory.
+mlir::tile::LoadOp convertedNarrowLoad(mlir::Value operand);
+
+/// What a convertedNarrowLoad holds, in words: "integers" or "8-bit floats".
+const char *narrowLoadElements(mlir::tile::LoadOp load);
 
 /// The permute swapping the last two dimensions that produces `operand`, if any.
 mlir::tile::PermuteOp lastTwoSwapped(mlir::Value operand);

@@ -22,6 +22,7 @@
 #include "compiler/codegen/ArrayWrites.h"
 #include "compiler/codegen/Debug.h"
 #include "compiler/codegen/ElementStorage.h"
+#include "compiler/codegen/Float8.h"
 #include "compiler/codegen/GpuTarget.h"
 #include "compiler/codegen/MmaLayout.h"
 #include "compiler/codegen/Passes.h"
@@ -188,7 +189,8 @@ std::string refusal(mlir::tile::LoadOp load, Operation *scope, Block *body, Valu
 bool feedsTensorCores(mlir::tile::LoadOp load, Operation *scope) {
   auto type = load.getType();
   Type elt = type.getElementType();
-  if (!(elt.isBF16() || elt.isF16()) || type.getShape().back() % 8 ||
+  // (8-bit floats feed 8-bit wgmma products read in place; their other uses read registers.)
+  if (!(elt.isBF16() || elt.isF16() || isFloat8(elt)) || type.getShape().back() * elementBytes(elt) % 16 ||
       (type.getNumElements() / type.getShape().back()) % 8)
     return false;
   // (value, transposed, computed: reached through element-wise ops)

@@ -68,7 +68,7 @@ std::variant<TmaMap, std::string> tmaMapFor(mlir::tile::LoadOp load, mlir::tile:
     return why;
   // TMA fills with zeros or NaN; the threads reading the stage put any other padding in
   // (KernelLowering::readStage).
-  bool nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && isa<FloatType>(type.getElementType());
+  bool nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && tmaFillsNan(type.getElementType());
   int64_t esize = elementBytes(type.getElementType());
   int64_t rowBytes = shape.back() * esize;
   SmallVector<int64_t> box(shape);

@@ -184,9 +184,9 @@ struct TileSwapMmaOperandsPass : impl::TileSwapMmaOperandsBase<TileSwapMmaOperan
     if (!is16Bit(op.getA()) || !is16Bit(op.getB()))
       return "wgmma reads a transposed operand from shared memory only with bf16/f16 elements";
     // Swapped, B would be A from a shared buffer anyway (AssignLayouts.cpp), the swap buying nothing.
-    if (convertedIntegerLoad(op.getB()))
-      return "its B operand is converted from a loaded tile of integers (register fragments are not built from "
-             "integer stages)";
+    if (mlir::tile::LoadOp narrow = convertedNarrowLoad(op.getB()))
+      return std::string("its B operand is converted from a loaded tile of ") + narrowLoadElements(narrow) +
+             " (register fragments are not built from 8-bit stages)";
     // The accumulator: a loop's argument (through element-wise ops) that only this product's
     // accumulation uses, and that the product's result replaces every iteration.
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());

@@ -1,4 +1,5 @@
 #include "compiler/codegen/TmaAccess.h"
+#include "compiler/codegen/Float8.h"
 
 namespace tile::codegen {
 
@@ -41,5 +42,7 @@ std::string tmaBoxRefusal(ArrayRef<int64_t> box, int64_t elementBytes) {
       return "a box dimension of " + std::to_string(d) + " is over TMA's " + std::to_string(kMaxTmaBoxDim);
   return "";
 }
+
+bool tmaFillsNan(mlir::Type element) { return mlir::isa<mlir::FloatType>(element) && !isFloat8(element); }
 
 } // namespace tile::codegen

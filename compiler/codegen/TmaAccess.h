@@ -24,4 +24,8 @@ std::string tmaAccessRefusal(mlir::Value array, std::optional<llvm::ArrayRef<int
 /// Why `box` (of `elementBytes`-byte elements) is not a TMA box, or an empty string.
 std::string tmaBoxRefusal(llvm::ArrayRef<int64_t> box, int64_t elementBytes);
 
+/// Whether TMA fills out-of-bounds `element`s with NaN when asked: float types TMA knows (8-bit
+/// floats travel as bytes, filled with zeros).
+bool tmaFillsNan(mlir::Type element);
+
 } // namespace tile::codegen

@@ -5,6 +5,7 @@
 #include "compiler/codegen/Invariants.h"
 #include "compiler/codegen/Pipelining.h"
 #include "compiler/codegen/StageLayout.h"
+#include "compiler/codegen/TmaAccess.h"
 #include "dialect/TileDialect.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -37,7 +38,7 @@ CopyAsRead copyAsRead(mlir::tile::LoadOp load) {
     copy.box.back() = copy.swizzle / elementBytes;
   // NaN padding of floats is TMA's NaN fill; every other padding reads zeros from the copy, and
   // the threads reading the stage put the padding in.
-  copy.nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && isa<FloatType>(type.getElementType());
+  copy.nanFill = load.getPadding() == mlir::tile::PaddingMode::nan && tmaFillsNan(type.getElementType());
   return copy;
 }
 

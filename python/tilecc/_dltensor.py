@@ -8,14 +8,15 @@ dtype, shape and strides are set once for a signature; a call only writes the da
 
 import ctypes
 
-# DLDataTypeCode (dlpack.h)
-_INT, _UINT, _FLOAT, _BFLOAT, _BOOL = 0, 1, 2, 4, 6
+# DLDataTypeCode (dlpack.h; the 8-bit floats since DLPack 1.1)
+_INT, _UINT, _FLOAT, _BFLOAT, _BOOL, _FLOAT8_E4M3FN, _FLOAT8_E5M2 = 0, 1, 2, 4, 6, 10, 12
 
 # torch's dtype names -> (code, bits); a dtype not here takes the DLPack export instead.
 TORCH_DTYPES = {
     "torch.float16": (_FLOAT, 16), "torch.bfloat16": (_BFLOAT, 16), "torch.float32": (_FLOAT, 32),
     "torch.float64": (_FLOAT, 64), "torch.int8": (_INT, 8), "torch.int16": (_INT, 16), "torch.int32": (_INT, 32),
     "torch.int64": (_INT, 64), "torch.uint8": (_UINT, 8), "torch.bool": (_BOOL, 8),
+    "torch.float8_e4m3fn": (_FLOAT8_E4M3FN, 8), "torch.float8_e5m2": (_FLOAT8_E5M2, 8),
 }
 
 
@@ -76,3 +77,17 @@ def contiguous_strides(shape):
         strides.append(step)
         step *= max(int(extent), 1)
     return tuple(reversed(strides))
+
+
+def torch_slot(tensor):
+    """A one-entry TensorSlots describing torch `tensor` in place (its data pointer set), for
+    dtypes torch's own DLPack export refuses (the 8-bit floats, in torch releases before DLPack
+    1.1); None when `tensor` is not a torch tensor of a dtype in TORCH_DTYPES."""
+    dtype = TORCH_DTYPES.get(str(getattr(tensor, "dtype", "")))
+    if dtype is None or not hasattr(tensor, "data_ptr") or not hasattr(tensor, "stride"):
+        return None
+    device = tensor.device
+    where = (2, device.index or 0) if device.type == "cuda" else (1, 0)  # kDLCUDA, kDLCPU
+    slots = TensorSlots([(where, dtype, tuple(tensor.shape), tuple(tensor.stride()))])
+    slots.set_data([tensor.data_ptr()])
+    return slots

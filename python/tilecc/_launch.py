@@ -10,6 +10,7 @@ import threading
 import warnings
 
 from . import _lib
+from ._dltensor import torch_slot
 
 _KDL_CPU = 1
 _KDL_CUDA = 2
@@ -323,16 +324,24 @@ def launch(stream, grid, kernel, args):
                              f"array is in {where(device)}; every array must be on one device")
         if getattr(value, "requires_grad", False):
             value = value.detach()  # the kernel reads and writes the storage; autograd is the caller's
-        if here[0]:
-            capsule = value.__dlpack__()
-        else:
-            # The consumer's stream: the producer orders its pending work before it (DLPack
-            # spells the legacy default stream 1).
-            capsule = value.__dlpack__(stream=stream_handle or 1)
-        capsules.append(capsule)
         arg = _lib.Arg()
         arg.kind = _lib.ARG_TENSOR
-        arg.tensor = _PyCapsule_GetPointer(capsule, b"dltensor")
+        try:
+            if here[0]:
+                capsule = value.__dlpack__()
+            else:
+                # The consumer's stream: the producer orders its pending work before it (DLPack
+                # spells the legacy default stream 1).
+                capsule = value.__dlpack__(stream=stream_handle or 1)
+            arg.tensor = _PyCapsule_GetPointer(capsule, b"dltensor")
+        except (BufferError, RuntimeError, TypeError):
+            # torch without DLPack 1.1 refuses its 8-bit floats: described in place (the
+            # caller's stream orders the tensor's producer, as torch's launches do).
+            capsule = torch_slot(value)
+            if capsule is None:
+                raise
+            arg.tensor = capsule.pointers[0]
+        capsules.append(capsule)
         c_args[len(factory) + i] = arg
     if device is None:  # numbers only: the GPU when there is one
         context = _contexts.get(_lib.BACKEND_AUTO, 0)

@@ -22,12 +22,12 @@ tile.kernel @product(%a: !tile.array<?x?xbf16>, %b: !tile.array<?x?xbf16>, %c: !
 // -----
 
 // Each fallback's remark comes before its debug line.
-// CHECK: remark: wgmma here takes bf16/f16 operands; using mma.sync
+// CHECK: remark: wgmma here takes bf16, f16 or 8-bit float operands; using mma.sync
 // CHECK: [tile-assign-layouts] tile.mma 64x16xtf32 * 16x32xtf32 -> 64x32xf32 at {{.*}}: Tensor Cores (mma.sync.m16n8k8), warp grid 1x4x1 (batch x M x N)
 // CHECK: remark: Tensor Cores keep the accumulator in registers only when every warp has work: this product has work for 1 of 4 warps; using mma.sync with the accumulator in shared memory
 // CHECK: [tile-assign-layouts] tile.mma 16x16xbf16 * 16x8xbf16 -> 16x8xf32 at {{.*}}: Tensor Cores possible (mma.sync.m16n8k16), warp grid 1x1x1 (batch x M x N) gives work to 1 of 4 warps; canonical layout
-// CHECK: remark: no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16 or tf32); using FMA
-// CHECK: [tile-assign-layouts] tile.mma 64x64xf32 * 64x64xf32 -> 64x64xf32 at {{.*}}: no Tensor Cores (operands are f32 (Tensor Cores take bf16, f16 or tf32)); FMA path, canonical layout
+// CHECK: remark: no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16, tf32 or 8-bit floats); using FMA
+// CHECK: [tile-assign-layouts] tile.mma 64x64xf32 * 64x64xf32 -> 64x64xf32 at {{.*}}: no Tensor Cores (operands are f32 (Tensor Cores take bf16, f16, tf32 or 8-bit floats)); FMA path, canonical layout
 // CHECK: remark: no Tensor Cores for this product: M = 8 is not a multiple of 16; using FMA
 // CHECK: [tile-assign-layouts] tile.mma 8x64xbf16 * 64x64xbf16 -> 8x64xf32 at {{.*}}: no Tensor Cores (M = 8 is not a multiple of 16); FMA path, canonical layout
 tile.kernel @reasons(%t: !tile.array<?x?xtf32>, %a: !tile.array<?x?xbf16>, %f: !tile.array<?x?xf32>, %c: !tile.array<?x?xf32>) {

@@ -8,7 +8,7 @@
 // CHECK: [tile-lower-to-llvm] tile.mma at {{.*}}: wgmma (m64n64k16 bf16), 1 warpgroup(s), 1 m64 block(s) and 1 N chunk(s) each{{$}}
 // CHECK-NEXT: [tile-lower-to-llvm] tile.mma at {{.*}}: A K-major in a buffer, B N-major in a buffer, read in place
 // SM90: [tile-lower-to-llvm] tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16), accumulator in registers (#tile.mma), warp grid 1x4x1, 4 of 4 warps with work (not wgmma: wgmma needs sm_90a)
-// CHECK: [tile-lower-to-llvm] tile.mma at {{.*}}: FMA path through shared memory (operands are f32 (Tensor Cores take bf16, f16 or tf32))
+// CHECK: [tile-lower-to-llvm] tile.mma at {{.*}}: FMA path through shared memory (operands are f32 (Tensor Cores take bf16, f16, tf32 or 8-bit floats))
 // CHECK: [tile-lower-to-llvm] kernel 'k' -> llvm.func @k__tile: 128 threads, {{[0-9]+}} bytes of dynamic shared memory (limit on sm_90: 232448)
 // Without the layout pass the accumulator goes through shared memory.
 // SHARED: [tile-lower-to-llvm] tile.mma at {{.*}}: Tensor Cores (mma.sync.m16n8k16), accumulator through shared memory, warp grid 1x4x1, 4 of 4 warps with work (not wgmma: wgmma needs sm_90a)

@@ -26,7 +26,7 @@ tile.kernel @mma_sync_impossible(%f: !tile.array<?x?xf32>, %c: !tile.array<?x?xf
   %x = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x16xf32>
   %y = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
   %z = arith.constant dense<0.0> : tensor<64x64xf32>
-  // expected-error @+1 {{internal error: tile.mma_instruction = mma.sync, but this product cannot run on Tensor Cores: operands are f32 (Tensor Cores take bf16, f16 or tf32)}}
+  // expected-error @+1 {{internal error: tile.mma_instruction = mma.sync, but this product cannot run on Tensor Cores: operands are f32 (Tensor Cores take bf16, f16, tf32 or 8-bit floats)}}
   %d = tile.mma %x, %y, %z {tile.mma_instruction = #tile.mma_instruction<mma.sync>} : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   tile.return

@@ -25,8 +25,8 @@ def k(a, b, c, t, u):
                                ct.zeros((16, 8), dtype=ct.float32)))
 
 # REMARKS-NOT: mma-remarks.py:15:{{.*}}remark
-# REMARKS: mma-remarks.py:19:25: remark: wgmma here takes bf16/f16 operands; using mma.sync
-# REMARKS: mma-remarks.py:21:25: remark: no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16 or tf32); using FMA
+# REMARKS: mma-remarks.py:19:25: remark: wgmma here takes bf16, f16 or 8-bit float operands; using mma.sync
+# REMARKS: mma-remarks.py:21:25: remark: no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16, tf32 or 8-bit floats); using FMA
 # REMARKS: mma-remarks.py:24:25: remark: Tensor Cores keep the accumulator in registers only when every warp has work: this product has work for 1 of 4 warps; using mma.sync with the accumulator in shared memory
 # QUIET-NOT: remark
 # ATTR: tile.mma {{.*}}tile.mma_instruction = #tile.mma_instruction<wgmma>

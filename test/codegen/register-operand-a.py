@@ -120,7 +120,7 @@ def from_accumulator(q, k, v, o):
 # An A operand converted from int8 weights (nn.Linear's layout written as W.x^T) goes through
 # shared memory: register fragments are not built from integer stages (OperandSources.h).
 # RUN: tile-cc %s --kernel int8_a --arg w=i8:2:aligned --arg s=f32:1:aligned --arg x=bf16:2:aligned --arg y=f32:2 --emit=gpu -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=INT8
-# INT8: register-operand-a.py:[[# @LINE + 9]]:15: remark: the A operand is computed in registers but goes through shared memory: it is converted from a loaded tile of integers (register fragments are not built from integer stages)
+# INT8: register-operand-a.py:[[# @LINE + 9]]:15: remark: the A operand is computed in registers but goes through shared memory: it is converted from a loaded tile of integers (register fragments are not built from 8-bit stages)
 @ct.kernel
 def int8_a(w, s, x, y):
     acc = ct.zeros((64, 64), dtype=ct.float32)

@@ -37,12 +37,12 @@ tile.kernel @choices(%a: !tile.array<?x?xbf16>, %t: !tile.array<?x?xtf32>, %f: !
   tile.store %d1, %c[%c0, %c0] : tensor<32x64xf32>, !tile.array<?x?xf32>[i32, i32]
   %t1 = tile.load %t[%c0, %c0] : !tile.array<?x?xtf32>[i32, i32] -> tensor<64x16xtf32>
   %t2 = tile.load %t[%c0, %c0] : !tile.array<?x?xtf32>[i32, i32] -> tensor<16x64xtf32>
-  // expected-remark @+1 {{wgmma here takes bf16/f16 operands; using mma.sync}}
+  // expected-remark @+1 {{wgmma here takes bf16, f16 or 8-bit float operands; using mma.sync}}
   %d2 = tile.mma %t1, %t2, %z64 : tensor<64x16xtf32>, tensor<16x64xtf32>, tensor<64x64xf32>
   tile.store %d2, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   %f1 = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<64x16xf32>
   %f2 = tile.load %f[%c0, %c0] : !tile.array<?x?xf32>[i32, i32] -> tensor<16x64xf32>
-  // expected-remark @+1 {{no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16 or tf32); using FMA}}
+  // expected-remark @+1 {{no Tensor Cores for this product: operands are f32 (Tensor Cores take bf16, f16, tf32 or 8-bit floats); using FMA}}
   %d3 = tile.mma %f1, %f2, %z64 : tensor<64x16xf32>, tensor<16x64xf32>, tensor<64x64xf32>
   tile.store %d3, %c[%c0, %c0] : tensor<64x64xf32>, !tile.array<?x?xf32>[i32, i32]
   %s1 = tile.load %a[%c0, %c0] : !tile.array<?x?xbf16>[i32, i32] -> tensor<16x16xbf16>

@@ -50,7 +50,7 @@ def stored(a, b, s, c, k_tiles: int):
         acc = ct.mma(at, bw, acc)
 
 
-# INT8-REMARK: swap-mma-operands.py:[[# @LINE + 11]]:15: remark: operands not swapped (the computed B operand goes through shared memory): its B operand is converted from a loaded tile of integers (register fragments are not built from integer stages)
+# INT8-REMARK: swap-mma-operands.py:[[# @LINE + 11]]:15: remark: operands not swapped (the computed B operand goes through shared memory): its B operand is converted from a loaded tile of integers (register fragments are not built from 8-bit stages)
 @ct.kernel
 def int8_weights(x, w, s, y):
     bm = ct.bid(0)

@@ -1765,6 +1765,120 @@ def k(x, y, n: int):
   return out;
 }
 
+// 8-bit floats: every bit pattern of each format widened; f32 values around each format's
+// edges (subnormals, ties, the largest finite value, overflow, infinities, NaN) narrowed,
+// which must round as the interpreter does, bit for bit; arithmetic rounded to e4m3; products
+// on 8-bit wgmma (A M x K, B the transpose of an N x K tile: TMA where the rows are aligned,
+// cp.async where not) and on f16 operands (B loaded K x N; sm_80), ragged on every side.
+std::vector<Case> float8Cases() {
+  using D = interp::DType;
+  std::vector<Case> out;
+  auto patterns = [](D dtype) {
+    std::vector<double> values;
+    for (int bits = 0; bits < 256; ++bits) {
+      uint8_t byte = static_cast<uint8_t>(bits);
+      values.push_back(interp::readFloat(&byte, dtype));
+    }
+    return values;
+  };
+  std::vector<double> edges = {0.0,     -0.0,      448.0,   464.0,    465.0,    480.0,     57344.0,
+                               61440.0, 61439.,    1e30,    -1e30,    HUGE_VAL, -HUGE_VAL, NAN,
+                               1.0625,  1.1875,    -1.0625, 0x1p-9,   0x1p-10,  0x1.8p-10, 0x1p-16,
+                               0x1p-17, 0x1.8p-17, 0x1p-6,  0x1.ep-7, 0x1.fp-7, 0x1p-14,   0x1.cp-15};
+  for (int e = -20; e <= 17; ++e)
+    for (double f : {0.0, 0.0625, 0.125, 0.1875, 0.3, 0.5, 0.71, 0.9375})
+      for (double sign : {1.0, -1.0})
+        edges.push_back(sign * std::ldexp(1.0 + f, e));
+  out.push_back({"float8_convert",
+                 std::string(kHeader) + R"py(
+@ct.kernel
+def k(x4, x5, z, w4, w5, sq, n4, n5):
+    i = ct.bid(0)
+    a = ct.load(x4, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    b = ct.load(x5, (i,), (128,), padding_mode=ct.PaddingMode.NEG_INF)
+    ct.store(w4, (i,), ct.astype(a, ct.float32))
+    ct.store(w5, (i,), ct.astype(b, ct.float16))
+    ct.store(sq, (i,), a * a)
+    f = ct.load(z, (i,), (128,), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(n4, (i,), ct.astype(f, ct.float8_e4m3fn))
+    ct.store(n5, (i,), ct.astype(f, ct.float8_e5m2))
+)py",
+                 "k",
+                 {},
+                 {{"x4", D::Float8E4M3FN, {700}, false, false, {}, 0, 0, patterns(D::Float8E4M3FN)},
+                  {"x5", D::Float8E5M2, {700}, false, false, {}, 0, 0, patterns(D::Float8E5M2)},
+                  {"z", D::Float32, {700}, false, false, {}, 0, 0, edges},
+                  {"w4", D::Float32, {700}, false, true},
+                  {"w5", D::Float16, {700}, false, true},
+                  {"sq", D::Float8E4M3FN, {700}, false, true},
+                  {"n4", D::Float8E4M3FN, {700}, false, true},
+                  {"n5", D::Float8E5M2, {700}, false, true}},
+                 {},
+                 {"x4", "x5", "z", "w4", "w5", "sq", "n4", "n5"},
+                 rt::Grid(6),
+                 0,
+                 0});
+  // Products of values in [-2, 2] rounded to 8 bits: each term is exact in f32, but wgmma adds
+  // 8-bit products with fewer bits than f32 (about 14 significant bits on Hopper), so the
+  // bound is an absolute one at that precision for sums of up to 192 terms of magnitude <= 4;
+  // a misplaced operand element moves results by whole terms.
+  struct Float8Product {
+    const char *name, *body;
+    D dtype;
+    std::vector<int64_t> a, b, c;
+    int64_t bm, bn, bk;
+  };
+  for (const Float8Product &p : std::vector<Float8Product>{
+           {"float8_mma_nt_e4m3",
+            "ct.transpose(ct.load(b, (ct.bid(1), kk), (BN, BK), padding_mode=ct.PaddingMode.ZERO))",
+            D::Float8E4M3FN,
+            {200, 192},
+            {136, 192},
+            {200, 136},
+            128,
+            128,
+            64},
+           {"float8_mma_nt_e5m2",
+            "ct.transpose(ct.load(b, (ct.bid(1), kk), (BN, BK), padding_mode=ct.PaddingMode.ZERO))",
+            D::Float8E5M2,
+            {70, 150},
+            {100, 150},
+            {70, 100},
+            64,
+            64,
+            32},
+           {"float8_mma_nn_e4m3",
+            "ct.load(b, (kk, ct.bid(1)), (BK, BN), padding_mode=ct.PaddingMode.ZERO)",
+            D::Float8E4M3FN,
+            {130, 100},
+            {100, 72},
+            {130, 72},
+            64,
+            64,
+            32}}) {
+    out.push_back({p.name,
+                   std::string(kHeader) + R"py(
+@ct.kernel
+def k(a, b, c, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+    acc = ct.full((BM, BN), 0.5, dtype=ct.float32)
+    for kk in range(ct.num_tiles(a, 1, (BM, BK))):
+        ta = ct.load(a, (ct.bid(0), kk), (BM, BK), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, )py" +
+                       p.body + R"py(, acc)
+    ct.store(c, (ct.bid(0), ct.bid(1)), acc)
+)py",
+                   "k",
+                   {{"BM", p.bm}, {"BN", p.bn}, {"BK", p.bk}},
+                   {{"a", p.dtype, p.a}, {"b", p.dtype, p.b}, {"c", D::Float32, p.c, false, true}},
+                   {},
+                   {"a", "b", "c"},
+                   rt::Grid((p.c[0] + p.bm - 1) / p.bm, (p.c[1] + p.bn - 1) / p.bn),
+                   0,
+                   std::ldexp(4.0 * 192, -13)});
+  }
+  return out;
+}
+
 } // namespace
 
 // Every differential case runs compiled for the device's own target (sm_90a on the H200: wgmma,
@@ -1809,6 +1923,11 @@ TEST_CASE("gpu: products with A computed in registers match the interpreter", "[
 TEST_CASE("gpu: generated code matches the interpreter for every op family", "[gpu][codegen]") {
   TILE_REQUIRE_GPU(device);
   runOnEveryTarget(cases(), device);
+}
+
+TEST_CASE("gpu: 8-bit floats match the interpreter", "[gpu][codegen][float8]") {
+  TILE_REQUIRE_GPU(device);
+  runOnEveryTarget(float8Cases(), device);
 }
 
 TEST_CASE("gpu: reductions and scans match the interpreter", "[gpu][codegen][reduce]") {
