@@ -67,6 +67,9 @@ cubin() {  # cubin NAME TILE-CC-ARGS...
 # Arrays as the JIT passes them (aligned: TMA copies where the loads allow).
 cubin matmul "$root/kernels/examples/matmul.py" --kernel matmul --const BM=128 --const BN=128 --const BK=64 \
   --arg a=bf16:2:aligned --arg b=bf16:2:aligned --arg c=f32:2:aligned
+# Hopper's 8-bit wgmma (HGMMA ... E4M3): the fp8 GEMM of the kernel suite.
+cubin fp8_gemm "$root/kernels/suite/fp8_gemm.py" --kernel fp8_gemm --const TM=128 --const TN=256 --const TK=128 \
+  --arg x=f8e4m3:2:aligned --arg w=f8e4m3:2:aligned --arg y=bf16:2:aligned --arg sx=f32:0 --arg sw=f32:0
 cubin chunk_bmm "$ssd" --kernel chunk_bmm --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg ngroups=i64:0 \
   --const Q=64 --const N=128 --const BQ=64 --const BN=32
 cubin compute_out "$ssd" --kernel compute_out --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg dt_out=f32:4:aligned \
