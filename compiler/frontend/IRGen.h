@@ -182,6 +182,12 @@ private:
   /// `for target in ct.static_iter(iterable)`: the body emitted once per element of a tuple or a
   /// range() known at compile time, the target bound to it (no loop in the IR).
   void emitStaticFor(const ForStmt &s, const CallExpr &call);
+  /// The body of `s` emitted once per element of `iterable` (a tuple, or a range() of
+  /// constants); `what` names the loop in messages.
+  void emitUnrolledFor(const ForStmt &s, const Expr &iterable, const std::string &what);
+  /// The list of arrays (a tuple parameter, Specialization.h) whose len() bounds the range()
+  /// of `call`, or "": such a loop is unrolled, so that its variable indexes the list.
+  std::string listBoundingRange(const CallExpr &call);
   void emitReturn(const ReturnStmt &s);
   void emitAssert(const AssertStmt &s);
   void assign(const Expr &target, const KValue &value, SourceRange valueRange);

@@ -541,7 +541,10 @@ KValue KernelIRGen::evalSubscript(const SubscriptExpr &e) {
     if (idx.isError())
       return idx;
     if (!idx.isInt()) {
-      error(indices[0]->range, "tuple indices must be compile-time integers, got " + describe(idx));
+      bool arrays = llvm::any_of(base.elements(), [](const KValue &v) { return v.isRuntime(); });
+      error(indices[0]->range, arrays ? "a list of arrays is indexed by compile-time integers, got " + describe(idx) +
+                                            " (a loop `for i in range(len(LIST))` is unrolled, so that its i is one)"
+                                      : "tuple indices must be compile-time integers, got " + describe(idx));
       return KValue::error();
     }
     int64_t n = static_cast<int64_t>(base.elements().size()), i = idx.intValue();

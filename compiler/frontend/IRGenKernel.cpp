@@ -782,8 +782,17 @@ bool KernelIRGen::bindKernelParams(const FunctionDefStmt &fn, const Specializati
         continue;
       }
     }
+    Type type = it->second.isArray() ? Type(mlir::tile::ArrayType::getDynamic(elt, it->second.rank)) : elt;
+    if (it->second.isList()) {
+      // One parameter per element, NAME[i] (listElementName), the tuple NAME in the kernel.
+      for (int64_t i = 0; i < it->second.listLength; ++i) {
+        runtimeArgs.emplace_back(listElementName(p.name, i), argTypes.size());
+        argTypes.push_back(type);
+      }
+      continue;
+    }
     runtimeArgs.emplace_back(p.name, argTypes.size());
-    argTypes.push_back(it->second.isArray() ? Type(mlir::tile::ArrayType::getDynamic(elt, it->second.rank)) : elt);
+    argTypes.push_back(type);
   }
   auto join = [](const std::vector<std::string> &names) {
     std::string s;
@@ -877,18 +886,27 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   Block *entry = kernel.addEntryBlock();
   // The facts the caller promised about an array (Specialization.h), for the code generator.
   for (auto &[name, index] : runtimeArgs)
-    if (spec.args.at(name).aligned && spec.args.at(name).isArray())
+    if (const ArgType &type = spec.args.at(listParamName(name)); type.aligned && type.isArray())
       kernel.setArgAttr(unsigned(index), mlir::tile::kAlignedArgAttr, builder_.getUnitAttr());
   for (auto &[name, index] : runtimeArgs)
     // A NameLoc carries the parameter name to the launch metadata (and runtime messages).
-    entry->getArgument(index).setLoc(NameLoc::get(builder_.getStringAttr(name), loc(fn->findParam(name)->nameRange)));
+    entry->getArgument(index).setLoc(
+        NameLoc::get(builder_.getStringAttr(name), loc(fn->findParam(listParamName(name))->nameRange)));
   Scope scope;
   std::map<std::string, std::string> undefined;
   for (auto &[name, value] : constants)
     scope[name] = value;
   scope[kReturnFlag] = KValue::boolean(false);
-  for (auto &[name, index] : runtimeArgs)
-    scope[name] = KValue::runtime(entry->getArgument(index));
+  std::map<std::string, std::vector<KValue>> lists;
+  for (auto &[name, index] : runtimeArgs) {
+    if (name != listParamName(name))
+      lists[listParamName(name)].push_back(KValue::runtime(entry->getArgument(index)));
+    else
+      scope[name] = KValue::runtime(entry->getArgument(index));
+  }
+  for (auto &[name, type] : spec.args)
+    if (type.isList())
+      scope[name] = KValue::tuple(lists[name]); // (empty for an empty list)
   scope_ = &scope;
   undefined_ = &undefined;
   frames_.push_back({fn, std::nullopt, false});

@@ -282,6 +282,23 @@ void KernelIRGen::emitForAsWhile(const ForStmt &s, const std::string &target, Va
   }
 }
 
+std::string KernelIRGen::listBoundingRange(const CallExpr &call) {
+  for (const ExprPtr &arg : call.args) {
+    const auto *len = arg->dynCast<CallExpr>();
+    const auto *lenName = len ? len->func->dynCast<NameExpr>() : nullptr;
+    const auto *list =
+        lenName && lenName->id == "len" && len->args.size() == 1 ? len->args[0]->dynCast<NameExpr>() : nullptr;
+    if (!list || !scope_->count(list->id))
+      continue;
+    const KValue &value = scope_->at(list->id);
+    // (An empty list unrolls to nothing.)
+    if (value.isTuple() &&
+        (value.elements().empty() || llvm::any_of(value.elements(), [](const KValue &v) { return v.isRuntime(); })))
+      return list->id;
+  }
+  return "";
+}
+
 // ct.static_iter unrolls at compile time: bounds keep a typo (static_iter(range(10**9))), or
 // nested unrolled loops, from emitting a billion copies of a body.
 static constexpr size_t kMaxStaticIterations = 4096;
@@ -292,13 +309,16 @@ void KernelIRGen::emitStaticFor(const ForStmt &s, const CallExpr &call) {
     error(call.range, "ct.static_iter() takes one iterable (a tuple, or a range() of constants)");
     return;
   }
+  emitUnrolledFor(s, *call.args[0], "ct.static_iter()");
+}
+
+void KernelIRGen::emitUnrolledFor(const ForStmt &s, const Expr &iterable, const std::string &what) {
   for (StmtKind jump : {StmtKind::Break, StmtKind::Continue})
     if (containsJump(s.body, jump)) {
-      error(s.range, std::string(jump == StmtKind::Break ? "break" : "continue") +
-                         " is not supported in a ct.static_iter() loop (its body is unrolled at compile time)");
+      error(s.range, std::string(jump == StmtKind::Break ? "break" : "continue") + " is not supported in a " + what +
+                         " loop (its body is unrolled at compile time)");
       return;
     }
-  const Expr &iterable = *call.args[0];
   std::vector<KValue> items;
   const auto *rangeCall = iterable.dynCast<CallExpr>();
   const auto *rangeName = rangeCall ? rangeCall->func->dynCast<NameExpr>() : nullptr;
@@ -314,7 +334,8 @@ void KernelIRGen::emitStaticFor(const ForStmt &s, const CallExpr &call) {
       if (v.isError())
         return;
       if (!v.isInt()) {
-        error(a->range, "ct.static_iter(range(...)) needs bounds known at compile time, got " + describe(v));
+        error(a->range, (what == "ct.static_iter()" ? std::string("ct.static_iter(range(...))") : what) +
+                            " needs bounds known at compile time, got " + describe(v));
         return;
       }
       bounds.push_back(v.intValue());
@@ -335,7 +356,7 @@ void KernelIRGen::emitStaticFor(const ForStmt &s, const CallExpr &call) {
     const __int128 span = step > 0 ? __int128(stop) - start : __int128(start) - stop;
     const __int128 count = span > 0 ? (span - 1) / (step > 0 ? __int128(step) : -__int128(step)) + 1 : 0;
     if (count > __int128(kMaxStaticIterations)) {
-      error(iterable.range, "ct.static_iter() unrolls at most " + std::to_string(kMaxStaticIterations) +
+      error(iterable.range, what + " unrolls at most " + std::to_string(kMaxStaticIterations) +
                                 " iterations; this range has " + std::to_string((unsigned long long)count));
       return;
     }
@@ -344,12 +365,12 @@ void KernelIRGen::emitStaticFor(const ForStmt &s, const CallExpr &call) {
     if (v.isError())
       return;
     if (!v.isTuple()) {
-      error(iterable.range, "ct.static_iter() needs a tuple or a range() known at compile time, got " + describe(v));
+      error(iterable.range, what + " needs a tuple or a range() known at compile time, got " + describe(v));
       return;
     }
     items = v.elements();
     if (items.size() > kMaxStaticIterations) {
-      error(iterable.range, "ct.static_iter() unrolls at most " + std::to_string(kMaxStaticIterations) +
+      error(iterable.range, what + " unrolls at most " + std::to_string(kMaxStaticIterations) +
                                 " iterations; this tuple has " + std::to_string(items.size()));
       return;
     }
@@ -358,8 +379,8 @@ void KernelIRGen::emitStaticFor(const ForStmt &s, const CallExpr &call) {
     if (diags_.stopped() || (!frames_.empty() && frames_.back().returned))
       return;
     if (++staticIterations_ > kMaxStaticBodies) {
-      error(s.range, "ct.static_iter() loops unroll more than " + std::to_string(kMaxStaticBodies) +
-                         " bodies in this kernel (nested ones multiply)");
+      error(s.range, what + " loops unroll more than " + std::to_string(kMaxStaticBodies) +
+                         " bodies in this kernel (nested ones multiply, with every other unrolled loop)");
       return;
     }
     assign(*s.target, item, iterable.range);

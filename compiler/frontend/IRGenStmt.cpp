@@ -243,6 +243,9 @@ void KernelIRGen::emitFor(const ForStmt &s) {
     error(call->keywords[0].range, "range() takes no keyword arguments");
     return;
   }
+  // `for g in range(len(As))` over a list of arrays: unrolled, so that As[g] is known.
+  if (std::string list = fname ? listBoundingRange(*call) : ""; !list.empty())
+    return emitUnrolledFor(s, *s.iter, "range(len(" + list + "))");
   if (call->args.empty() || call->args.size() > 3) {
     error(call->range, "range() takes 1 to 3 arguments, got " + std::to_string(call->args.size()));
     return;

@@ -95,6 +95,21 @@ bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std
   std::string v;
   if (!splitAssignment(text, name, v, error, "NAME=DTYPE:RANK"))
     return false;
+  // An optional ":list=N" suffix makes it a list of N arrays.
+  int64_t listLength = -1;
+  if (size_t at = v.rfind(":list="); at != std::string::npos) {
+    std::string count = v.substr(at + 6);
+    char *end = nullptr;
+    errno = 0;
+    long long n = std::strtoll(count.c_str(), &end, 10);
+    if (count.empty() || !end || *end != '\0' || errno != 0 || n < 0 || n > kMaxListLength) {
+      error = "argument '" + name + "': list length '" + count + "' is not an integer in [0, " +
+              std::to_string(kMaxListLength) + "]";
+      return false;
+    }
+    listLength = n;
+    v.resize(at);
+  }
   // An optional ":aligned" suffix states the TMA / vector-access facts of an array.
   bool aligned = false;
   static const std::string kAligned = ":aligned";
@@ -126,14 +141,20 @@ bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std
     error = "argument '" + name + "': ':aligned' states facts of an array; a scalar (rank 0) has none";
     return false;
   }
+  if (listLength >= 0 && r == 0) {
+    error = "argument '" + name + "': a list holds arrays, not scalars (rank 0)";
+    return false;
+  }
   type.dtype = *canonical;
   type.rank = r;
   type.aligned = aligned;
+  type.listLength = listLength;
   return true;
 }
 
 std::string formatArgType(const ArgType &type) {
-  return type.dtype + ":" + std::to_string(type.rank) + (type.aligned ? ":aligned" : "");
+  return type.dtype + ":" + std::to_string(type.rank) + (type.aligned ? ":aligned" : "") +
+         (type.isList() ? ":list=" + std::to_string(type.listLength) : "");
 }
 
 std::string formatConstant(const ConstantValue &value) {

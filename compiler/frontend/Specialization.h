@@ -20,6 +20,9 @@ using ConstantValue = std::variant<int64_t, double, bool>;
 /// scalar (rank 0). dtype uses cuTile's names: bool_, int8, int16, int32, int64, uint8 ...
 /// uint64 (arrays only), float16, bfloat16, float32, float64, tfloat32, float8_e4m3fn,
 /// float8_e5m2 (short forms such as i32, u8, f32, bf16, f16 are accepted and normalised).
+/// The most arrays a list argument may hold (each is a kernel parameter).
+inline constexpr int64_t kMaxListLength = 256;
+
 struct ArgType {
   std::string dtype;
   int64_t rank = 0;
@@ -29,7 +32,13 @@ struct ArgType {
   /// accesses need). The compiler then drops its run-time alignment checks and may copy tiles
   /// with TMA; the runtime refuses a launch whose array breaks the promise.
   bool aligned = false;
+  /// A list of `listLength` arrays of this dtype and rank (spelled "DTYPE:RANK[:aligned]:list=N",
+  /// `ct.launch` passing a Python list), aligned when every one is; -1 for one array or scalar.
+  /// The kernel takes them as parameters NAME[0] ... NAME[N-1]; in the kernel NAME is a tuple
+  /// (`len(NAME)`, `NAME[i]` with i known at compile time; `for g in range(len(NAME))` unrolls).
+  int64_t listLength = -1;
   bool isArray() const { return rank > 0; }
+  bool isList() const { return listLength >= 0; }
 };
 
 /// A kernel parameter as declared: its name, whether it is a ct.Constant, and whether it has a
@@ -68,6 +77,12 @@ inline std::string kernelSymbolName(const std::string &name) {
   return dot == std::string::npos ? name : name.substr(dot + 1);
 }
 
+/// The parameter that element `i` of list argument `list` is: "As[2]".
+inline std::string listElementName(const std::string &list, int64_t i) { return list + "[" + std::to_string(i) + "]"; }
+
+/// The argument a parameter belongs to: "As" for "As[2]", the name itself otherwise.
+inline std::string listParamName(const std::string &param) { return param.substr(0, param.find('[')); }
+
 /// The canonical cuTile dtype name for a spelling ("bf16" -> "bfloat16"), or nullopt.
 std::optional<std::string> canonicalDTypeName(const std::string &spelling);
 
@@ -79,10 +94,11 @@ bool isKernelOption(const std::string &name);
 /// Parses "NAME=VALUE" (VALUE: integer, float, True/False). On error returns false and sets
 /// `error`.
 bool parseConstantSpec(const std::string &text, std::string &name, ConstantValue &value, std::string &error);
-/// Parses "NAME=DTYPE:RANK" or "NAME=DTYPE:RANK:aligned". On error returns false and sets `error`.
+/// Parses "NAME=DTYPE:RANK", optionally followed by ":aligned" and ":list=N". On error returns
+/// false and sets `error`.
 bool parseArgSpec(const std::string &text, std::string &name, ArgType &type, std::string &error);
 
-/// "bfloat16:4" or "bfloat16:4:aligned" (what parseArgSpec reads back).
+/// "bfloat16:4", "bfloat16:4:aligned" or "bfloat16:2:list=3" (what parseArgSpec reads back).
 std::string formatArgType(const ArgType &type);
 
 /// "256", "0.5", "True".

@@ -69,3 +69,34 @@ def make_scale(factor, BLOCK):
         ct.store(y, index=(i,), tile=t * factor + offset)
 
     return scale
+
+
+@ct.kernel
+def group_gemm(As, Bs, Cs, TILE_M: ConstInt, TILE_N: ConstInt, TILE_K: ConstInt, num_blocks: ConstInt):
+    """TileGym's persistent group GEMM (lists of arrays, one problem after the other): C[g] =
+    A[g] @ B[g]^T, the blocks striding over every problem's output tiles."""
+    tile_idx = ct.bid(0)
+    last_problem_end = 0
+    for g in range(len(As)):
+        Ai, Bi, Ci = As[g], Bs[g], Cs[g]
+        num_m_tiles = ct.num_tiles(Ai, 0, (TILE_M, TILE_K))
+        num_k_tiles = ct.num_tiles(Ai, 1, (TILE_M, TILE_K))
+        num_n_tiles = ct.num_tiles(Bi, 0, (TILE_N, TILE_K))
+        num_tiles = num_m_tiles * num_n_tiles
+        while tile_idx >= last_problem_end and tile_idx < last_problem_end + num_tiles:
+            idx = tile_idx - last_problem_end
+            tile_m_idx, tile_n_idx = idx // num_n_tiles, idx % num_n_tiles
+            acc = ct.zeros((TILE_M, TILE_N), dtype=ct.float32)
+            for kk in range(num_k_tiles):
+                ta = ct.load(Ai, (tile_m_idx, kk), shape=(TILE_M, TILE_K), padding_mode=ct.PaddingMode.ZERO)
+                tb = ct.load(Bi, (tile_n_idx, kk), shape=(TILE_N, TILE_K), padding_mode=ct.PaddingMode.ZERO)
+                acc = ct.mma(ta, ct.transpose(tb), acc)
+            ct.store(Ci, (tile_m_idx, tile_n_idx), tile=ct.astype(acc, Ci.dtype))
+            tile_idx += num_blocks
+        last_problem_end += num_tiles
+
+
+@ct.kernel
+def pick(xs, out, i: int, TILE: ConstInt):
+    """Indexes a list by a run-time scalar: a located compile error."""
+    ct.store(out, (0,), ct.load(xs[i], (0,), (TILE,)))

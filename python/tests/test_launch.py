@@ -199,3 +199,29 @@ def test_factory_kernel_with_a_non_scalar_closure_value():
     x = np.zeros(16, dtype=np.float32)
     with pytest.raises(TypeError, match="'factor', a variable of its factory that it uses, is a ndarray"):
         tilecc.launch(None, (1,), kern, (x, x))
+
+
+def test_list_of_arrays_group_gemm():
+    # Problems of different shapes (ragged against the tiles), as TileGym's group GEMM runs them.
+    rng = np.random.default_rng(7)
+    shapes = [(40, 20, 30), (70, 50, 20), (16, 16, 16)]
+    As = [rng.standard_normal((m, kk)).astype(np.float32) for m, kk, n in shapes]
+    Bs = [rng.standard_normal((n, kk)).astype(np.float32) for m, kk, n in shapes]
+    Cs = [np.zeros((m, n), dtype=np.float32) for m, kk, n in shapes]
+    tilecc.launch(None, (3,), k.group_gemm, (As, Bs, Cs, 32, 32, 16, 3))
+    for a, b, c in zip(As, Bs, Cs):
+        np.testing.assert_allclose(c, a @ b.T, rtol=1e-5, atol=1e-5)
+    # Another length is another specialization.
+    Cs2 = [np.zeros_like(c) for c in Cs[:2]]
+    tilecc.launch(None, (2,), k.group_gemm, (As[:2], Bs[:2], Cs2, 32, 32, 16, 2))
+    np.testing.assert_allclose(Cs2[1], As[1] @ Bs[1].T, rtol=1e-5, atol=1e-5)
+
+
+def test_list_of_arrays_errors():
+    a = np.zeros((16, 16), dtype=np.float32)
+    with pytest.raises(tilecc.TileError, match=r"element 1 is float64:2 but element 0 is float32:2"):
+        tilecc.launch(None, (1,), k.group_gemm, ([a, a.astype(np.float64)], [a, a], [a, a], 16, 16, 16, 1))
+    with pytest.raises(TypeError, match=r"argument 1, element 0 is a str"):
+        tilecc.launch(None, (1,), k.group_gemm, (["x"], [a], [a], 16, 16, 16, 1))
+    with pytest.raises(tilecc.TileError, match=r"a list of arrays is indexed by compile-time integers"):
+        tilecc.launch(None, (1,), k.pick, ([a[0], a[1]], a[0], 1, 16))

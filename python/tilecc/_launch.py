@@ -278,6 +278,44 @@ def _scalar_arg(value, index, kernel):
     return arg
 
 
+def _tensor_pointer(value, what, kernel, stream_handle, device, keep):
+    """The DLTensor pointer of array `value` (kept alive through `keep`); `device` holds the
+    (host memory?, GPU) of the call's first array, which every other must share."""
+    if not hasattr(value, "__dlpack__"):
+        raise TypeError(f"launch of '{kernel.name}': {what} is a {type(value).__name__}; "
+                        "give an array with __dlpack__ (torch, CuPy, NumPy) or a number")
+    device_type, device_id = value.__dlpack_device__()
+    if device_type not in (_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED):
+        raise ValueError(f"launch of '{kernel.name}': {what} lives on DLPack device type "
+                         f"{int(device_type)}; give CUDA or host memory")
+    here = (int(device_type) in (_KDL_CPU, _KDL_CUDA_HOST), int(device_id))
+    if device[0] is None:
+        device[0] = here
+    elif here[0] != device[0][0] or (not here[0] and here[1] != device[0][1]):
+        where = lambda d: "host memory" if d[0] else f"GPU {d[1]}"
+        raise ValueError(f"launch of '{kernel.name}': {what} is in {where(here)} but an earlier "
+                         f"array is in {where(device[0])}; every array must be on one device")
+    if getattr(value, "requires_grad", False):
+        value = value.detach()  # the kernel reads and writes the storage; autograd is the caller's
+    try:
+        if here[0]:
+            capsule = value.__dlpack__()
+        else:
+            # The consumer's stream: the producer orders its pending work before it (DLPack
+            # spells the legacy default stream 1).
+            capsule = value.__dlpack__(stream=stream_handle or 1)
+        pointer = _PyCapsule_GetPointer(capsule, b"dltensor")
+    except (BufferError, RuntimeError, TypeError):
+        # torch without DLPack 1.1 refuses its 8-bit floats: described in place (the caller's
+        # stream orders the tensor's producer, as torch's launches do).
+        capsule = torch_slot(value)
+        if capsule is None:
+            raise
+        pointer = capsule.pointers[0]
+    keep.append(capsule)
+    return pointer
+
+
 def launch(stream, grid, kernel, args):
     """Launches `kernel` on `grid` blocks with `args` in its parameter order, on `stream`.
 
@@ -285,6 +323,8 @@ def launch(stream, grid, kernel, args):
     that GPU, host memory (NumPy) on the interpreter, as does everything under TILE_INTERPRET=1.
     Numbers given for ``ct.Constant`` parameters specialize the kernel; other numbers are
     scalars (int: int32, or int64 when needed; float: float32; NumPy scalars keep their dtype).
+    A list (or tuple) of arrays of one dtype and rank is a list argument: in the kernel a tuple
+    of arrays (``len(As)``, ``As[g]``; ``for g in range(len(As))`` is unrolled).
     For a kernel with ``@ct.autotune`` configurations `grid` may be a function of the
     configuration (``lambda cfg: (ct.cdiv(n, cfg.TILE),)``); the configurations are timed on the
     first launch of each key and the fastest is kept. On the GPU the launch is asynchronous.
@@ -302,47 +342,29 @@ def launch(stream, grid, kernel, args):
     for i, value in enumerate(factory):
         c_args[i] = _scalar_arg(value, i, kernel)
     capsules = []
-    device = None
+    device = [None]  # (host memory?, GPU) of the first array
     for i, value in enumerate(args):
+        if isinstance(value, (list, tuple)):
+            # A list of arrays: the kernel's NAME[0] ... NAME[n-1] (one dtype and rank).
+            pointers = (ctypes.c_void_p * max(1, len(value)))()
+            for e, element in enumerate(value):
+                pointers[e] = _tensor_pointer(element, f"argument {i + 1}, element {e}", kernel, stream_handle,
+                                              device, capsules)
+            capsules.append(pointers)
+            arg = _lib.Arg()
+            arg.kind, arg.int_value = _lib.ARG_TENSOR_LIST, len(value)
+            arg.tensor = ctypes.addressof(pointers)
+            c_args[len(factory) + i] = arg
+            continue
         scalar = None if hasattr(value, "__dlpack__") else _scalar_arg(value, i, kernel)
         if scalar is not None:
             c_args[len(factory) + i] = scalar
             continue
-        if not hasattr(value, "__dlpack__"):
-            raise TypeError(f"launch of '{kernel.name}': argument {i + 1} is a {type(value).__name__}; "
-                            "give an array with __dlpack__ (torch, CuPy, NumPy) or a number")
-        device_type, device_id = value.__dlpack_device__()
-        if device_type not in (_KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _KDL_CUDA_MANAGED):
-            raise ValueError(f"launch of '{kernel.name}': argument {i + 1} lives on DLPack device type "
-                             f"{int(device_type)}; give CUDA or host memory")
-        here = (int(device_type) in (_KDL_CPU, _KDL_CUDA_HOST), int(device_id))
-        if device is None:
-            device = here
-        elif here[0] != device[0] or (not here[0] and here[1] != device[1]):
-            where = lambda d: "host memory" if d[0] else f"GPU {d[1]}"
-            raise ValueError(f"launch of '{kernel.name}': argument {i + 1} is in {where(here)} but an earlier "
-                             f"array is in {where(device)}; every array must be on one device")
-        if getattr(value, "requires_grad", False):
-            value = value.detach()  # the kernel reads and writes the storage; autograd is the caller's
         arg = _lib.Arg()
         arg.kind = _lib.ARG_TENSOR
-        try:
-            if here[0]:
-                capsule = value.__dlpack__()
-            else:
-                # The consumer's stream: the producer orders its pending work before it (DLPack
-                # spells the legacy default stream 1).
-                capsule = value.__dlpack__(stream=stream_handle or 1)
-            arg.tensor = _PyCapsule_GetPointer(capsule, b"dltensor")
-        except (BufferError, RuntimeError, TypeError):
-            # torch without DLPack 1.1 refuses its 8-bit floats: described in place (the
-            # caller's stream orders the tensor's producer, as torch's launches do).
-            capsule = torch_slot(value)
-            if capsule is None:
-                raise
-            arg.tensor = capsule.pointers[0]
-        capsules.append(capsule)
+        arg.tensor = _tensor_pointer(value, f"argument {i + 1}", kernel, stream_handle, device, capsules)
         c_args[len(factory) + i] = arg
+    device = device[0]
     if device is None:  # numbers only: the GPU when there is one
         context = _contexts.get(_lib.BACKEND_AUTO, 0)
     else:

@@ -10,7 +10,7 @@ import ctypes.util
 import os
 import threading
 
-API_VERSION = 2
+API_VERSION = 3
 
 OK = 0
 ERROR_INVALID_ARGUMENT = 1
@@ -25,6 +25,7 @@ ARG_TENSOR = 0
 ARG_INT = 1
 ARG_FLOAT = 2
 ARG_BOOL = 3
+ARG_TENSOR_LIST = 4  # `tensor` points to int_value DLTensor pointers
 
 
 class TileError(RuntimeError):

@@ -24,6 +24,8 @@ const char *kindName(tilecc_arg_kind kind) {
     return "a float";
   case TILECC_ARG_BOOL:
     return "a bool";
+  case TILECC_ARG_TENSOR_LIST:
+    return "a list of tensors";
   }
   return "an argument of unknown kind";
 }
@@ -84,6 +86,7 @@ rt::Scalar scalarFor(const tilecc_arg &arg, const std::string &what) {
   case TILECC_ARG_FLOAT:
     return floatScalar(dtype.value_or(rt::DType::Float32), arg.float_value, what);
   case TILECC_ARG_TENSOR:
+  case TILECC_ARG_TENSOR_LIST:
     break;
   }
   invalid(fmt::format("{}: {} is not a scalar", what, kindName(arg.kind)));
@@ -100,9 +103,46 @@ frontend::ConstantValue constantOf(const tilecc_arg &arg, const std::string &wha
   case TILECC_ARG_BOOL:
     return arg.int_value != 0;
   case TILECC_ARG_TENSOR:
+  case TILECC_ARG_TENSOR_LIST:
     break;
   }
   invalid(fmt::format("{} is a ct.Constant: pass an int, float or bool, not {}", what, kindName(arg.kind)));
+}
+
+// The array type of `tensor` (`what` names it in messages).
+frontend::ArgType tensorType(const DLTensor *tensor, const std::string &what) {
+  if (!tensor)
+    invalid(what + ": the tensor is null");
+  std::optional<rt::DType> dtype = rt::dtypeFromDLPack(tensor->dtype);
+  if (!dtype)
+    invalid(fmt::format("{}: tensors of {} are not supported (cuTile dtypes: {})", what,
+                        rt::describeDLPackType(tensor->dtype), rt::dtypeNameList()));
+  if (tensor->ndim < 1)
+    invalid(what + ": a 0-dimensional tensor is not an array; pass the number itself");
+  return {rt::dtypeName(*dtype), tensor->ndim, rt::dlpackView(*tensor).isAligned()};
+}
+
+// The list type of the `count` tensors at `tensors`: one dtype and rank, aligned when all are.
+frontend::ArgType tensorListType(const DLTensor *const *tensors, int64_t count, const std::string &what) {
+  if (count < 0 || count > frontend::kMaxListLength)
+    invalid(fmt::format("{}: a list of {} tensors (at most {})", what, count, frontend::kMaxListLength));
+  if (count && !tensors)
+    invalid(what + ": the list of tensors is null");
+  frontend::ArgType list{"float32", 1, true, count}; // (an empty list declares no parameter)
+  for (int64_t i = 0; i < count; ++i) {
+    frontend::ArgType t = tensorType(tensors[i], fmt::format("{}, element {}", what, i));
+    if (i == 0) {
+      list.dtype = t.dtype;
+      list.rank = t.rank;
+    } else if (t.dtype != list.dtype || t.rank != list.rank) {
+      invalid(fmt::format("{}: element {} is {}:{} but element 0 is {}:{} (the arrays of a list share a dtype and "
+                          "rank)",
+                          what, i, t.dtype, t.rank, list.dtype, list.rank));
+    }
+    list.aligned &= t.aligned;
+  }
+  list.aligned &= count > 0;
+  return list;
 }
 
 std::string signature(const std::string &kernel, const jit::KernelDecl &decl) {
@@ -149,6 +189,14 @@ BoundLaunch bindArgs(const std::string &source, const std::string &fileName, con
       bound.request.constants[p.name] = value;
       continue;
     }
+    if (arg.kind == TILECC_ARG_TENSOR_LIST) {
+      frontend::ArgType type = tensorListType(arg.tensors, arg.int_value, what);
+      bound.request.args[p.name] = type;
+      bound.key += "\n" + p.name + ":" + frontend::formatArgType(type);
+      for (int64_t e = 0; e < arg.int_value; ++e)
+        bound.args.emplace_back(arg.tensors[e]);
+      continue;
+    }
     if (arg.kind != TILECC_ARG_TENSOR) {
       rt::Scalar scalar = scalarFor(arg, what);
       if (!rt::isFloat(scalar.dtype()) && scalar.dtype() != rt::DType::Bool)
@@ -159,19 +207,10 @@ BoundLaunch bindArgs(const std::string &source, const std::string &fileName, con
       bound.args.emplace_back(scalar);
       continue;
     }
-    if (!arg.tensor)
-      invalid(what + ": the tensor is null");
-    const DLTensor &tensor = *arg.tensor;
-    std::optional<rt::DType> dtype = rt::dtypeFromDLPack(tensor.dtype);
-    if (!dtype)
-      invalid(fmt::format("{}: tensors of {} are not supported (cuTile dtypes: {})", what,
-                          rt::describeDLPackType(tensor.dtype), rt::dtypeNameList()));
-    if (tensor.ndim < 1)
-      invalid(what + ": a 0-dimensional tensor is not an array; pass the number itself");
-    frontend::ArgType type{rt::dtypeName(*dtype), tensor.ndim, rt::dlpackView(tensor).isAligned()};
+    frontend::ArgType type = tensorType(arg.tensor, what);
     bound.request.args[p.name] = type;
     bound.key += "\n" + p.name + ":" + frontend::formatArgType(type);
-    bound.args.emplace_back(&tensor);
+    bound.args.emplace_back(arg.tensor);
   }
   return bound;
 }

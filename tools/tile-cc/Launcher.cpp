@@ -159,7 +159,8 @@ bool isReservedIdentifier(const std::string &name) {
 // The kernel parameters' names in C++: a Python name that is a C++ keyword or macro, or one of
 // the names the generated functions use themselves (their parameters `config`, `stream` and
 // `grid`, and the file's `embedded`), gets trailing '_'s until it differs from all of those and
-// from every other parameter (so `stream` and `stream_` stay two names).
+// from every other parameter (so `stream` and `stream_` stay two names); element i of a list
+// argument, As[i], is As_i.
 } // namespace
 
 std::vector<std::string> launcherParameterNames(const rt::KernelMetadata &md) {
@@ -170,6 +171,13 @@ std::vector<std::string> launcherParameterNames(const rt::KernelMetadata &md) {
   std::vector<std::string> names;
   for (const rt::ParamInfo &p : md.params) {
     std::string id = p.name;
+    // Element i of a list argument, As[i], is the parameter As_i.
+    if (size_t open = id.find('['); open != std::string::npos) {
+      id = id.substr(0, open) + "_" + id.substr(open + 1, id.size() - open - 2);
+      while (taken.count(id) || generated.count(id))
+        id += '_';
+      taken.insert(id);
+    }
     if (isCppReservedWord(id) || generated.count(id)) {
       do
         id += '_';

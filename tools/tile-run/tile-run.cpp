@@ -317,8 +317,26 @@ int main(int argc, char **argv) {
       if (givenWith.count(name))
         return usage("'" + name + "' is given with both " + givenWith[name] + " and --const");
     }
-    for (auto &[name, a] : arrayArgs)
-      spec.args[name] = {dtypeName(a.dtype), static_cast<int64_t>(a.shape.size())};
+    for (auto &[name, a] : arrayArgs) {
+      frontend::ArgType type{dtypeName(a.dtype), static_cast<int64_t>(a.shape.size())};
+      std::string list = frontend::listParamName(name);
+      if (list == name) {
+        spec.args[name] = type;
+        continue;
+      }
+      // NAME[0], NAME[1], ...: a list argument, its elements of one dtype and rank.
+      frontend::ArgType &listType = spec.args.try_emplace(list, type).first->second;
+      if (listType.dtype != type.dtype || listType.rank != type.rank)
+        return usage("--array " + name + " is " + type.dtype + ":" + std::to_string(type.rank) + ", but " + list +
+                     "[0] is " + listType.dtype + ":" + std::to_string(listType.rank) +
+                     " (the arrays of a list share a dtype and rank)");
+      listType.listLength = std::max<int64_t>(listType.listLength, 0) + 1;
+    }
+    for (auto &[name, type] : spec.args)
+      for (int64_t i = 0; i < type.listLength; ++i)
+        if (!arrayArgs.count(frontend::listElementName(name, i)))
+          return usage("--array " + frontend::listElementName(name, i) + " is missing (the list " + name + " has " +
+                       std::to_string(type.listLength) + " arrays given, numbered from 0)");
     for (auto &[name, s] : scalarArgs)
       spec.args[name] = {dtypeName(s.dtype), 0};
     spec.config = config;
@@ -369,7 +387,10 @@ int main(int argc, char **argv) {
   }
   // Parameters in kernel-argument order.
   unsigned numArgs = kernel.getNumArguments();
-  if (paramNames.size() != numArgs) {
+  // (A list argument is several parameters: NAME[0], NAME[1], ...)
+  bool unmatched = llvm::any_of(
+      paramNames, [&](const std::string &name) { return !arrayArgs.count(name) && !scalarArgs.count(name); });
+  if (paramNames.size() != numArgs || unmatched) {
     paramNames.clear();
     for (unsigned i = 0; i < numArgs; ++i)
       paramNames.push_back(kernel.getParamName(i));

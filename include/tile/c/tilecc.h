@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define TILECC_C_API_VERSION 2 /* 2: tilecc_ssd_plan, tilecc_ssd_forward */
+#define TILECC_C_API_VERSION 3 /* 2: tilecc_ssd_plan, tilecc_ssd_forward; 3: TILECC_ARG_TENSOR_LIST */
 
 typedef enum tilecc_status {
   TILECC_OK = 0,
@@ -53,7 +53,10 @@ typedef enum tilecc_arg_kind {
   TILECC_ARG_TENSOR = 0, /* `tensor`: a DLTensor (CUDA memory on the GPU, host on the interpreter) */
   TILECC_ARG_INT = 1,    /* `int_value`, typed by `dtype` (default int32, int64 when it does not fit) */
   TILECC_ARG_FLOAT = 2,  /* `float_value`, typed by `dtype` (default float32) */
-  TILECC_ARG_BOOL = 3    /* `int_value` != 0 */
+  TILECC_ARG_BOOL = 3,   /* `int_value` != 0 */
+  /* `tensors`: `int_value` DLTensors of one dtype and rank, for a parameter that takes a list
+   * of arrays (the kernel's NAME[0] ... NAME[n-1]; cuTile's ct.launch passes a Python list) */
+  TILECC_ARG_TENSOR_LIST = 4
 } tilecc_arg_kind;
 
 /* One argument of a launch, in the kernel's parameter order. A number given for a ct.Constant
@@ -63,7 +66,10 @@ typedef enum tilecc_arg_kind {
  * their memory alive until the stream has run it). */
 typedef struct tilecc_arg {
   tilecc_arg_kind kind;
-  const DLTensor *tensor;
+  union {
+    const DLTensor *tensor;
+    const DLTensor *const *tensors; /* TILECC_ARG_TENSOR_LIST */
+  };
   const char *dtype;
   int64_t int_value;
   double float_value;

@@ -32,7 +32,7 @@ def k(x, n, out):
 def nested(x, n, out):
     t = ct.load(x, (0,), (16,))
     for i in ct.static_iter(range(4096)):
-        # NESTED: static_iter.py:[[@LINE+1]]:{{[0-9]+}}: error: ct.static_iter() loops unroll more than 65536 bodies in this kernel (nested ones multiply)
+        # NESTED: static_iter.py:[[@LINE+1]]:{{[0-9]+}}: error: ct.static_iter() loops unroll more than 65536 bodies in this kernel (nested ones multiply, with every other unrolled loop)
         for j in ct.static_iter(range(16)):
             t = t + 1.0
     ct.store(out, (0,), t)
