@@ -41,29 +41,60 @@ const char *instructionName(int instruction, mlir::tile::MmaOp op, const GpuTarg
   return usesTensorCores(op, target) ? "mma.sync with the accumulator in shared memory" : "FMA";
 }
 
-// The threads a set of products whose accumulators are live together asks for: doubled from
-// 128 while their accumulators take more than kMaxAccumulatorRegisters per thread together and
-// every product keeps its instruction; a remark when they stay above the limit.
-int64_t threadsFor(ArrayRef<mlir::tile::MmaOp> products, const GpuTarget &target) {
+// The loop-carried tiles of the loop around `products` that no product accumulates into (their
+// accumulators reached back through element-wise ops): a running sum kept beside products that
+// start from zero each iteration (TileGym's block-scaled fp8 GEMM, acc += dot(a, b) * scale).
+int64_t carriedBesideAccumulators(ArrayRef<mlir::tile::MmaOp> products) {
+  auto loop = products.front()->getParentOfType<scf::ForOp>();
+  if (!loop)
+    return 0;
+  llvm::SmallPtrSet<Value, 8> accumulated;
+  for (mlir::tile::MmaOp op : products) {
+    SmallVector<Value> pending{op.getAcc()};
+    while (!pending.empty()) {
+      Value v = pending.pop_back_val();
+      if (!accumulated.insert(v).second)
+        continue;
+      if (Operation *def = v.getDefiningOp(); def && isa<arith::ArithDialect>(def->getDialect()))
+        llvm::append_range(pending, def->getOperands());
+    }
+  }
   int64_t elements = 0;
+  for (BlockArgument carried : loop.getRegionIterArgs())
+    if (auto tile = dyn_cast<RankedTensorType>(carried.getType()); tile && !accumulated.count(carried))
+      elements += tile.getNumElements();
+  return elements;
+}
+
+// The threads a set of products whose accumulators are live together asks for: doubled from
+// 128 while their accumulators (and the loop-carried tiles beside them) take more than
+// kMaxAccumulatorRegisters per thread together and every product keeps its instruction; a
+// remark when they stay above the limit.
+int64_t threadsFor(ArrayRef<mlir::tile::MmaOp> products, const GpuTarget &target) {
+  int64_t carried = carriedBesideAccumulators(products);
+  int64_t elements = carried;
   for (mlir::tile::MmaOp op : products)
     elements += op.getAcc().getType().getNumElements();
   int64_t threads = kDefaultThreads;
   // Several products of one loop also hold their operands computed between them (attention's P
   // beside S and O): they double at the limit itself. On the H100, attention with 128x64 S and O
   // (64 registers each at 128 threads, 184 in all) ran 4-10% faster at 256 threads.
+  bool several = products.size() > 1 || carried > 0;
   auto over = [&](int64_t perThread) {
-    return products.size() > 1 ? perThread >= kMaxAccumulatorRegisters : perThread > kMaxAccumulatorRegisters;
+    return several ? perThread >= kMaxAccumulatorRegisters : perThread > kMaxAccumulatorRegisters;
   };
   while (over(elements / threads) && threads < kMaxChosenThreads) {
     for (mlir::tile::MmaOp op : products) {
       int instruction = instructionAt(op, target, threads), next = instructionAt(op, target, 2 * threads);
       if (next < instruction) {
-        op.emitRemark() << (products.size() > 1 ? "with the other products of its loop, this " : "this ") << elements
-                        << "-element accumulator takes " << elements / threads << " registers per thread at " << threads
-                        << " threads, but at " << 2 * threads << " the product would run on "
-                        << instructionName(next, op, target) << " instead of "
-                        << instructionName(instruction, op, target) << "; keeping " << threads;
+        op.emitRemark() << (products.size() > 1 ? "with the other products of its loop, this "
+                            : carried           ? "with the tiles its loop carries beside it, these "
+                                                : "this ")
+                        << elements
+                        << (carried && products.size() == 1 ? " elements take " : "-element accumulator takes ")
+                        << elements / threads << " registers per thread at " << threads << " threads, but at "
+                        << 2 * threads << " the product would run on " << instructionName(next, op, target)
+                        << " instead of " << instructionName(instruction, op, target) << "; keeping " << threads;
         return threads;
       }
     }
@@ -141,7 +172,8 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
       }
       int64_t threads = numThreads;
       mlir::tile::MmaOp widest;
-      int64_t widestElements = 0;
+      int64_t widestElements = 0, widestCarried = 0;
+      size_t widestCount = 0;
       bool hasProducts = false;
       if (threads == 0) {
         threads = kDefaultThreads;
@@ -150,7 +182,9 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
           int64_t wanted = threadsFor(products, *target);
           if (wanted <= threads)
             continue;
-          threads = wanted, widest = products.front(), widestElements = 0;
+          threads = wanted, widest = products.front(), widestCount = products.size();
+          widestCarried = carriedBesideAccumulators(products);
+          widestElements = widestCarried;
           for (mlir::tile::MmaOp op : products)
             widestElements += op.getAcc().getType().getNumElements();
         }
@@ -159,11 +193,14 @@ struct TileChooseThreadsPass : impl::TileChooseThreadsBase<TileChooseThreadsPass
       }
       kernel.setNumThreadsAttr(b.getI32IntegerAttr(int32_t(threads)));
       if (widest) {
-        bool several = widestElements != widest.getAcc().getType().getNumElements();
+        bool several = widestCount > 1 || widestCarried > 0;
+        const char *what = widestCount > 1 ? " the accumulators of this loop's products ("
+                           : widestCarried ? " this accumulator and the tiles its loop carries beside it ("
+                                           : " this ";
         widest.emitRemark() << threads << " threads per block for kernel '" << kernel.getSymName() << "': at "
-                            << threads / 2 << (several ? " the accumulators of this loop's products (" : " this ")
-                            << widestElements << (several ? " elements together)" : "-element accumulator")
-                            << " would take " << widestElements / (threads / 2) << " registers per thread ("
+                            << threads / 2 << what << widestElements
+                            << (several ? " elements together)" : "-element accumulator") << " would take "
+                            << widestElements / (threads / 2) << " registers per thread ("
                             << (several ? "at least " : "more than ") << kMaxAccumulatorRegisters << ")";
       }
       TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel '" << kernel.getSymName() << "': " << threads << " threads ("

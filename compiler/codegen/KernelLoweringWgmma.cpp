@@ -258,6 +258,10 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   };
   bool aMnMajor = aRegisters ? false : aStage ? aStage->mnMajor : aBuffer->tile.mnMajor;
   bool bMnMajor = bStage ? bStage->mnMajor : bBuffer->tile.mnMajor;
+  if (esize == 1 && (aMnMajor || bMnMajor))
+    return op.emitError("wgmma reads 8-bit operands K-major only, but ")
+           << (aMnMajor ? "A" : "B") << " is stored " << (aMnMajor ? "M" : "N")
+           << "-major (tile-select-mma widens such products to f16)";
 
   Value warp = arith::ShRUIOp::create(b_, loc_, tid_, i32(5));
   Value warpgroup = toI64(arith::DivUIOp::create(b_, loc_, warp, i32(4)));

@@ -2,6 +2,7 @@
 #include "compiler/codegen/Float8.h"
 #include "compiler/codegen/OperandSources.h"
 #include "compiler/codegen/StageLayout.h"
+#include "dialect/gpu/TileGpu.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -98,6 +99,18 @@ uint64_t wgmmaDescriptor(uint32_t sharedAddress, uint32_t leadingByteOffset, uin
          (uint64_t(strideByteOffset >> 4) & 0x3FFF) << 32 | wgmmaSwizzleMode(swizzleBytes) << 62;
 }
 
+// Whether shared memory holds `op`'s operands K-major: A as computed or loaded (not a
+// transpose), B as the transpose of a tile stored N x K; once tile-place-shared-operands has
+// given them buffers, as the buffers' views say (StageLayout.h).
+static bool float8OperandsKMajor(mlir::tile::MmaOp op) {
+  auto kMajor = [](Value operand, bool isB) {
+    if (auto read = operand.getDefiningOp<tgpu::LoadSharedOp>())
+      return read.getBuffer().getType().getNvmma().getTransposed() == isB;
+    return bool(lastTwoSwapped(operand)) == isB;
+  };
+  return kMajor(op.getA(), false) && kMajor(op.getB(), true);
+}
+
 bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLayoutAttr acc, std::string *why) {
   auto fail = [&](const char *reason) {
     if (why)
@@ -122,7 +135,7 @@ bool usesWgmma(mlir::tile::MmaOp op, const GpuTarget &target, mlir::tile::MmaLay
     return fail("wgmma runs 8-bit float products in two dimensions only");
   // Shared memory holds A as computed or loaded and B's transpose as its input (stages and
   // buffers alike), and wgmma reads 8-bit operands K-major only.
-  if (float8 && (lastTwoSwapped(op.getA()) || !lastTwoSwapped(op.getB())))
+  if (float8 && !float8OperandsKMajor(op))
     return fail("wgmma reads 8-bit float operands K-major only: A as an M x K tile, B as the transpose of an N x K "
                 "one (ct.transpose of a tile loaded N x K)");
   return true;

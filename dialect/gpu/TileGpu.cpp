@@ -236,8 +236,12 @@ LogicalResult TransposeOp::verify() {
   NvmmaEncodingAttr nvmma = in.getNvmma();
   if (!nvmma)
     return emitOpError() << "transposes buffers in the NVMMA layout (what wgmma reads with its transpose bit)";
-  if (elementBits(in.getElementType()) != 16)
-    return emitOpError() << "wgmma reads transposed operands of 16-bit elements only, not " << in.getElementType();
+  // (An 8-bit buffer is viewed transposed as a B operand stored N x K: K-major, as wgmma reads
+  // 8-bit operands; the lowering refuses any 8-bit operand it would read MN-major.)
+  unsigned bits = elementBits(in.getElementType());
+  if (bits != 16 && bits != 8)
+    return emitOpError() << "wgmma reads transposed operands of 16-bit and 8-bit elements only, not "
+                         << in.getElementType();
   SmallVector<int64_t> shape(in.getShape());
   std::swap(shape[shape.size() - 2], shape.back());
   auto expected =

@@ -88,7 +88,7 @@ func.func @f(%i: i32) {
 
 func.func @f() {
   %a = tgpu.alloc_shared : !tgpu.shared<64x32xf32, #tgpu.nvmma<swizzle = 128, transposed = false>>
-  // expected-error @+1 {{'tgpu.transpose' op wgmma reads transposed operands of 16-bit elements only, not 'f32'}}
+  // expected-error @+1 {{'tgpu.transpose' op wgmma reads transposed operands of 16-bit and 8-bit elements only, not 'f32'}}
   %t = tgpu.transpose %a : !tgpu.shared<64x32xf32, #tgpu.nvmma<swizzle = 128, transposed = false>> -> !tgpu.shared<32x64xf32, #tgpu.nvmma<swizzle = 128, transposed = true>>
   return
 }
