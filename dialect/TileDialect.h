@@ -34,6 +34,10 @@
 #include "dialect/TileOps.h.inc"
 
 namespace mlir::tile {
+/// cuTile's name of an element type ("float32", "bfloat16", "int8", "bool_", "float8_e4m3fn"),
+/// as launch metadata and messages spell it; "unknown" for a type cuTile has no name for.
+std::string dtypeName(Type element);
+
 /// A unit attribute on a tile.kernel array argument: its base address and the stride of every
 /// dimension but the last are multiples of 16 bytes, the last stride is 1 and every dimension
 /// is below 2^31 (the caller's promise, `--arg NAME=DTYPE:RANK:aligned`; the runtime checks it

@@ -60,3 +60,25 @@ void ArrayType::print(AsmPrinter &printer) const {
   }
   printer << getElementType() << ">";
 }
+
+std::string mlir::tile::dtypeName(Type t) {
+  if (t.isInteger(1))
+    return "bool_";
+  if (auto i = dyn_cast<IntegerType>(t))
+    return (i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (t.isTF32())
+    return "tfloat32";
+  if (isa<Float8E4M3FNType>(t))
+    return "float8_e4m3fn";
+  if (isa<Float8E5M2Type>(t))
+    return "float8_e5m2";
+  return "unknown";
+}

@@ -16,29 +16,6 @@ namespace tile::codegen {
 
 using namespace mlir;
 
-// cuTile's dtype names, used in the metadata.
-static std::string dtypeName(Type t) {
-  if (t.isInteger(1))
-    return "bool_";
-  if (auto i = dyn_cast<IntegerType>(t))
-    return (i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
-  if (t.isF16())
-    return "float16";
-  if (t.isBF16())
-    return "bfloat16";
-  if (t.isF32())
-    return "float32";
-  if (t.isF64())
-    return "float64";
-  if (t.isTF32())
-    return "tfloat32";
-  if (isa<Float8E4M3FNType>(t))
-    return "float8_e4m3fn";
-  if (isa<Float8E5M2Type>(t))
-    return "float8_e5m2";
-  return "unknown";
-}
-
 namespace {
 struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
   using Base::Base;
@@ -156,13 +133,13 @@ struct TileLowerToLLVMPass : impl::TileLowerToLLVMBase<TileLowerToLLVMPass> {
         entry.push_back(b.getNamedAttr("name", b.getStringAttr(kernel.getParamName(arg.getArgNumber()))));
         if (auto array = dyn_cast<mlir::tile::ArrayType>(arg.getType())) {
           entry.push_back(b.getNamedAttr("kind", b.getStringAttr("array")));
-          entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(array.getElementType()))));
+          entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(mlir::tile::dtypeName(array.getElementType()))));
           entry.push_back(b.getNamedAttr("rank", b.getI64IntegerAttr(array.getRank())));
           if (kernel.getArgAttr(arg.getArgNumber(), mlir::tile::kAlignedArgAttr))
             entry.push_back(b.getNamedAttr("aligned", b.getUnitAttr()));
         } else {
           entry.push_back(b.getNamedAttr("kind", b.getStringAttr("scalar")));
-          entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(dtypeName(arg.getType()))));
+          entry.push_back(b.getNamedAttr("dtype", b.getStringAttr(mlir::tile::dtypeName(arg.getType()))));
         }
         params.push_back(b.getDictionaryAttr(entry));
       }

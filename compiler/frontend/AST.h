@@ -66,7 +66,7 @@ const char *spelling(CmpOpKind op);
 #define TILE_FOREACH_EXPR_KIND(X)                                                          \
   X(Name) X(IntLit) X(FloatLit) X(StrLit) X(BoolLit) X(NoneLit) X(Ellipsis) X(Tuple)       \
   X(List) X(Dict) X(BinOp) X(UnaryOp) X(BoolOp) X(Compare) X(IfExp) X(Call) X(Attribute)   \
-  X(Subscript) X(Slice) X(Error)
+  X(Subscript) X(Slice) X(FString) X(Error)
 // clang-format on
 
 enum class ExprKind : uint8_t {
@@ -144,6 +144,23 @@ public:
   StrLitExpr(SourceRange r, std::string value) : Expr(ExprKind::StrLit, r), value(std::move(value)) {}
   TILE_EXPR_CLASSOF(StrLit)
   std::string value;
+};
+
+/// `f"got {n} vs {m:>4}"`: literal text around fields, each an expression with its conversion
+/// ('r', 's', 'a', or 0 for none) and format spec; text[i] comes before fields[i], and text
+/// has one more entry than fields.
+class FStringExpr : public Expr {
+public:
+  struct Field {
+    ExprPtr value;
+    char conversion = 0;
+    std::string spec;
+  };
+  FStringExpr(SourceRange r, std::vector<std::string> text, std::vector<Field> fields)
+      : Expr(ExprKind::FString, r), text(std::move(text)), fields(std::move(fields)) {}
+  TILE_EXPR_CLASSOF(FString)
+  std::vector<std::string> text;
+  std::vector<Field> fields;
 };
 
 /// `True`, `False`
@@ -693,6 +710,10 @@ template <class F> void forEachChild(const Expr &e, F &&f) {
   case ExprKind::Tuple:
     for (const ExprPtr &c : e.as<TupleExpr>().elts)
       visit(c);
+    return;
+  case ExprKind::FString:
+    for (const FStringExpr::Field &field : e.as<FStringExpr>().fields)
+      visit(field.value);
     return;
   case ExprKind::List:
     for (const ExprPtr &c : e.as<ListExpr>().elts)

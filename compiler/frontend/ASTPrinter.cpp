@@ -331,6 +331,21 @@ void sexpr(std::ostream &os, const Expr &e) {
   case ExprKind::Ellipsis:
     os << "...";
     return;
+  case ExprKind::FString: {
+    const auto &f = e.as<FStringExpr>();
+    os << "(fstring " << quoteString(f.text[0]);
+    for (size_t i = 0; i < f.fields.size(); ++i) {
+      os << " ";
+      sexpr(os, *f.fields[i].value);
+      if (f.fields[i].conversion)
+        os << " !" << f.fields[i].conversion;
+      if (!f.fields[i].spec.empty())
+        os << " :" << quoteString(f.fields[i].spec);
+      os << " " << quoteString(f.text[i + 1]);
+    }
+    os << ")";
+    return;
+  }
   case ExprKind::Error:
     os << "<error>";
     return;

@@ -207,6 +207,8 @@ private:
   KValue evalIfExp(const IfExpExpr &e);
   KValue evalAttribute(const AttributeExpr &e);
   KValue evalSubscript(const SubscriptExpr &e);
+  /// An f-string of compile-time values, as Python formats it (IRGenFString.cpp).
+  KValue evalFString(const FStringExpr &e);
   KValue evalCall(const CallExpr &e);
   KValue callFunction(const FunctionDefStmt &fn, const CallArgs &args);
 

@@ -1,5 +1,6 @@
 // Values, dtype promotion, NumPy broadcasting and the arithmetic the operators lower to.
 
+#include "compiler/frontend/ASTPrinter.h"
 #include "compiler/frontend/IRGen.h"
 
 #include "dialect/TileDialect.h"
@@ -43,24 +44,6 @@ static std::string typeString(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;
-  return s;
-}
-
-// As Python's repr() writes it: the shortest form that reads back exactly ("16.5", "2.0").
-static std::string formatFloat(double d) {
-  if (std::isnan(d))
-    return "nan";
-  if (std::isinf(d))
-    return d < 0 ? "-inf" : "inf";
-  char buf[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
-    if (std::strtod(buf, nullptr) == d)
-      break;
-  }
-  std::string s = buf;
-  if (s.find_first_of(".e") == std::string::npos)
-    s += ".0";
   return s;
 }
 

@@ -75,6 +75,8 @@ KValue KernelIRGen::eval(const Expr &e) {
   case ExprKind::Slice:
     error(e.range, "a slice is only allowed inside a subscript");
     return KValue::error();
+  case ExprKind::FString:
+    return evalFString(e.as<FStringExpr>());
   case ExprKind::Error:
     return KValue::error();
   }

@@ -139,6 +139,12 @@ Lexer::Lexer(const SourceFile &file, DiagnosticEngine &diags)
     pos_ = 3;
 }
 
+Lexer::Lexer(const SourceFile &file, DiagnosticEngine &diags, uint32_t begin, uint32_t end)
+    : file_(file), diags_(diags), buf_(file.text().data()), size_(std::min<size_t>(end, file.size())), pos_(begin),
+      atLineStart_(false) {
+  indents_.push_back({0, 0});
+}
+
 Token Lexer::makeToken(TokenKind kind, size_t begin, size_t end) const {
   Token tok;
   tok.kind = kind;

@@ -19,6 +19,8 @@ namespace tile::frontend {
 class Lexer {
 public:
   Lexer(const SourceFile &file, DiagnosticEngine &diags);
+  /// The bytes [begin, end) of `file` as one logical line (an f-string's field).
+  Lexer(const SourceFile &file, DiagnosticEngine &diags, uint32_t begin, uint32_t end);
 
   /// The next token; after EndOfFile, EndOfFile again.
   Token next() {

@@ -132,6 +132,8 @@ std::string describeExpr(const Expr &e) {
   case ExprKind::StrLit:
   case ExprKind::Ellipsis:
     return "literal";
+  case ExprKind::FString:
+    return "f-string expression";
   case ExprKind::BoolLit:
     return e.as<BoolLitExpr>().value ? "True" : "False";
   case ExprKind::NoneLit:
@@ -172,6 +174,12 @@ public:
       : file_(file), lexer_(file, diags), diags_(diags), options_(options) {
     eof_.kind = TokenKind::EndOfFile;
     eof_.range = SourceRange(file.endLoc());
+  }
+  /// A parser of the bytes [begin, end) of `file` (an f-string's field).
+  Parser(const SourceFile &file, DiagnosticEngine &diags, const ParseOptions &options, uint32_t begin, uint32_t end)
+      : file_(file), lexer_(file, diags, begin, end), diags_(diags), options_(options) {
+    eof_.kind = TokenKind::EndOfFile;
+    eof_.range = SourceRange(file.locForOffset(end));
   }
 
   std::unique_ptr<Module> parseModule();
@@ -337,6 +345,10 @@ private:
   [[gnu::noinline]] ExprPtr parseAwait();
   [[gnu::noinline]] ExprPtr parseTrailers(ExprPtr e);
   [[gnu::noinline]] ExprPtr parseStrings();
+  /// Splits f-string token `s` into literal text (appended to text.back()) and fields, each
+  /// expression parsed where it stands in the file. False after an error.
+  bool parseFString(const Lexeme &s, uint8_t prefix, std::vector<std::string> &text,
+                    std::vector<FStringExpr::Field> &fields);
   [[gnu::noinline]] ExprPtr parseParenthesized();
   [[gnu::noinline]] ExprPtr parseList();
   [[gnu::noinline]] ExprPtr parseDictOrSet();
@@ -1647,27 +1659,137 @@ ExprPtr Parser::parseAtom() {
   }
 }
 
-// Adjacent string literals concatenate ("a" "b" == "ab").
+// Adjacent string literals concatenate ("a" "b" == "ab"); with an f-string among them, into
+// one FStringExpr.
 ExprPtr Parser::parseStrings() {
   SourceRange range = tok().range;
-  std::string value;
-  bool bad = false;
+  std::vector<std::string> text{""};
+  std::vector<FStringExpr::Field> fields;
+  bool bad = false, format = false;
   while (at(TokenKind::String)) {
     const uint8_t prefix = tok().strPrefix;
-    value += tok().strValue;
+    std::string value = tok().strValue;
     Lexeme s = consume();
     if (prefix & StrPrefixFormat) {
-      errorAt(s.range, "f-strings are not supported");
-      bad = true;
+      format = true;
+      bad |= !parseFString(s, prefix, text, fields);
     } else if (prefix & StrPrefixBytes) {
       errorAt(s.range, "bytes literals are not supported");
       bad = true;
+    } else {
+      text.back() += value;
     }
     range.end = s.range.end;
   }
   if (bad)
     return std::make_unique<ErrorExpr>(range);
-  return std::make_unique<StrLitExpr>(range, std::move(value));
+  if (format)
+    return std::make_unique<FStringExpr>(range, std::move(text), std::move(fields));
+  return std::make_unique<StrLitExpr>(range, std::move(text.back()));
+}
+
+bool Parser::parseFString(const Lexeme &s, uint8_t prefix, std::vector<std::string> &text,
+                          std::vector<FStringExpr::Field> &fields) {
+  std::string_view raw = s.text;
+  const uint32_t base = file_.offsetOf(s.range.begin);
+  size_t i = 0;
+  while (i < raw.size() && std::isalpha(static_cast<unsigned char>(raw[i])))
+    ++i;
+  const bool isRaw = prefix & StrPrefixRaw;
+  const size_t quote = i + 2 < raw.size() && raw[i + 1] == raw[i] && raw[i + 2] == raw[i] ? 3 : 1;
+  const size_t end = raw.size() >= i + 2 * quote ? raw.size() - quote : i + quote;
+  auto at = [&](size_t from, size_t to) {
+    return SourceRange(file_.locForOffset(base + uint32_t(from)), file_.locForOffset(base + uint32_t(to)));
+  };
+  for (size_t p = i + quote; p < end;) {
+    char c = raw[p];
+    if ((c == '{' || c == '}') && p + 1 < end && raw[p + 1] == c) {
+      text.back() += c; // {{ and }}
+      p += 2;
+      continue;
+    }
+    if (c == '}') {
+      errorAt(at(p, p + 1), "f-string: single '}' is not allowed");
+      return false;
+    }
+    if (c == '\\' && !isRaw) {
+      static const std::string_view kFrom = "ntr0\\'\"", kTo = std::string_view("\n\t\r\0\\'\"", 7);
+      size_t k = p + 1 < end ? kFrom.find(raw[p + 1]) : std::string_view::npos;
+      if (k == std::string_view::npos) {
+        errorAt(at(p, std::min(p + 2, end)), "f-string: this escape is not supported (use \\n, \\t, \\r, \\0, \\\\ "
+                                             "or a quote)");
+        return false;
+      }
+      text.back() += kTo[k];
+      p += 2;
+      continue;
+    }
+    if (c != '{') {
+      text.back() += c;
+      ++p;
+      continue;
+    }
+    // A field: the expression up to a top-level '!', ':' or '}'.
+    const size_t open = p++;
+    const size_t exprBegin = p;
+    int depth = 0;
+    char inQuote = 0;
+    for (; p < end; ++p) {
+      char d = raw[p];
+      if (inQuote) {
+        inQuote = d == inQuote ? 0 : inQuote;
+        continue;
+      }
+      if (d == '\'' || d == '"')
+        inQuote = d;
+      else if (d == '(' || d == '[' || d == '{')
+        ++depth;
+      else if ((d == ')' || d == ']' || d == '}') && depth > 0)
+        --depth;
+      else if (depth == 0 && (d == '}' || d == ':' || (d == '!' && p + 1 < end && raw[p + 1] != '=')))
+        break;
+    }
+    const size_t exprEnd = p;
+    FStringExpr::Field field;
+    if (p < end && raw[p] == '!') {
+      if (p + 1 >= end || std::string_view("rsa").find(raw[p + 1]) == std::string_view::npos) {
+        errorAt(at(p, std::min(p + 2, end)), "f-string: expected 'r', 's' or 'a' after '!'");
+        return false;
+      }
+      field.conversion = raw[p + 1];
+      p += 2;
+    }
+    if (p < end && raw[p] == ':') {
+      for (++p; p < end && raw[p] != '}'; ++p) {
+        if (raw[p] == '{') {
+          errorAt(at(p, p + 1), "f-string: fields inside a format spec are not supported");
+          return false;
+        }
+        field.spec += raw[p];
+      }
+    }
+    if (p >= end || raw[p] != '}') {
+      errorAt(at(open, std::min(p, end)), "f-string: expecting '}'");
+      return false;
+    }
+    ++p;
+    std::string_view expr = raw.substr(exprBegin, exprEnd - exprBegin);
+    if (expr.find_first_not_of(" \t") == std::string_view::npos) {
+      errorAt(at(open, p), "f-string: empty expression not allowed");
+      return false;
+    }
+    if (expr.find_last_not_of(" \t") != std::string_view::npos && expr[expr.find_last_not_of(" \t")] == '=') {
+      errorAt(at(open, p), "f-string: '=' (self-documenting fields) is not supported");
+      return false;
+    }
+    field.value =
+        Parser(file_, diags_, options_, base + uint32_t(exprBegin), base + uint32_t(exprEnd)).parseSingleExpression();
+    if (!field.value)
+      return false;
+    fields.push_back(std::move(field));
+    text.emplace_back();
+  }
+  return true;
 }
 
 // After an unsupported construct inside brackets: skip to the matching closing bracket.

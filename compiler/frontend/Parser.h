@@ -1,7 +1,7 @@
 // The parser: recursive descent over the lexer's tokens, producing the AST of AST.h.
 //
 // Python's grammar and operator precedence, restricted to what kernels use. Constructs outside
-// the language (while, class, lambda, comprehensions, f-strings, ...) are recognised and
+// the language (while, class, lambda, comprehensions, ...) are recognised and
 // reported by name at their keyword. After a syntax error the parser skips to the next
 // statement boundary and goes on, so one run reports several errors; it stops early once the
 // DiagnosticEngine's error limit is reached.

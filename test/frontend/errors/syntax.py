@@ -23,8 +23,8 @@ def unsupported(x, n: int):
         pass
     # ERR: {{.*}}syntax.py:[[@LINE+1]]:12: error: list comprehensions are not supported
     s = [v for v in range(4)]
-    # ERR: {{.*}}syntax.py:[[@LINE+1]]:9: error: f-strings are not supported
-    m = f"{n}"
+    # ERR: {{.*}}syntax.py:[[@LINE+1]]:13: error: f-string: expected 'r', 's' or 'a' after '!'
+    m = f"{n!q}"
     # ERR: {{.*}}syntax.py:[[@LINE+3]]:11: error: walrus operator `:=` is not supported
     # ERR-NEXT: {{^}}    if (y := n) > 0:
     # ERR-NEXT: {{^}}          ^~

@@ -27,7 +27,7 @@ const ErrorCase kErrorCases[] = {
     {"x = {**a}\n", "t.py:1:6: error: dictionary unpacking (`**`) is not supported"},
     {"x = (i for i in y)\n", "t.py:1:8: error: generator expressions are not supported"},
     {"f(x for x in y)\n", "t.py:1:5: error: generator expressions are not supported"},
-    {"x = f'{y}'\n", "t.py:1:5: error: f-strings are not supported"},
+    {"x = f'{y'\n", "t.py:1:7: error: f-string: expecting '}'"},
     {"x = b'abc'\n", "t.py:1:5: error: bytes literals are not supported"},
     {"def f():\n    global x\n", "t.py:2:5: error: `global` statements are not supported"},
     {"nonlocal x\n", "t.py:1:1: error: `nonlocal` statements are not supported"},
