@@ -1,8 +1,9 @@
 // The tile-allocate-shared pass: places every tgpu.alloc_shared buffer in the block's shared
 // memory by liveness. A buffer is live from its allocation to its last use (through the views
 // tgpu.stage and tgpu.transpose make of it, and the tiles tgpu.load_shared reads, which a
-// Tensor Core product reads in place); a use inside a loop or another region keeps it live
-// until that op ends. Buffers whose live ranges do not overlap may share bytes; each
+// Tensor Core product reads in place), in the block of its allocation; a use nested in a loop
+// or another region there keeps it live until that op ends. Two buffers are compared in the
+// innermost block holding both (Liveness). Buffers whose live ranges do not overlap may share bytes; each
 // starts on its encoding's alignment (1024 bytes for the 128-byte swizzle, the period of its
 // XOR pattern; 16 bytes at least). Decisions: `tgpu.offset` on each allocation and
 // `tgpu.shared_bytes` on the op whose body holds them; more than a block may have is an error
@@ -29,9 +30,64 @@ int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 struct Buffer {
   tgpu::AllocSharedOp alloc;
-  int64_t start, end; // positions in the scope's block, inclusive
+  Block *home;        // the block of the allocation
+  int64_t start, end; // positions in `home`, inclusive (a use nested in an op counts as that op)
   int64_t bytes, align;
   int64_t offset = -1;
+};
+
+// Positions of ops in their blocks, and the live ranges of buffers compared in the innermost
+// block holding both: two buffers of one loop body live one after the other share bytes (MLA
+// decoding's K tile and its V tile), a buffer inside a loop counts as live over the whole loop
+// against one outside it.
+class Liveness {
+public:
+  explicit Liveness(Operation *scope) {
+    scope->walk([&](Block *block) {
+      int64_t n = 0;
+      for (Operation &op : *block)
+        position_[&op] = n++;
+    });
+  }
+  int64_t position(Operation *op) const { return position_.lookup(op); }
+  // The op of `block` that is or holds `op`.
+  static Operation *anchor(Block *block, Operation *op) {
+    while (op->getBlock() != block)
+      op = op->getParentOp();
+    return op;
+  }
+  // The range of `b` in `block`, which holds b.home.
+  std::pair<int64_t, int64_t> rangeIn(const Buffer &b, Block *block) const {
+    if (b.home == block)
+      return {b.start, b.end};
+    int64_t at = position(anchor(block, b.alloc));
+    return {at, at};
+  }
+  static Block *commonBlock(Block *x, Block *y) {
+    llvm::SmallPtrSet<Block *, 8> around;
+    for (Block *b = x; b; b = b->getParentOp() ? b->getParentOp()->getBlock() : nullptr)
+      around.insert(b);
+    for (Block *b = y; b; b = b->getParentOp() ? b->getParentOp()->getBlock() : nullptr)
+      if (around.count(b))
+        return b;
+    return nullptr;
+  }
+  bool overlap(const Buffer &a, const Buffer &b) const {
+    Block *common = commonBlock(a.home, b.home);
+    auto [a0, a1] = rangeIn(a, common);
+    auto [b0, b1] = rangeIn(b, common);
+    return a0 <= b1 && b0 <= a1;
+  }
+  // Whether `a` is live where `b` is allocated.
+  bool liveAtStartOf(const Buffer &a, const Buffer &b) const {
+    Block *common = commonBlock(a.home, b.home);
+    auto [a0, a1] = rangeIn(a, common);
+    int64_t at = rangeIn(b, common).first;
+    return a0 <= at && at <= a1;
+  }
+
+private:
+  llvm::DenseMap<Operation *, int64_t> position_;
 };
 
 struct TileAllocateSharedPass : impl::TileAllocateSharedBase<TileAllocateSharedPass> {
@@ -75,25 +131,16 @@ std::string describeBuffer(Buffer &b) {
 } // namespace
 
 LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
-  Block &body = scope->getRegion(0).front();
-  llvm::DenseMap<Operation *, int64_t> position;
-  int64_t n = 0;
-  for (Operation &op : body)
-    position[&op] = n++;
-  // The op of the scope's block that holds `op`.
-  auto anchor = [&](Operation *op) {
-    while (op->getBlock() != &body)
-      op = op->getParentOp();
-    return op;
-  };
+  Liveness liveness(scope);
   SmallVector<Buffer> buffers;
   scope->walk([&](tgpu::AllocSharedOp alloc) {
-    Buffer buffer{alloc, position[anchor(alloc)], position[anchor(alloc)], alloc.getType().getSizeInBytes(),
-                  alloc.getType().getAlignment()};
+    Block *home = alloc->getBlock();
+    int64_t at = liveness.position(alloc);
+    Buffer buffer{alloc, home, at, at, alloc.getType().getSizeInBytes(), alloc.getType().getAlignment()};
     SmallVector<Value> worklist{alloc.getResult()};
     while (!worklist.empty()) {
       for (Operation *user : worklist.pop_back_val().getUsers()) {
-        buffer.end = std::max(buffer.end, position[anchor(user)]);
+        buffer.end = std::max(buffer.end, liveness.position(Liveness::anchor(home, user)));
         if (isa<tgpu::StageOp, tgpu::TransposeOp, tgpu::LoadSharedOp>(user))
           worklist.push_back(user->getResult(0));
       }
@@ -106,7 +153,7 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
   for (Buffer &b : buffers) {
     SmallVector<std::pair<int64_t, int64_t>> taken;
     for (Buffer &other : buffers)
-      if (other.offset >= 0 && other.start <= b.end && b.start <= other.end)
+      if (other.offset >= 0 && liveness.overlap(other, b))
         taken.push_back({other.offset, other.offset + other.bytes});
     llvm::sort(taken);
     int64_t at = 0;
@@ -118,7 +165,7 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
     b.alloc->setAttr(tgpu::kOffsetAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), b.offset));
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << b.alloc.getType() << " at " << b.alloc.getLoc() << ": " << b.bytes
                             << " bytes at offset " << b.offset << ", live over ops " << b.start << "-" << b.end
-                            << " of its scope\n");
+                            << " of its block\n");
   }
   scope->setAttr(tgpu::kSharedBytesAttr, IntegerAttr::get(IntegerType::get(scope->getContext(), 64), total));
   if (failed(verifySharedAllocation(scope)))
@@ -133,7 +180,7 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
   for (Buffer &b : buffers) {
     int64_t live = 0;
     for (Buffer &other : buffers)
-      if (other.start <= b.start && b.start <= other.end)
+      if (liveness.liveAtStartOf(other, b))
         live += other.bytes;
     if (live > worstLive) {
       worstLive = live;
@@ -143,9 +190,8 @@ LogicalResult allocateSharedBuffers(Operation *scope, const GpuTarget &target) {
   std::string names;
   llvm::raw_string_ostream os(names);
   llvm::interleaveComma(
-      llvm::make_filter_range(buffers,
-                              [&](Buffer &other) { return other.start <= worst->start && worst->start <= other.end; }),
-      os, [&](Buffer &other) { os << describeBuffer(other); });
+      llvm::make_filter_range(buffers, [&](Buffer &other) { return liveness.liveAtStartOf(other, *worst); }), os,
+      [&](Buffer &other) { os << describeBuffer(other); });
   TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] over the limit: " << total << " > " << limit
                           << "; live at once: " << names << "\n");
   InFlightDiagnostic diag = scope->emitError()

@@ -1,7 +1,7 @@
 // Kernels that do not fit the target fail to compile with the compiler's located error, which
 // is what the autotuner shows when it skips a configuration ("does not compile: ..."): a
-// 256x256 f32 accumulator at 512 threads (registers) and two 128x512 bf16 operand buffers
-// (shared memory), both without ptxas.
+// 256x256 f32 accumulator at 512 threads (registers) and a 256x512 bf16 operand buffer beside
+// the 64x512 Q tile (shared memory), both without ptxas.
 #include "compiler/driver/Compile.h"
 
 #include <catch2/catch.hpp>
@@ -48,8 +48,8 @@ def twice(q, kv, o, n: int):
     qt = ct.load(q, (ct.bid(0), 0), (64, 512))
     acc = ct.zeros((64, 512), dtype=ct.float32)
     for j in range(n):
-        k = ct.load(kv, (j, 0), (128, 512))
-        s = ct.mma(qt, ct.transpose(k), ct.zeros((64, 128), dtype=ct.float32))
+        k = ct.load(kv, (j, 0), (256, 512))
+        s = ct.mma(qt, ct.transpose(k), ct.zeros((64, 256), dtype=ct.float32))
         acc = ct.mma(s.astype(ct.bfloat16), k, acc)
     ct.store(o, (ct.bid(0), 0), acc)
 )";
@@ -60,5 +60,5 @@ def twice(q, kv, o, n: int):
   std::string smem = compileError(
       source, "twice", {{"q", "bf16:2:aligned"}, {"kv", "bf16:2:aligned"}, {"o", "f32:2:aligned"}, {"n", "i32:0"}});
   CHECK_THAT(smem, Catch::Contains("error: shared memory: the buffers need"));
-  CHECK_THAT(smem, Catch::Contains("128x512xbf16 (131072 bytes, line 18)"));
+  CHECK_THAT(smem, Catch::Contains("256x512xbf16 (262144 bytes, line 18)"));
 }
