@@ -52,8 +52,14 @@ std::string float8WgmmaRefusal(mlir::tile::MmaOp op, const GpuTarget &target, in
   std::optional<mlir::tile::MmaLayoutAttr> acc = accumulatorLayoutFor(op, target, threads);
   if (!acc)
     return "not every warp has work in this product";
-  if (!usesWgmma(op, target, *acc, &why))
+  if (!usesWgmma(op, target, *acc, &why)) {
+    // A decode-sized M: the transposed product has N rows.
+    RankedTensorType a = op.getA().getType(), b = op.getB().getType();
+    if (a.getRank() == 2 && a.getDimSize(0) < 64 && b.getDimSize(1) % 64 == 0)
+      why += "; computing its transpose instead, ct.mma(B^T, A^T) with N = " + std::to_string(b.getDimSize(1)) +
+             " as its M (TileGym's SWAP_AB), runs it as an 8-bit wgmma";
     return why;
+  }
   if (recordedMmaInstruction(op).value_or(MmaInstruction::wgmma) != MmaInstruction::wgmma)
     return "another instruction was asked for";
   return "";

@@ -5,13 +5,17 @@
 #
 # RUN: tile-cc %s --kernel nt --const BM=128 --const BN=128 --const BK=128 --arg a=f8e4m3:2:aligned --arg b=f8e4m3:2:aligned --arg c=f32:2 --emit=ptx -o %t.nt.ptx --remarks 2>&1 | FileCheck %s --check-prefix=NT
 # RUN: FileCheck %s --check-prefix=NT-PTX --input-file %t.nt.ptx
-# NT: float8.py:[[# @LINE + 51]]:15: remark: product on wgmma.m64n128k32 (f8E4M3FN), A from its copy in shared memory, B from its copy in shared memory
+# NT: float8.py:[[# @LINE + 55]]:15: remark: product on wgmma.m64n128k32 (f8E4M3FN), A from its copy in shared memory, B from its copy in shared memory
 # NT-PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 # NT-PTX-NOT: wgmma.mma_async.sync.aligned.m64n128k16
 #
 # e5m2, copied with cp.async (the arrays are not known to be aligned):
 # RUN: tile-cc %s --kernel nt --const BM=64 --const BN=64 --const BK=64 --arg a=f8e5m2:2 --arg b=f8e5m2:2 --arg c=f32:2 --emit=ptx -o - | FileCheck %s --check-prefix=E5M2
 # E5M2: wgmma.mma_async.sync.aligned.m64n64k32.f32.e5m2.e5m2
+#
+# M = 16 (a decode step): f16 mma.sync, and the remark says how to keep 8-bit wgmma.
+# RUN: tile-cc %s --kernel nt --const BM=16 --const BN=128 --const BK=64 --arg a=f8e4m3:2 --arg b=f8e4m3:2 --arg c=f32:2 --emit=ptx -o /dev/null --remarks 2>&1 | FileCheck %s --check-prefix=DECODE
+# DECODE: remark: the 8-bit float product runs on f16 operands (converted exactly), not as an 8-bit wgmma: wgmma needs whole warpgroups along M (M a multiple of 64 per warpgroup); computing its transpose instead, ct.mma(B^T, A^T) with N = 128 as its M (TileGym's SWAP_AB), runs it as an 8-bit wgmma
 #
 # B loaded K x N (N-major, as NVIDIA's BatchMatMul sample loads it): f16 wgmma.
 # RUN: tile-cc %s --kernel nn --const BM=128 --const BN=128 --const BK=64 --arg a=f8e4m3:2 --arg b=f8e4m3:2 --arg c=f32:2 --emit=ptx -o %t.nn.ptx --remarks 2>&1 | FileCheck %s --check-prefix=NN
