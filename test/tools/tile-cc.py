@@ -12,7 +12,9 @@
 # RUN: not tile-cc %s --kernel k --arg x=f32:1 --emit=ptx --arch sm_42 2>&1 | FileCheck %s --check-prefix=BADARCH
 # RUN: not tile-cc %s --kernel k --arg x=f32 2>&1 | FileCheck %s --check-prefix=BADARG
 # RUN: not tile-cc %s --kernel k --const 3 2>&1 | FileCheck %s --check-prefix=BADCONST
-# RUN: not tile-cc %s --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+# A file with one kernel needs no --kernel; one with several does.
+# RUN: tile-cc %s --arg x=f32:1 --emit=tile | FileCheck %s --check-prefix=TILE
+# RUN: not tile-cc %S/../frontend/list_args.py --const TILE=4 --arg xs=f32:1:list=1 --arg out=f32:1 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 # RUN: not tile-cc %S/does-not-exist.py --kernel k 2>&1 | FileCheck %s --check-prefix=NOFILE
 # RUN: tile-cc %s --kernel k --arg x=f32:1 --emit=ptx --arch sm_42; test $? -eq 2
 # RUN: tile-cc %S/does-not-exist.py --kernel k; test $? -eq 3
@@ -48,5 +50,5 @@ def k(x):
 # BADARCH: tile-cc: error: --arch: unsupported target 'sm_42' (expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a)
 # BADARG: tile-cc: error: --arg argument 'x': expected DTYPE:RANK (rank 0 for a scalar), got 'f32'
 # BADCONST: tile-cc: error: --const expected NAME=VALUE, got '3'
-# NOKERNEL: tile-cc: error: no kernel selected; pass --kernel NAME (functions: k)
+# NOKERNEL: tile-cc: error: no kernel selected; pass --kernel NAME (functions: total, pick)
 # NOFILE: tile-cc: error: {{.*}}does-not-exist.py

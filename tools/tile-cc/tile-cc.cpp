@@ -298,6 +298,21 @@ int parseSpecialization(Specialization &spec) {
   return 0;
 }
 
+// The file's kernels: its top-level @ct.kernel functions, then those defined in factories (by
+// their qualified names).
+std::vector<std::string> kernelsOf(const Module &module, const ImportedModules &imports, mlir::MLIRContext &context,
+                                   DiagnosticEngine &diags) {
+  std::vector<std::string> candidates, kernels;
+  for (const FunctionDefStmt *fn : module.functions())
+    candidates.push_back(fn->name);
+  for (const FunctionRef &nested : module.nestedFunctions())
+    candidates.push_back(nested.qualifiedName());
+  for (const std::string &candidate : candidates)
+    if (auto sig = inspectKernel(module, candidate, context, diags, &imports); sig && sig->isKernel)
+      kernels.push_back(candidate);
+  return kernels;
+}
+
 int finish(const DiagnosticEngine &diags) {
   diags.print(std::cerr);
   if (!diags.diagnostics().empty())
@@ -587,18 +602,20 @@ int main(int argc, char **argv) {
   if (diags.hasErrors())
     return finish(diags);
 
+  // A file with one kernel compiles it without --kernel.
+  if (kernelName.empty() && !listKernels) {
+    mlir::MLIRContext context;
+    std::vector<std::string> kernels = kernelsOf(*module, imports, context, diags);
+    if (kernels.size() == 1)
+      kernelName = kernels.front();
+  }
+
   if (listKernels) {
     mlir::MLIRContext context;
     unsigned listed = 0;
-    // Top-level kernels, then those defined in factories (by their qualified names).
-    std::vector<std::string> candidates;
-    for (const FunctionDefStmt *fn : module->functions())
-      candidates.push_back(fn->name);
-    for (const FunctionRef &nested : module->nestedFunctions())
-      candidates.push_back(nested.qualifiedName());
-    for (const std::string &candidate : candidates) {
-      auto sig = inspectKernel(*module, candidate, context, diags, &imports);
-      if (!sig || !sig->isKernel)
+    for (const std::string &kernel : kernelsOf(*module, imports, context, diags)) {
+      auto sig = inspectKernel(*module, kernel, context, diags, &imports);
+      if (!sig)
         continue;
       ++listed;
       outs() << sig->name << ":";
