@@ -39,9 +39,6 @@ FailureOr<Value> KernelLowering::lowerFloat8Elementwise(Operation *op, ValueRang
   if (isa<arith::ExtFOp, arith::TruncFOp>(op)) {
     // f64 sources are rounded twice (to f32, then to 8 bits); every other source is exact in f32.
     result = floatTo(wide[0], resultFloat8 ? f32 : registerType(resultElement));
-  } else if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
-    OperationState state(loc_, op->getName(), wide, TypeRange{f32}, op->getAttrs());
-    result = b_.create(state)->getResult(0);
   } else {
     FailureOr<Value> special = lowerDeviceMath(b_, op, wide);
     if (failed(special))
