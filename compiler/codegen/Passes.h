@@ -8,7 +8,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
-#include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/analysis/GpuTarget.h"
 #include "dialect/TileDialect.h"
 #include "dialect/gpu/TileGpu.h"
 

@@ -66,7 +66,7 @@ def bad_latency(x):
     ct.scatter(x, 0, 1.0, latency=11)
 
 
-# 8-bit floats compile: bytes loaded, widened in integer code (compiler/codegen/Float8.h).
+# 8-bit floats compile: bytes loaded, widened in integer code (compiler/codegen/lowering/Float8.h).
 # F8: .visible .entry f8_copy__tile
 # F8: ld.global.{{.*}}8
 # F8INTERP: c: float32 (4,)

@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/analysis/Debug.h"
 #include "compiler/driver/Compile.h"
 #include "compiler/frontend/ASTPrinter.h"
 #include "compiler/frontend/Frontend.h"

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/codegen/Debug.h"
+#include "compiler/codegen/analysis/Debug.h"
 #include "compiler/pipeline/Pipeline.h"
 #include "compiler/support/MlirInput.h"
 #include "compiler/support/Options.h"

@@ -1,7 +1,7 @@
 // GpuTarget::parse: an architecture name (rt::GpuArch) that code generation supports, sm_70 ...
 // sm_90a; anything else is nullopt with a message, never an exception (it used std::stoi, which
 // throws, in code built without exceptions).
-#include "compiler/codegen/GpuTarget.h"
+#include "compiler/codegen/analysis/GpuTarget.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The wgmma matrix descriptor (PTX ISA "Matrix Descriptor Format"): start address,
 // leading and stride byte offsets, each in 16-byte units in a 14-bit field, and the swizzle mode.
-#include "compiler/codegen/MmaLayout.h"
-#include "compiler/codegen/StageLayout.h"
+#include "compiler/codegen/analysis/MmaLayout.h"
+#include "compiler/codegen/analysis/StageLayout.h"
 
 #include <catch2/catch.hpp>
 
