@@ -15,6 +15,9 @@ check() { # folder, extended regex of forbidden includes, why
     status=1
   fi
 }
+# The dialects stand below everything of the compiler; the front end below code generation.
+check dialect 'compiler/' 'the dialects are the vocabulary every layer shares'
+check compiler/frontend 'compiler/codegen/' 'the front end makes tile IR, code generation takes it from there'
 # Code generation runs analysis -> transforms -> lowering: analyses answer queries for passes
 # and the lowering, passes plan before the lowering carries out their decisions.
 check compiler/codegen/analysis 'compiler/codegen/(transforms|lowering)/|compiler/codegen/Passes\.h' \
