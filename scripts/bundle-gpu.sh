@@ -74,9 +74,9 @@ cubin chunk_bmm "$ssd" --kernel chunk_bmm --arg B=bf16:4:aligned --arg C=bf16:4:
   --const Q=64 --const N=128 --const BQ=64 --const BN=32
 cubin compute_out "$ssd" --kernel compute_out --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5:aligned --arg dt_out=f32:4:aligned \
   --arg dA_cumsum=f32:4:aligned --arg states=bf16:5:aligned --arg initial_states=f32:4:aligned --arg D=f32:1:aligned --arg z=bf16:4:aligned --arg y=bf16:4:aligned --arg nheads=i64:0 \
-  --arg ngroups=i64:0 --const Q=64 --const N=128 --const BQ=64 --const BP=64 --const BN=32 --const HAS_D=True
+  --arg ngroups=i64:0 --arg seq_idx=f32:1 --const Q=64 --const N=128 --const BQ=64 --const BP=64 --const BN=32 --const HAS_D=True
 cubin fwd_pass_state "$ssd" --kernel fwd_pass_state --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg dt_out=f32:4:aligned \
   --arg dA_cumsum=f32:4:aligned --arg initial_states=f32:4:aligned --arg states=bf16:5:aligned --arg final_states=f32:4:aligned --arg states_t=bf16:5 --arg final_states_t=f32:4 --arg nheads=i64:0 \
-  --arg ngroups=i64:0 --arg nchunks=i64:0 --const Q=64 --config 9
+  --arg ngroups=i64:0 --arg nchunks=i64:0 --arg seq_idx=f32:1 --const Q=64 --config 9
 rm -rf "$stage"
 ls -l "$root/bundle/tools.tar.xz" "$root/bundle/cubins"

@@ -1,6 +1,7 @@
 // The sequential recurrence, written to mirror docs/mamba2.md line by line.
 #include "kernels/mamba2/Reference.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tile::mamba2 {
@@ -23,6 +24,9 @@ SsdResult reference(const SsdInputs &inputs, const SsdOptions &options) {
           S[std::size_t(p * d.dstate + n)] = in.initialStates ? (*in.initialStates)({b, h, p, n}) : 0.0;
 
       for (std::int64_t t = 0; t < d.seqlen; ++t) {
+        // A new packed sequence starts from zero (the initial state is sequence 0's).
+        if (in.seqIdx && (*in.seqIdx)({b, t}) != (t > 0 ? (*in.seqIdx)({b, t - 1}) : 0.0))
+          std::fill(S.begin(), S.end(), 0.0);
         const double u = stepSize(in.dt({b, t, h}), bias, options);
         const double decay = std::exp(u * A);
         for (std::int64_t n = 0; n < d.dstate; ++n) {

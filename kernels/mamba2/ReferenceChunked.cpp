@@ -117,6 +117,9 @@ ChunkedResult referenceChunked(const SsdInputs &inputs, std::int64_t chunkSize, 
   if (chunkSize < 1)
     throw rt::Error(rt::Error::Kind::InvalidArgument,
                     "chunk_size " + std::to_string(chunkSize) + " must be at least 1");
+  if (in.seqIdx)
+    throw rt::Error(rt::Error::Kind::InvalidArgument,
+                    "referenceChunked does not model seq_idx (packed sequences): use reference()");
   ChunkedResult r;
   r.chunkSize = chunkSize;
   r.numChunks = (d.seqlen + chunkSize - 1) / chunkSize;

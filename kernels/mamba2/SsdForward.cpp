@@ -24,7 +24,8 @@ SsdShapes SsdArrayInputs::shapes() const { return SsdShapes::of(*this); }
 // The array bound to each input name (null for an absent optional one).
 static std::array<const rt::ArrayArg *, kNumSsdInputs> inputArrays(const SsdArrayInputs &in) {
   auto opt = [](const std::optional<rt::ArrayArg> &a) { return a ? &*a : nullptr; };
-  return {&in.x, &in.dt, &in.A, &in.B, &in.C, opt(in.D), opt(in.z), opt(in.dtBias), opt(in.initialStates)};
+  return {&in.x,         &in.dt, &in.A, &in.B, &in.C, opt(in.D), opt(in.z), opt(in.dtBias), opt(in.initialStates),
+          opt(in.seqIdx)};
 }
 
 SsdTensorTypes SsdArrayInputs::types() const {

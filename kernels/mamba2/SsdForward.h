@@ -34,6 +34,9 @@ struct SsdArrayInputs {
   std::optional<rt::ArrayArg> z;             // (b, T, H, P)
   std::optional<rt::ArrayArg> dtBias;        // (H,)
   std::optional<rt::ArrayArg> initialStates; // (b, H, P, N)
+  /// (b, T) int32: sequences packed along T, the state reset where the index changes and the
+  /// initial state sequence 0's (mamba_ssm's seq_idx; each sequence one contiguous run).
+  std::optional<rt::ArrayArg> seqIdx;
   SsdShapes shapes() const;
   /// The inputs' dtypes and shapes, as planSsdForward takes them.
   SsdTensorTypes types() const;

@@ -40,7 +40,7 @@ std::string ssdSource() { return kernelSource("TILE_SSD_SOURCE", tile_mamba2_ssd
 
 const char *ssdTensorName(SsdTensor t) {
   static const char *const names[kNumSsdTensors] = {
-      "x", "dt",           "A",      "B",         "C",      "D", "z", "dt_bias", "initial_states",
+      "x", "dt",           "A",      "B",         "C",      "D", "z", "dt_bias", "initial_states", "seq_idx",
       "y", "final_states", "dt_out", "dA_cumsum", "states", "CB"};
   return names[static_cast<unsigned>(t)];
 }
@@ -197,13 +197,16 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
                    optionalShape(T::D),
                    optionalShape(T::Z),
                    optionalShape(T::DtBias),
-                   optionalShape(T::InitialStates)};
+                   optionalShape(T::InitialStates),
+                   optionalShape(T::SeqIdx)};
   SsdPlan plan;
   plan.dims = validateShapes(shapes);
   validateOptions(options.dt);
   for (unsigned i = 0; i < kNumSsdInputs; ++i)
-    if (inputs[i])
+    if (inputs[i] && SsdTensor(i) != T::SeqIdx)
       expectFloatDType(SsdTensor(i), inputs[i]->dtype);
+  if (present(T::SeqIdx) && inputs[unsigned(T::SeqIdx)]->dtype != rt::DType::Int32)
+    invalid(fmt::format("seq_idx has dtype {}; expected int32", rt::dtypeName(inputs[unsigned(T::SeqIdx)]->dtype)));
   if (inputs[unsigned(T::B)]->dtype != inputs[unsigned(T::C)]->dtype)
     invalid("B and C must have the same dtype");
   const std::int64_t Q = options.chunkSize == 0
@@ -248,6 +251,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   const SsdTensor init = present(T::InitialStates) ? T::InitialStates : T::FinalStates;
   const SsdTensor D = present(T::D) ? T::D : T::A;
   const SsdTensor z = present(T::Z) ? T::Z : T::X;
+  const SsdTensor seqIdx = present(T::SeqIdx) ? T::SeqIdx : T::A;
   const SsdOptions &o = options.dt;
 
   // The dimensions a kernel's autotune key= may name.
@@ -301,7 +305,8 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
   // Configuration 0 has 32x32 state blocks: the largest that ptxas builds without spilling at
   // chunk 64 (64x64 spills 2 KB per thread), and more blocks for the serial chunk loop.
   plan.launches[2] = launch(
-      plan, "fwd_pass_state", {{"Q", Q}, {"HAS_INIT", present(T::InitialStates)}, {"TF32", tf32}},
+      plan, "fwd_pass_state",
+      {{"Q", Q}, {"HAS_INIT", present(T::InitialStates)}, {"HAS_SEQ", present(T::SeqIdx)}, {"TF32", tf32}},
       {{"x", T::X},
        {"B", T::B},
        {"dt_out", T::DtOut},
@@ -313,7 +318,8 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
        {"final_states_t", SsdTransposed{T::FinalStates}},
        {"nheads", H},
        {"ngroups", G},
-       {"nchunks", nc}},
+       {"nchunks", nc},
+       {"seq_idx", seqIdx}},
       [&](Constants &c) {
         fitPow2(c, "BP", P);
         fitPow2(c, "BN", N);
@@ -339,6 +345,7 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
        {"D_PER_CHANNEL", dPerChannel},
        {"HAS_Z", present(T::Z)},
        {"HAS_INIT", present(T::InitialStates)},
+       {"HAS_SEQ", present(T::SeqIdx)},
        {"TF32", tf32}},
       {{"x", T::X},
        {"B", T::B},
@@ -352,7 +359,8 @@ SsdPlan planSsdForward(const SsdTensorTypes &inputs, const ForwardOptions &optio
        {"z", z},
        {"y", T::Y},
        {"nheads", H},
-       {"ngroups", G}},
+       {"ngroups", G},
+       {"seq_idx", seqIdx}},
       [&](Constants &c) {
         fitMin(c, "BQ", Q);
         fitPow2(c, "BP", P);

@@ -57,7 +57,8 @@ enum class SsdTensor : unsigned {
   D,
   Z,
   DtBias,
-  InitialStates, // inputs (D .. InitialStates optional)
+  InitialStates,
+  SeqIdx, // inputs (D .. SeqIdx optional)
   Y,
   FinalStates,
   DtOut,

@@ -102,6 +102,8 @@ SsdDims validateShapes(const SsdShapes &s) {
     expectShape("dt_bias", *s.dtBias, "(H,)", {d.nheads});
   if (s.initialStates)
     expectShape("initial_states", *s.initialStates, "(b, H, P, N)", {d.batch, d.nheads, d.headdim, d.dstate});
+  if (s.seqIdx)
+    expectShape("seq_idx", *s.seqIdx, "(b, T)", {d.batch, d.seqlen});
   return d;
 }
 
@@ -158,6 +160,8 @@ SsdInputs validateInputs(const SsdInputs &in, const SsdOptions &options, SsdDims
   checkOptionalViews(in, out);
   if (in.initialStates)
     out.initialStates = checkedView("initial_states", *in.initialStates);
+  if (in.seqIdx)
+    out.seqIdx = checkedView("seq_idx", *in.seqIdx);
   return out;
 }
 

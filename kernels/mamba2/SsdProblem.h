@@ -40,15 +40,17 @@ template <typename Inputs, typename Shapes> void optionalShapes(const Inputs &in
 /// The shapes of the inputs; an absent optional input has no shape.
 struct SsdShapes {
   Shape x, dt, A, B, C;
-  std::optional<Shape> D, z, dtBias, initialStates;
+  std::optional<Shape> D, z, dtBias, initialStates, seqIdx;
 
-  /// The shapes of any inputs struct with the members x ... initialStates (host views or
-  /// device arrays), each with a `shape`.
+  /// The shapes of any inputs struct with the members x ... seqIdx (host views or device
+  /// arrays), each with a `shape`.
   template <typename Inputs> static SsdShapes of(const Inputs &in) {
-    SsdShapes s{in.x.shape, in.dt.shape, in.A.shape, in.B.shape, in.C.shape, {}, {}, {}, {}};
+    SsdShapes s{in.x.shape, in.dt.shape, in.A.shape, in.B.shape, in.C.shape, {}, {}, {}, {}, {}};
     optionalShapes(in, s);
     if (in.initialStates)
       s.initialStates = in.initialStates->shape;
+    if (in.seqIdx)
+      s.seqIdx = in.seqIdx->shape;
     return s;
   }
 };
@@ -87,10 +89,12 @@ struct SsdDecodeShapes {
 /// tile::rt::Error(InvalidArgument) naming the tensor, with validateShapes' wording.
 SsdDims validateDecodeShapes(const SsdDecodeShapes &shapes);
 
-/// The float64 inputs of the reference (views: any strides).
+/// The float64 inputs of the reference (views: any strides). seq_idx (b, T) packs sequences
+/// into one row of the batch: the state starts from zero wherever it changes (and the initial
+/// state belongs to sequence 0), as in mamba_ssm; its values are integers.
 struct SsdInputs {
   TensorView x, dt, A, B, C;
-  std::optional<TensorView> D, z, dtBias, initialStates;
+  std::optional<TensorView> D, z, dtBias, initialStates, seqIdx;
 
   SsdShapes shapes() const;
 };

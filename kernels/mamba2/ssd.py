@@ -9,6 +9,13 @@
 # Optional inputs are always passed (a placeholder array when absent); the HAS_* constants
 # decide whether the kernel reads them, so an absent input costs nothing.
 #
+# Packed sequences (HAS_SEQ, seq_idx (b, T) int32, mamba_ssm's semantics): a position sees the
+# state and the positions before it only where seq_idx is the same. The state entering a chunk
+# is the state of the sequence at the previous chunk's last position (sequence 0 before the
+# first chunk, which is the one initial_states belong to); a chunk's state keeps only the
+# positions of the sequence at its last position, and the entering state only when that
+# sequence is the same.
+#
 # Matrix products of 16-bit data run on Tensor Cores in the data's own type by default: bf16/fp16
 # operands hold every input exactly and round the computed factors (decay-weighted B, the
 # masked C.B^T, states) to 8 (bf16) or 11 (fp16) significant bits, as mamba_ssm does; the
@@ -39,6 +46,16 @@ def product_type(dtype, tf32):
     if tf32:
         return ct.tfloat32
     return dtype
+
+
+@ct.function
+def chunk_sequences(seq_idx, bi, c, Q):
+    """The sequence index at the last position of chunk c (the last valid one for the final
+    chunk) and at the position before the chunk (0 before the first chunk)."""
+    T = seq_idx.shape[1]
+    last = ct.reshape(ct.load(seq_idx, (bi, min(c * Q + Q - 1, T - 1)), (1, 1)), ())
+    before = ct.reshape(ct.load(seq_idx, (bi, max(c * Q - 1, 0)), (1, 1)), ())
+    return last, ct.where(c > 0, before, 0)
 
 
 @ct.function
@@ -103,9 +120,10 @@ def chunk_cumsum(dt, A, dt_bias, dt_out, dA_cumsum, seqlen: int,
              key=["headdim", "dstate"])
 @ct.kernel
 def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states, states_t, final_states_t,
-                   nheads: int, ngroups: int, nchunks: int,
+                   nheads: int, ngroups: int, nchunks: int, seq_idx,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
-                   HAS_INIT: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False,
+                   HAS_INIT: ct.Constant[bool] = False, HAS_SEQ: ct.Constant[bool] = False,
+                   TF32: ct.Constant[bool] = False,
                    SWAP: ct.Constant[bool] = False, XW: ct.Constant[bool] = False,
                    TMA: ct.Constant[bool] = True, SQ: ct.Constant[int] = 0):
     """states_t and final_states_t are states and final_states viewed with their last two
@@ -135,7 +153,8 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
         S = ct.zeros((BP, BN), dtype=ct.float32)
     if SQ != 0 and SQ < Q:
         ct.static_assert(not SWAP and not XW, "SQ configurations weight B and store S as it is")
-        S = state_in_parts(x, B, dt_out, dA_cumsum, states, S, bi, h, g, pb, nb, nchunks, Q, SQ, BP, BN, MT)
+        S = state_in_parts(x, B, dt_out, dA_cumsum, seq_idx, states, S, bi, h, g, pb, nb, nchunks, Q, SQ, BP, BN,
+                           MT, HAS_SEQ)
     else:
         for c in range(nchunks):
             s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
@@ -144,17 +163,23 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
             # rather than extracted from s by a reduction across the block.
             s_last = ct.reshape(ct.load(dA_cumsum, (bi, h, c, Q - 1), (1, 1, 1, 1)), ())
             w = ct.exp(ct.minimum(s_last - s, 0.0)) * u
+            goes_on = True
+            if HAS_SEQ:
+                seq_last, seq_before = chunk_sequences(seq_idx, bi, c, Q)
+                seq = ct.reshape(ct.load(seq_idx, (bi, c), (1, Q), padding_mode=ct.PaddingMode.ZERO), (Q,))
+                w = ct.where(seq == seq_last, w, 0.0)
+                goes_on = seq_last == seq_before
             xc = ct.reshape(ct.load(x, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
             bc = ct.reshape(ct.load(B, (bi, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO), (Q, BN))
             if SWAP:
                 wbt = (ct.transpose(bc).astype(ct.float32) * w[None, :]).astype(MT)
-                S_next = ct.mma(wbt, xc.astype(MT), S * ct.exp(s_last))
+                S_next = ct.mma(wbt, xc.astype(MT), entering(S, s_last, goes_on, HAS_SEQ))
             elif XW:
                 xw = (ct.transpose(xc).astype(ct.float32) * w[None, :]).astype(MT)
-                S_next = ct.mma(xw, bc.astype(MT), S * ct.exp(s_last))
+                S_next = ct.mma(xw, bc.astype(MT), entering(S, s_last, goes_on, HAS_SEQ))
             else:
                 wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
-                S_next = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_last))
+                S_next = ct.mma(ct.transpose(xc.astype(MT)), wb, entering(S, s_last, goes_on, HAS_SEQ))
             # The state entering chunk c, stored while the Tensor Cores compute the next one.
             if SWAP:
                 ct.store(states_t, (bi, c, h, nb, pb), ct.reshape(S, (1, 1, 1, BN, BP)).astype(states_t.dtype),
@@ -170,7 +195,19 @@ def fwd_pass_state(x, B, dt_out, dA_cumsum, initial_states, states, final_states
 
 
 @ct.function
-def state_in_parts(x, B, dt_out, dA_cumsum, states, S, bi, h, g, pb, nb, nchunks, Q, SQ, BP, BN, MT):
+@ct.function
+def entering(S, log_decay, goes_on, HAS_SEQ):
+    """The state S decayed by exp(log_decay) into the chunk (or part) that follows; with packed
+    sequences zero unless its sequence goes on there."""
+    decay = ct.exp(log_decay)
+    if HAS_SEQ:
+        decay = ct.where(goes_on, decay, 0.0)
+    return S * decay
+
+
+@ct.function
+def state_in_parts(x, B, dt_out, dA_cumsum, seq_idx, states, S, bi, h, g, pb, nb, nchunks, Q, SQ, BP, BN, MT,
+                   HAS_SEQ):
     """fwd_pass_state's chunk loop over parts of SQ rows: the recurrence from part to part is the
     one from chunk to chunk (decay to the part's last row, then its own x^T.(w B)), and the state
     entering a chunk is stored when its first part begins. A pipeline stage then holds SQ rows
@@ -187,10 +224,18 @@ def state_in_parts(x, B, dt_out, dA_cumsum, states, S, bi, h, g, pb, nb, nchunks
         s_start = ct.reshape(ct.load(dA_cumsum, (bi, h, c, (j * SQ + Q - 1) % Q), (1, 1, 1, 1)), ())
         s_start = ct.where(j > 0, s_start, 0.0)
         w = ct.exp(ct.minimum(s_end - s, 0.0)) * u
+        goes_on = True
+        if HAS_SEQ:
+            # The chunk's sequences: its parts keep the positions of the one at its end, and
+            # the first part the entering state only when that sequence goes on.
+            seq_last, seq_before = chunk_sequences(seq_idx, bi, c, Q)
+            seq = ct.reshape(ct.load(seq_idx, (bi, k), (1, SQ), padding_mode=ct.PaddingMode.ZERO), (SQ,))
+            w = ct.where(seq == seq_last, w, 0.0)
+            goes_on = (j > 0) | (seq_last == seq_before)
         xc = ct.reshape(ct.load(x, (bi, k, h, pb), (1, SQ, 1, BP), padding_mode=ct.PaddingMode.ZERO), (SQ, BP))
         bc = ct.reshape(ct.load(B, (bi, k, g, nb), (1, SQ, 1, BN), padding_mode=ct.PaddingMode.ZERO), (SQ, BN))
         wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
-        S_next = ct.mma(ct.transpose(xc.astype(MT)), wb, S * ct.exp(s_end - s_start))
+        S_next = ct.mma(ct.transpose(xc.astype(MT)), wb, entering(S, s_end - s_start, goes_on, HAS_SEQ))
         if j == 0:
             ct.store(states, (bi, c, h, pb, nb), ct.reshape(S, (1, 1, 1, BP, BN)).astype(states.dtype))
         S = S_next
@@ -259,11 +304,11 @@ def initial_state_remainder(C, initial_states, yacc, bi, h, g, row_block, pb, N,
              key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel(occupancy=3)
 def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y, nheads: int, ngroups: int,
-                Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
+                seq_idx, Q: ct.Constant[int], N: ct.Constant[int], BQ: ct.Constant[int],
                 BP: ct.Constant[int], BN: ct.Constant[int], HB: ct.Constant[int] = 1,
                 HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
                 HAS_Z: ct.Constant[bool] = False, HAS_INIT: ct.Constant[bool] = False,
-                TF32: ct.Constant[bool] = False):
+                HAS_SEQ: ct.Constant[bool] = False, TF32: ct.Constant[bool] = False):
     ct.static_assert(Q % BQ == 0 and N % BN == 0, "BQ must divide Q and BN must divide N")
     MT = product_type(x.dtype, TF32)
     row_tiles = Q // BQ
@@ -287,6 +332,12 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y,
     else:
         cbd = cb_block(B, C, bi, g, c * row_tiles + qb, c * row_tiles + qb, N, BQ, BN, MT)
     causal = ct.arange(BQ)[None, :] <= ct.arange(BQ)[:, None]
+    if HAS_SEQ:
+        # Rows see the entering state and earlier columns of their own sequence only.
+        seq_rows = ct.reshape(ct.load(seq_idx, (bi, c * row_tiles + qb), (1, BQ),
+                                      padding_mode=ct.PaddingMode.ZERO), (BQ,))
+        seq_last, seq_before = chunk_sequences(seq_idx, bi, c, Q)
+        causal = causal & (seq_rows[:, None] == seq_rows[None, :])
     cbd = ct.where(causal, cbd, 0.0)
     for hh in range(HB):
         h = h0 + hh
@@ -319,8 +370,10 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y,
         a_rows = s_rows * LOG2E
         decay = ct.exp2(ct.minimum(a_rows[:, None] - a_rows[None, :], 0.0), flush_to_zero=True)
         m_diag = (cbd * decay * u_rows[None, :]).astype(MT)
-        row_decay = ct.exp2(a_rows, flush_to_zero=True)[:, None]
-        yacc = yacc * row_decay
+        row_decay = ct.exp2(a_rows, flush_to_zero=True)
+        if HAS_SEQ:
+            row_decay = ct.where(seq_rows == seq_before, row_decay, 0.0)
+        yacc = yacc * row_decay[:, None]
 
         # C.B^T decayed and weighted by dt, times x, over the column blocks strictly below the
         # diagonal (kb < qb: every column precedes every row, no mask)...
@@ -329,7 +382,12 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y,
             u_cols = ct.reshape(ct.load(dt_out, (bi, h, c, kb), (1, 1, 1, BQ)), (BQ,))
             cbb = ct.reshape(ct.load(cb, (bi, c, g, qb, kb), (1, 1, 1, BQ, BQ)), (BQ, BQ)).astype(ct.float32)
             decay = ct.exp2(ct.minimum(a_rows[:, None] - s_cols[None, :] * LOG2E, 0.0), flush_to_zero=True)
-            m = (cbb * decay * u_cols[None, :]).astype(MT)
+            m = cbb * decay * u_cols[None, :]
+            if HAS_SEQ:
+                seq_cols = ct.reshape(ct.load(seq_idx, (bi, c * row_tiles + kb), (1, BQ),
+                                              padding_mode=ct.PaddingMode.ZERO), (BQ,))
+                m = ct.where(seq_rows[:, None] == seq_cols[None, :], m, 0.0)
+            m = m.astype(MT)
             xc = ct.reshape(ct.load(x, (bi, c * row_tiles + kb, h, pb), (1, BQ, 1, BP),
                                     padding_mode=ct.PaddingMode.ZERO), (BQ, BP))
             yacc = ct.mma(m, xc.astype(MT), yacc)

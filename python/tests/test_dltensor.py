@@ -44,7 +44,7 @@ def test_the_ssd_pass_reads_slots_as_it_reads_exports():
     inputs = [wide[..., ::2], rng.uniform(-4, -1.5, (b, T, H)).astype(np.float32),
               -np.exp(rng.uniform(-1, 1, H)).astype(np.float32),
               rng.standard_normal((b, T, G, N)).astype(np.float32), rng.standard_normal((b, T, G, N)).astype(np.float32),
-              rng.standard_normal(H).astype(np.float32), None, rng.uniform(-0.5, 0.5, H).astype(np.float32), None]
+              rng.standard_normal(H).astype(np.float32), None, rng.uniform(-0.5, 0.5, H).astype(np.float32), None, None]
     options = (16, True, 0.0, float("inf"))
     want_y, want_final = mamba2._numpy_forward(inputs, options, (_KDL_CPU, 0))
 

@@ -84,11 +84,43 @@ def test_without_softplus_negative_dt_is_clamped_to_the_limit():
     check_close(y, want, 1e-4)
 
 
+def test_packed_sequences_equal_each_sequence_alone():
+    # Three sequences packed into one row (boundaries inside a chunk and on a chunk's first
+    # position), the initial state sequence 0's: each sequence's y is what it gives alone.
+    p = problem(length=50, with_initial=True, seed=5)
+    starts = [0, 13, 32, 50]
+    seq_idx = np.zeros((1, 50), np.int32)
+    for s in range(3):
+        seq_idx[0, starts[s]:starts[s + 1]] = s
+    kw = dict(D=p["D"], dt_bias=p["dt_bias"], dt_softplus=True)
+    y, final = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], 16, z=p["z"],
+                                         initial_states=p["initial_states"], seq_idx=seq_idx,
+                                         return_final_states=True, **kw)
+    for s in range(3):
+        part = slice(starts[s], starts[s + 1])
+        alone, alone_final = mamba_chunk_scan_combined(
+            p["x"][:, part], p["dt"][:, part], p["A"], p["B"][:, part], p["C"][:, part], 16, z=p["z"][:, part],
+            initial_states=p["initial_states"] if s == 0 else None, return_final_states=True, **kw)
+        check_close(y[:, part], alone.astype(np.float64), 1e-4)
+    check_close(final, alone_final.astype(np.float64), 1e-4)
+    # Without seq_idx the sequences run into each other.
+    whole = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], 16, z=p["z"],
+                                      initial_states=p["initial_states"], **kw)
+    assert np.max(np.abs(whole[:, 13:] - y[:, 13:])) > 1e-2
+
+
+def test_seq_idx_must_be_int32_of_shape_b_t():
+    p = problem()
+    args = (p["x"], p["dt"], p["A"], p["B"], p["C"], 16)
+    with pytest.raises(tilecc.TileError, match="seq_idx has dtype int64; expected int32"):
+        mamba_chunk_scan_combined(*args, seq_idx=np.zeros((1, 50), np.int64))
+    with pytest.raises(tilecc.TileError, match="seq_idx has shape"):
+        mamba_chunk_scan_combined(*args, seq_idx=np.zeros((1, 49), np.int32))
+
+
 def test_unsupported_arguments_raise():
     p = problem()
     args = (p["x"], p["dt"], p["A"], p["B"], p["C"], 16)
-    with pytest.raises(NotImplementedError, match="seq_idx"):
-        mamba_chunk_scan_combined(*args, seq_idx=np.zeros((1, 50), np.int32))
     with pytest.raises(NotImplementedError, match="cu_seqlens"):
         mamba_chunk_scan_combined(*args, cu_seqlens=np.array([0, 50], np.int32))
     with pytest.raises(NotImplementedError, match="return_varlen_states"):

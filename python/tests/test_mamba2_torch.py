@@ -141,12 +141,28 @@ def test_torch_compile_traces_the_operator():
     torch.testing.assert_close(compiled, eager, atol=1e-3, rtol=1e-3)
 
 
+def test_packed_sequences_equal_each_sequence_alone():
+    # seq_idx as mamba_ssm takes it (int32, on the GPU): boundaries inside chunks and on one.
+    p = problem(batch=1, length=300, dtype=torch.float32, seed=4)
+    starts = [0, 77, 128, 229, 300]
+    seq_idx = torch.zeros(1, 300, dtype=torch.int32, device="cuda")
+    for s in range(4):
+        seq_idx[0, starts[s]:starts[s + 1]] = s
+    y, final = run(p, 64, seq_idx=seq_idx, return_final_states=True)
+    for s in range(4):
+        part = {k: (v[:, starts[s]:starts[s + 1]] if v.dim() > 1 else v) for k, v in p.items()}
+        alone, alone_final = run(part, 64, return_final_states=True)
+        torch.testing.assert_close(y[:, starts[s]:starts[s + 1]], alone, atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(final, alone_final, atol=1e-4, rtol=1e-4)
+    compiled = torch.compile(lambda q, i: run(q, 64, seq_idx=i), fullgraph=True)
+    torch.testing.assert_close(compiled(p, seq_idx), y, atol=1e-5, rtol=1e-5)
+
+
 def test_errors_name_the_argument():
     p = problem(batch=1, length=64, heads=4)
     raises(ValueError, "B is on cpu but x is on cuda:0", run, {**p, "B": p["B"].cpu()})
     raises(tilecc.TileArgumentError, "x has dtype float64", run, {**p, "x": p["x"].double()})
     raises(tilecc.TileArgumentError, "C has shape", run, {**p, "C": p["C"][:, :32]})
-    raises(NotImplementedError, "seq_idx", run, p, seq_idx=torch.zeros(1, 64, dtype=torch.int32, device="cuda"))
     raises(ValueError, "chunk_size 100", run, p, 100)
 
 

@@ -1,7 +1,7 @@
 """DLPack's DLTensor built in place, for calls that repeat on arrays of one signature.
 
 A DLPack export (``tensor.__dlpack__()``) allocates a capsule and a managed tensor per array
-and call; an operator that passes fifteen arrays per call spends more host time on that than
+and call; an operator that passes sixteen arrays per call spends more host time on that than
 the GPU spends on a small problem. :class:`TensorSlots` holds DLTensor structs whose device,
 dtype, shape and strides are set once for a signature; a call only writes the data pointers.
 """

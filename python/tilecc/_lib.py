@@ -10,7 +10,7 @@ import ctypes.util
 import os
 import threading
 
-API_VERSION = 3
+API_VERSION = 4
 
 OK = 0
 ERROR_INVALID_ARGUMENT = 1

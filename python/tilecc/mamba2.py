@@ -23,7 +23,7 @@ from ._launch import _KDL_CPU, _KDL_CUDA, _KDL_CUDA_HOST, _PyCapsule_GetPointer,
 
 _NAME = "tilecc.mamba2.mamba_chunk_scan_combined"
 # The C API's order (include/tile/c/tilecc.h): inputs, then outputs.
-_INPUTS = ("x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states")
+_INPUTS = ("x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states", "seq_idx")
 _REQUIRED = 5
 _OUTPUTS = ("y", "final_states", "dt_out", "dA_cumsum", "states", "cb")
 
@@ -79,6 +79,8 @@ class _Tensors:
     """DLTensor pointers of arrays for one C call; holds their capsules until released."""
 
     def __init__(self, arrays):
+        # The C API reads a fixed number of slots (TILECC_SSD_NUM_INPUTS or _OUTPUTS).
+        assert len(arrays) in (len(_INPUTS), len(_OUTPUTS)), f"{len(arrays)} arrays"
         self.capsules = [None if a is None else _capsule(a) for a in arrays]
         pointers = [None if c is None else _PyCapsule_GetPointer(c, b"dltensor") for c in self.capsules]
         self.c_array = (ctypes.c_void_p * len(pointers))(*pointers)
@@ -156,16 +158,16 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
     """y = SSD(x, dt, A, B, C) as ``mamba_ssm.ops.triton.ssd_combined.mamba_chunk_scan_combined``
     computes it: x (b, T, H, P), dt (b, T, H), A (H), B and C (b, T, G, N); D (H) or (H, P),
     z (b, T, H, P) gates y by silu(z), dt_bias (H); dt = softplus(dt + dt_bias) when dt_softplus,
-    clamped to dt_limit; initial_states (b, H, P, N).
+    clamped to dt_limit; initial_states (b, H, P, N); seq_idx (b, T) int32 packs sequences into
+    one row: the state starts from zero where it changes (initial_states are sequence 0's).
 
     Returns y (b, T, H, P) in x's dtype, and with return_final_states also the final states
     (b, H, P, N) in float32. `chunk_size` is a power of two from 16 to 256, or None for
     tile-cc's choice (the fastest it knows for the shape). Not supported yet (they raise
-    NotImplementedError): seq_idx, cu_seqlens and return_varlen_states (variable-length
-    sequences). Forward only: the outputs carry no gradient.
+    NotImplementedError): cu_seqlens and return_varlen_states (each packed sequence's final
+    state). Forward only: the outputs carry no gradient.
     """
-    inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states]
-    _unsupported("seq_idx", seq_idx is not None, "sequences packed into one row", "None")
+    inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx]
     _unsupported("cu_seqlens", cu_seqlens is not None, "variable-length sequences", "None")
     _unsupported("return_varlen_states", return_varlen_states is not False, "variable-length sequences", "False")
     for name, value in zip(_INPUTS[:_REQUIRED], inputs):
@@ -177,7 +179,7 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
         # without autograd, its body runs directly: the dispatcher's round trip through Python
         # costs more host time than the GPU spends on a small problem.
         if _through_dispatcher(inputs):
-            y, final_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, *options[1:])
+            y, final_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, seq_idx, *options[1:])
         else:
             y, final_states = _torch_forward(inputs, options)
     else:
@@ -211,7 +213,7 @@ def _through_dispatcher(inputs):
 class _TorchPass:
     """The pass on torch tensors of one signature (dtypes, shapes, strides, device) and options:
     checked and planned once; a call allocates y, the final states and one workspace for the
-    intermediates, writes fifteen data pointers and calls the library."""
+    intermediates, writes sixteen data pointers and calls the library."""
 
     _ALIGN = 256  # bytes between the intermediates in the workspace (TMA wants 16, L2 lines 128)
 
@@ -313,13 +315,13 @@ def _register_torch_op():
     @torch.library.custom_op("tilecc::mamba_chunk_scan_combined", mutates_args=())
     def op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor, chunk_size: int,
            D: Optional[torch.Tensor], z: Optional[torch.Tensor], dt_bias: Optional[torch.Tensor],
-           initial_states: Optional[torch.Tensor], dt_softplus: bool, dt_min: float,
-           dt_max: float) -> Tuple[torch.Tensor, torch.Tensor]:
-        return _torch_forward([x, dt, A, B, C, D, z, dt_bias, initial_states],
+           initial_states: Optional[torch.Tensor], seq_idx: Optional[torch.Tensor], dt_softplus: bool,
+           dt_min: float, dt_max: float) -> Tuple[torch.Tensor, torch.Tensor]:
+        return _torch_forward([x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx],
                               (chunk_size, dt_softplus, dt_min, dt_max))
 
     @op.register_fake
-    def _(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, dt_softplus, dt_min, dt_max):
+    def _(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx, dt_softplus, dt_min, dt_max):
         b, _, heads, headdim = x.shape
         return x.new_empty(x.shape), x.new_empty((b, heads, headdim, B.shape[-1]), dtype=torch.float32)
 

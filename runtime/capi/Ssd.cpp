@@ -68,9 +68,11 @@ mamba2::SsdArrayInputs inputsOf(Context *context, const DLTensor *const *inputs)
     return arrayOf(context, *inputs[i], "ssd_forward: input " + tensorName(i));
   };
   auto index = [](SsdTensor t) { return static_cast<unsigned>(t); };
-  return {required(index(SsdTensor::X)), required(index(SsdTensor::Dt)),     required(index(SsdTensor::A)),
-          required(index(SsdTensor::B)), required(index(SsdTensor::C)),      optional(index(SsdTensor::D)),
-          optional(index(SsdTensor::Z)), optional(index(SsdTensor::DtBias)), optional(index(SsdTensor::InitialStates))};
+  return {
+      required(index(SsdTensor::X)),     required(index(SsdTensor::Dt)),     required(index(SsdTensor::A)),
+      required(index(SsdTensor::B)),     required(index(SsdTensor::C)),      optional(index(SsdTensor::D)),
+      optional(index(SsdTensor::Z)),     optional(index(SsdTensor::DtBias)), optional(index(SsdTensor::InitialStates)),
+      optional(index(SsdTensor::SeqIdx))};
 }
 
 mamba2::ForwardOptions optionsOf(const tilecc_ssd_options *options) {
@@ -179,7 +181,7 @@ void ssdForward(Context &context, const DLTensor *const *inputs, const DLTensor 
     staging.emplace(backend);
     for (rt::ArrayArg *a : {&in.x, &in.dt, &in.A, &in.B, &in.C})
       *a = staging->in(*a);
-    for (std::optional<rt::ArrayArg> *a : {&in.D, &in.z, &in.dtBias, &in.initialStates})
+    for (std::optional<rt::ArrayArg> *a : {&in.D, &in.z, &in.dtBias, &in.initialStates, &in.seqIdx})
       if (*a)
         **a = staging->in(**a);
     for (rt::ArrayArg &a : arrays)

@@ -5,8 +5,8 @@
 # 64, which tile-cc cannot name). Other configurations may spill at chunk 128 (compute_out 11
 # spills 64 bytes with the z gate); the tuner times them like the rest. The inputs are the
 # benchmark's: bf16 x, B and C, fp32 D, no z.
-# DEFINE: %{state} = --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg dt_out=f32:4:aligned --arg dA_cumsum=f32:4:aligned --arg initial_states=f32:4 --arg states=bf16:5:aligned --arg final_states=f32:4 --arg states_t=bf16:5 --arg final_states_t=f32:4 --arg nheads=i64:0 --arg ngroups=i64:0 --arg nchunks=i64:0
-# DEFINE: %{out} = --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5 --arg dt_out=f32:4:aligned --arg dA_cumsum=f32:4:aligned --arg states=bf16:5:aligned --arg initial_states=f32:4 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4:aligned --arg nheads=i64:0 --arg ngroups=i64:0 --const HAS_D=True
+# DEFINE: %{state} = --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg dt_out=f32:4:aligned --arg dA_cumsum=f32:4:aligned --arg initial_states=f32:4 --arg states=bf16:5:aligned --arg final_states=f32:4 --arg states_t=bf16:5 --arg final_states_t=f32:4 --arg nheads=i64:0 --arg ngroups=i64:0 --arg nchunks=i64:0 --arg seq_idx=f32:1
+# DEFINE: %{out} = --arg x=bf16:4:aligned --arg B=bf16:4:aligned --arg C=bf16:4:aligned --arg cb=f32:5 --arg dt_out=f32:4:aligned --arg dA_cumsum=f32:4:aligned --arg states=bf16:5:aligned --arg initial_states=f32:4 --arg D=f32:1 --arg z=bf16:4 --arg y=bf16:4:aligned --arg nheads=i64:0 --arg ngroups=i64:0 --arg seq_idx=f32:1 --const HAS_D=True
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel fwd_pass_state %{state} --const Q=128 --config 20 --emit=cubin -o %t.s20.cubin --resource-usage 2>&1 | FileCheck %s
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel fwd_pass_state %{state} --const Q=128 --config 6 --emit=cubin -o %t.s6.cubin --resource-usage 2>&1 | FileCheck %s
 # RUN: tile-cc %S/../../kernels/mamba2/ssd.py --kernel fwd_pass_state %{state} --const Q=64 --config 17 --emit=cubin -o %t.s17.cubin --resource-usage 2>&1 | FileCheck %s

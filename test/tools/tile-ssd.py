@@ -5,6 +5,12 @@
 # RUN: %python %S/Inputs/ssd_inputs.py %t/in 1,40,2,16,1,16
 # RUN: %python %S/Inputs/ssd_inputs.py %t/nan 1,40,2,16,1,16 --nan
 # RUN: %python %S/Inputs/ssd_inputs.py %t/n0 1,40,2,16,1,0
+# Packed sequences (seq_idx.npy): checked against the recurrence that restarts at 13 and 32.
+# RUN: %python %S/Inputs/ssd_inputs.py %t/packed 2,40,2,16,1,16 --seq-starts 13,32
+# RUN: tile-ssd --interpret --inputs %t/packed --out %t/packed-out --chunk-size 16 --check | FileCheck %s --check-prefix=PACKED
+# PACKED: tile-ssd: packed sequences (seq_idx.npy)
+# PACKED: tile-ssd: y {{.*}} 0 of 2560 outside
+# PACKED: tile-ssd: check passed
 #
 # RUN: not tile-ssd --interpret --chunk-size 16abc 2>&1 | FileCheck %s --check-prefix=CHUNK
 # RUN: tile-ssd --interpret --chunk-size 16abc; test $? -eq 2

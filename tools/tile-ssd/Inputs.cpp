@@ -19,6 +19,11 @@ HostTensor::HostTensor(rt::DType dtype, mamba2::Tensor v) : dtype(dtype), values
   const unsigned size = interp::dtypeSize(idt);
   bytes.resize(values.data.size() * size);
   for (size_t i = 0; i < values.data.size(); ++i) {
+    if (interp::isInteger(idt)) { // seq_idx
+      interp::writeInt(bytes.data() + i * size, idt, static_cast<std::int64_t>(values.data[i]));
+      values.data[i] = static_cast<double>(interp::readInt(bytes.data() + i * size, idt));
+      continue;
+    }
     interp::writeFloat(bytes.data() + i * size, idt, values.data[i]);
     values.data[i] = interp::readFloat(bytes.data() + i * size, idt);
   }
@@ -29,15 +34,17 @@ mamba2::SsdInputs Inputs::reference() const {
   auto opt = [&](SsdTensor t) {
     return tensors[unsigned(t)] ? std::optional<mamba2::TensorView>(get(t)) : std::nullopt;
   };
-  return {get(SsdTensor::X), get(SsdTensor::Dt),     get(SsdTensor::A),
-          get(SsdTensor::B), get(SsdTensor::C),      opt(SsdTensor::D),
-          opt(SsdTensor::Z), opt(SsdTensor::DtBias), opt(SsdTensor::InitialStates)};
+  return {get(SsdTensor::X),     get(SsdTensor::Dt),     get(SsdTensor::A),
+          get(SsdTensor::B),     get(SsdTensor::C),      opt(SsdTensor::D),
+          opt(SsdTensor::Z),     opt(SsdTensor::DtBias), opt(SsdTensor::InitialStates),
+          opt(SsdTensor::SeqIdx)};
 }
 
 namespace {
 
 // DIR/NAME.npy for the first `count` tensors of an enum, each read into its kernel dtype (float16
-// and bfloat16 stay so, anything else becomes float32); those up to `lastRequired` must exist.
+// and bfloat16 stay so, integers become int32 (seq_idx), anything else float32); those up to
+// `lastRequired` must exist.
 template <typename Tensor, std::size_t Count>
 std::array<std::optional<HostTensor>, Count> loadTensors(const std::string &dir, const char *(*name)(Tensor),
                                                          Tensor lastRequired) {
@@ -56,8 +63,9 @@ std::array<std::optional<HostTensor>, Count> loadTensors(const std::string &dir,
         !why.empty())
       throw rt::Error(rt::Error::Kind::Io, why);
     rt::NpyArray a = rt::readNpy(path);
-    const rt::DType dtype =
-        a.dtype == rt::DType::Float16 || a.dtype == rt::DType::BFloat16 ? a.dtype : rt::DType::Float32;
+    const rt::DType dtype = a.dtype == rt::DType::Float16 || a.dtype == rt::DType::BFloat16 ? a.dtype
+                            : interp::isInteger(a.dtype)                                    ? rt::DType::Int32
+                                                                                            : rt::DType::Float32;
     mamba2::Tensor values(a.shape);
     values.data = std::move(a.values);
     tensors[i].emplace(dtype, std::move(values));

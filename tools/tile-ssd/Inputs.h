@@ -31,7 +31,8 @@ struct Inputs {
 };
 
 /// DIR/x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
-/// initial_states.npy (float16 and bfloat16 stay so, anything else becomes float32). Throws
+/// initial_states.npy (float16 and bfloat16 stay so, anything else becomes float32) and
+/// seq_idx.npy (integers, read as int32). Throws
 /// rt::Error(Io) for a missing required file, or an input that is a directory or not a
 /// regular file.
 Inputs loadInputs(const std::string &dir);

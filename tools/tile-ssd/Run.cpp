@@ -33,8 +33,10 @@ RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::Forward
   using T = mamba2::SsdTensor;
   auto get = [&](T t) { return *arrays[unsigned(t)]; };
   auto opt = [&](T t) { return arrays[unsigned(t)]; };
-  mamba2::SsdArrayInputs in{get(T::X),      get(T::Dt),           get(T::A), get(T::B), get(T::C), opt(T::D), opt(T::Z),
-                            opt(T::DtBias), opt(T::InitialStates)};
+  mamba2::SsdArrayInputs in{get(T::X),     get(T::Dt),     get(T::A),
+                            get(T::B),     get(T::C),      opt(T::D),
+                            opt(T::Z),     opt(T::DtBias), opt(T::InitialStates),
+                            opt(T::SeqIdx)};
 
   RunResult r;
   auto start = std::chrono::steady_clock::now();

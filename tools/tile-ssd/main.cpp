@@ -22,7 +22,9 @@
 //
 // DIR holds x.npy, dt.npy, A.npy, B.npy, C.npy and optionally D.npy, z.npy, dt_bias.npy,
 // initial_states.npy (float32, float16 or bfloat16 — '<V2' as ml_dtypes writes it; float64 is
-// taken as float32). Writes y.npy and final_states.npy to --out (float32 unless asked). With
+// taken as float32) and seq_idx.npy ((b, T) integers, read as int32: packed sequences, said on
+// stdout). Writes y.npy and
+// final_states.npy to --out (float32 unless asked). With
 // --check, compares with the float64 reference and prints the max abs error, the error relative
 // to the output's RMS and the count outside atol 3e-3 + rtol 1e-2 * |ref|; any element outside
 // makes the exit code 1.
@@ -286,6 +288,8 @@ int main(int argc, char **argv) {
                   (long long)shape.N);
     } else {
       inputs = ssd::loadInputs(inputDir);
+      if (inputs.tensors[unsigned(mamba2::SsdTensor::SeqIdx)])
+        std::printf("tile-ssd: packed sequences (seq_idx.npy): the state restarts where seq_idx changes\n");
     }
     options.outputDType = outputDType;
 

@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define TILECC_C_API_VERSION 3 /* 2: tilecc_ssd_plan, tilecc_ssd_forward; 3: TILECC_ARG_TENSOR_LIST */
+#define TILECC_C_API_VERSION 4 /* 2: tilecc_ssd_plan, tilecc_ssd_forward; 3: TILECC_ARG_TENSOR_LIST; 4: seq_idx */
 
 typedef enum tilecc_status {
   TILECC_OK = 0,
@@ -127,9 +127,10 @@ tilecc_status tilecc_launch(tilecc_context *context, tilecc_program *program, co
 /* ---- The Mamba-2 chunked scan: mamba_ssm's mamba_chunk_scan_combined, forward ------------- */
 
 /* Inputs, in this order (docs/mamba2.md): x (b, T, H, P), dt (b, T, H), A (H), B (b, T, G, N),
- * C (b, T, G, N), then the optional D (H or H, P), z (b, T, H, P), dt_bias (H) and
- * initial_states (b, H, P, N), NULL when absent. Any strides. */
-#define TILECC_SSD_NUM_INPUTS 9
+ * C (b, T, G, N), then the optional D (H or H, P), z (b, T, H, P), dt_bias (H),
+ * initial_states (b, H, P, N) and seq_idx (b, T, int32: packed sequences; since version 4),
+ * NULL when absent. Any strides. */
+#define TILECC_SSD_NUM_INPUTS 10
 /* Outputs, in this order: y (b, T, H, P), final_states (b, H, P, N), and the intermediates
  * dt_out, dA_cumsum (b, H, nc, Q), states (b, nc, H, P, N) and cb (b, nc, G, Q, Q). Contiguous,
  * in the dtypes and shapes tilecc_ssd_plan gives. */

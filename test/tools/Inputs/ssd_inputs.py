@@ -1,10 +1,11 @@
 """Writes a small tile-ssd input set (float32 .npy files) without NumPy.
 
-    ssd_inputs.py DIR b,T,H,P,G,N [--nan]
+    ssd_inputs.py DIR b,T,H,P,G,N [--nan] [--seq-starts S1,S2,...]
     ssd_inputs.py DIR b,H,P,G,N --decode [--nan]
 
 x (b, T, H, P), dt (b, T, H), A (H,), B and C (b, T, G, N), seeded and deterministic. With
---nan, x[0, 0, 0, 0] is NaN (every later output of that head then is too). With --decode, the
+--nan, x[0, 0, 0, 0] is NaN (every later output of that head then is too). With --seq-starts,
+seq_idx (b, T) int32 packing sequences that start at 0 and at each given position. With --decode, the
 decode step's inputs (tile-ssd --decode): state (b, H, P, N), x and z (b, H, P), dt (b, H), A,
 dt_bias (H,), D (H, P), B and C (b, G, N).
 """
@@ -14,15 +15,15 @@ import struct
 import sys
 
 
-def write_npy(path, shape, values):
+def write_npy(path, shape, values, descr="<f4"):
     shape_text = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }" % shape_text
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape_text)
     # Magic, version 1.0, header padded with spaces to a multiple of 64 bytes, ending in \n.
     total = 10 + len(header) + 1
     header += " " * ((64 - total % 64) % 64) + "\n"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-        f.write(struct.pack("<%df" % len(values), *values))
+        f.write(struct.pack("<%d%s" % (len(values), descr[-2] if descr[-2] == "i" else "f"), *values))
 
 
 def main():
@@ -58,6 +59,10 @@ def main():
     write_npy(os.path.join(out, "A.npy"), (H,), uniform(H, -2, -0.5))
     write_npy(os.path.join(out, "B.npy"), (b, T, G, N), uniform(b * T * G * N, -1, 1))
     write_npy(os.path.join(out, "C.npy"), (b, T, G, N), uniform(b * T * G * N, -1, 1))
+    if "--seq-starts" in sys.argv:
+        starts = [int(s) for s in sys.argv[sys.argv.index("--seq-starts") + 1].split(",")]
+        seq = [sum(1 for s in starts if s <= t) for t in range(T)]
+        write_npy(os.path.join(out, "seq_idx.npy"), (b, T), seq * b, "<i4")
 
 
 main()

@@ -43,6 +43,11 @@ struct Stored {
         rest /= values.shape[d];
       }
       unsigned char *p = bytes.data() + off * size;
+      if (interp::isInteger(dtype)) { // seq_idx: whole numbers
+        interp::writeInt(p, dtype, static_cast<int64_t>(values.data[size_t(i)]));
+        rounded.data[size_t(i)] = static_cast<double>(interp::readInt(p, dtype));
+        continue;
+      }
       interp::writeFloat(p, dtype, values.data[size_t(i)]);
       rounded.data[size_t(i)] = interp::readFloat(p, dtype);
     }
