@@ -10,6 +10,7 @@
 #include "kernels/mamba2/SsdForward.h"
 #include "test/unit/mamba2/Mamba2TestUtil.h"
 #include "test/unit/mamba2/StoredTensor.h"
+#include "test/unit/runtime/GpuTest.h"
 
 #include <catch2/catch.hpp>
 
@@ -119,6 +120,7 @@ struct PackedCase {
   // Where each batch row's sequences start (the first at 0); seq_idx counts them from 0.
   std::vector<std::vector<int64_t>> starts;
   const char *force = nullptr; // TILE_AUTOTUNE_FORCE rules, or none
+  int64_t H = 4, P = 16, N = 16;
 };
 
 void check(const char *name, const char *what, const Tensor &got, const Tensor &want, interp::DType dtype,
@@ -129,10 +131,12 @@ void check(const char *name, const char *what, const Tensor &got, const Tensor &
   CHECK(e.outside == 0);
 }
 
-void run(const PackedCase &c) {
+// Runs a case on the interpreter, or on the GPU (its tuner picking each kernel's configuration
+// unless the case forces one).
+void run(const PackedCase &c, jit::BackendOptions::Choice where = jit::BackendOptions::Choice::Interpreter) {
   INFO("case " << c.name);
   ProblemSpec spec;
-  spec.b = int64_t(c.starts.size()), spec.T = c.T, spec.H = 4, spec.P = 16, spec.G = 2, spec.N = 16;
+  spec.b = int64_t(c.starts.size()), spec.T = c.T, spec.H = c.H, spec.P = c.P, spec.G = 2, spec.N = c.N;
   spec.dRank = 1, spec.z = true, spec.initialStates = true, spec.dtBias = true;
   spec.options.dtSoftplus = true;
   const Problem p(spec, 5);
@@ -145,7 +149,7 @@ void run(const PackedCase &c) {
     }
 
   jit::BackendOptions bo;
-  bo.choice = jit::BackendOptions::Choice::Interpreter;
+  bo.choice = where;
   if (c.force) {
     jit::TuneSettings tuning;
     tuning.force = jit::parseForceRules(c.force);
@@ -213,6 +217,25 @@ TEST_CASE("mamba2 interpreted: packed sequences (seq_idx) match the reference an
   };
   for (const PackedCase &c : cases)
     run(c);
+}
+
+TEST_CASE("gpu: packed sequences (seq_idx) match the reference and each sequence alone", "[gpu][mamba2][seq_idx]") {
+  TILE_REQUIRE_GPU(device);
+  const interp::DType bf16 = interp::DType::BFloat16, f32 = interp::DType::Float32;
+  const std::vector<std::vector<int64_t>> starts = {{0, 23, 48}, {0, 32, 33, 69}};
+  const std::vector<std::vector<int64_t>> longer = {{0, 300, 512, 777}, {0, 1}};
+  const PackedCase cases[] = {
+      {"gpu fp32 chunk 16", f32, 16, 70, starts},
+      {"gpu bf16 chunk 16", bf16, 16, 70, starts},
+      // Tensor Core shapes: headdim 64, dstate 128, bf16 at chunks 64 and 128, tuned.
+      {"gpu bf16 chunk 128 tuned", bf16, 128, 1000, longer, nullptr, 8, 64, 128},
+      {"gpu bf16 chunk 64 tuned", bf16, 64, 1000, longer, nullptr, 8, 64, 128},
+      {"gpu bf16 swapped state", bf16, 64, 1000, longer, "fwd_pass_state:10;compute_out:1", 8, 64, 128},
+      {"gpu bf16 x weighted", bf16, 64, 1000, longer, "fwd_pass_state:12;compute_out:4", 8, 64, 128},
+      {"gpu bf16 in parts", bf16, 128, 1000, longer, "fwd_pass_state:20;compute_out:11", 8, 64, 128},
+  };
+  for (const PackedCase &c : cases)
+    run(c, jit::BackendOptions::Choice::Gpu);
 }
 
 TEST_CASE("mamba2: seq_idx must be (b, T) int32", "[mamba2][seq_idx]") {
