@@ -86,6 +86,20 @@ Scalar Scalar::fromBits(DType dtype, std::uint64_t bits) {
   return s;
 }
 
+bool ArrayArg::isContiguous() const {
+  if (strides.empty())
+    return true;
+  if (strides.size() != shape.size())
+    return false;
+  std::int64_t step = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] != 1 && strides[d] != step)
+      return false;
+    step *= shape[d];
+  }
+  return true;
+}
+
 bool ArrayArg::isAligned() const {
   if (shape.empty() || numElements() == 0 || data % 16)
     return false;

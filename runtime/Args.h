@@ -33,6 +33,8 @@ struct ArrayArg {
   /// size 1 never step), last stride 1, every dimension below 2^31. A JIT caller compiles an
   /// `aligned` variant only for arrays that keep it.
   bool isAligned() const;
+  /// Row-major contiguous (a dimension of size 1 may have any stride: it never steps).
+  bool isContiguous() const;
 };
 
 /// A scalar argument with its dtype; the value's bit pattern is kept in the low

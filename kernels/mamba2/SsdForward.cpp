@@ -86,21 +86,6 @@ SsdOutputs ssdForward(jit::Backend &backend, const SsdArrayInputs &in, const For
   return out;
 }
 
-// Row-major contiguous: a dimension of size 1 may have any stride (it never steps).
-static bool isContiguous(const rt::ArrayArg &a) {
-  if (a.strides.empty())
-    return true;
-  if (a.strides.size() != a.shape.size())
-    return false;
-  int64_t step = 1;
-  for (size_t d = a.shape.size(); d-- > 0;) {
-    if (a.shape[d] != 1 && a.strides[d] != step)
-      return false;
-    step *= a.shape[d];
-  }
-  return true;
-}
-
 // Each output as the plan has it: dtype, shape, row-major contiguous, and memory unless empty.
 static void checkOutputs(const SsdPlan &plan, const SsdArrayOutputs &outputs) {
   auto arrays = outputArrays(outputs);
@@ -116,7 +101,7 @@ static void checkOutputs(const SsdPlan &plan, const SsdArrayOutputs &outputs) {
       fail(std::string("has dtype ") + rt::dtypeName(a.dtype) + ", the plan writes " + rt::dtypeName(type.dtype));
     if (a.shape != type.shape)
       fail("has shape " + shapeString(a.shape) + ", expected " + shapeString(type.shape));
-    if (!isContiguous(a))
+    if (!a.isContiguous())
       fail("is not contiguous (strides " + shapeString(a.strides) + ")");
     if (!a.data && std::find(a.shape.begin(), a.shape.end(), 0) == a.shape.end())
       fail("has no memory (a null pointer)");

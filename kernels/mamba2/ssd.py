@@ -1,5 +1,6 @@
 # Mamba-2 SSD forward pass: the kernels of docs/mamba2.md in the tile language (chunk_cumsum,
-# chunk_bmm, fwd_pass_state, compute_out, launched in that order by SsdPlan.cpp).
+# chunk_bmm, fwd_pass_state, compute_out, launched in that order by SsdPlan.cpp), and
+# varlen_states, each packed sequence's final state from the pass's results (SsdVarlen.cpp).
 #
 # Shapes (row-major): x, z, y (b, T, H, P); dt (b, T, H); A, dt_bias (H,); D (H,) or (H, P);
 # B, C (b, T, G, N); initial_states, final_states (b, H, P, N); intermediates dt_out and
@@ -409,3 +410,41 @@ def compute_out(x, B, C, cb, dt_out, dA_cumsum, states, initial_states, D, z, y,
                                     padding_mode=ct.PaddingMode.ZERO), (BQ, BP)).astype(ct.float32)
             yacc = yacc * zr * ct.sigmoid(zr)
         ct.store(y, (bi, c * row_tiles + qb, h, pb), ct.reshape(yacc, (1, BQ, 1, BP)).astype(y.dtype))
+
+
+@ct.kernel
+def varlen_states(x, B, dt_out, dA_cumsum, states, cu_seqlens, varlen, nheads: int, ngroups: int,
+                  Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int], TF32: ct.Constant[bool] = False):
+    """The state after the last position of each packed sequence of batch row 0 (sequence s
+    holds positions cu_seqlens[s] .. cu_seqlens[s + 1] - 1), from the forward pass's chunk-entry
+    states and intermediates (run with seq_idx): the state entering the chunk of the sequence's
+    last position, when the sequence began before that chunk (or is the first one, whose is the
+    initial state), decayed to that position, plus the chunk's positions of the sequence up to
+    it. An empty sequence's state is zero. Grid (P blocks, N blocks, sequences * heads)."""
+    MT = product_type(x.dtype, TF32)
+    pb = ct.bid(0)
+    nb = ct.bid(1)
+    seq = ct.bid(2) // nheads
+    h = ct.bid(2) % nheads
+    g = h // (nheads // ngroups)
+    start = ct.reshape(ct.load(cu_seqlens, (seq,), (1,)), ())
+    end = ct.reshape(ct.load(cu_seqlens, (seq + 1,), (1,)), ())
+    last = ct.maximum(end - 1, 0)
+    c = last // Q
+    # (Zero padding: with T = 0 there is no chunk, and every sequence is empty.)
+    s = ct.reshape(ct.load(dA_cumsum, (0, h, c, 0), (1, 1, 1, Q), padding_mode=ct.PaddingMode.ZERO), (Q,))
+    u = ct.reshape(ct.load(dt_out, (0, h, c, 0), (1, 1, 1, Q), padding_mode=ct.PaddingMode.ZERO), (Q,))
+    s_last = ct.reshape(ct.load(dA_cumsum, (0, h, c, last % Q), (1, 1, 1, 1), padding_mode=ct.PaddingMode.ZERO),
+                        ())
+    t = c * Q + ct.arange(Q)
+    w = ct.where((t >= start) & (t <= last), ct.exp(ct.minimum(s_last - s, 0.0)) * u, 0.0)
+    xc = ct.reshape(ct.load(x, (0, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO), (Q, BP))
+    bc = ct.reshape(ct.load(B, (0, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO), (Q, BN))
+    S = ct.reshape(ct.load(states, (0, c, h, pb, nb), (1, 1, 1, BP, BN), padding_mode=ct.PaddingMode.ZERO),
+                   (BP, BN)).astype(ct.float32)
+    owns = (start < c * Q) | (start == 0)
+    S = S * ct.where(owns, ct.exp(s_last), 0.0)
+    wb = (bc.astype(ct.float32) * w[:, None]).astype(MT)
+    S = ct.mma(ct.transpose(xc.astype(MT)), wb, S)
+    S = ct.where(end > start, S, 0.0)
+    ct.store(varlen, (seq, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))

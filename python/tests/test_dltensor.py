@@ -46,7 +46,7 @@ def test_the_ssd_pass_reads_slots_as_it_reads_exports():
               rng.standard_normal((b, T, G, N)).astype(np.float32), rng.standard_normal((b, T, G, N)).astype(np.float32),
               rng.standard_normal(H).astype(np.float32), None, rng.uniform(-0.5, 0.5, H).astype(np.float32), None, None]
     options = (16, True, 0.0, float("inf"))
-    want_y, want_final = mamba2._numpy_forward(inputs, options, (_KDL_CPU, 0))
+    want_y, want_final, _ = mamba2._numpy_forward(inputs, options, (_KDL_CPU, 0))
 
     plan = mamba2._plan(inputs, options)
     outputs = [np.full(shape, np.nan, dtype=dtype) for dtype, shape in plan]

@@ -118,13 +118,52 @@ def test_seq_idx_must_be_int32_of_shape_b_t():
         mamba_chunk_scan_combined(*args, seq_idx=np.zeros((1, 49), np.int32))
 
 
-def test_unsupported_arguments_raise():
-    p = problem()
+def test_varlen_states_are_each_sequence_final_state():
+    p = problem(length=50, with_initial=True, seed=6)
+    cu_seqlens = np.array([0, 13, 13, 32, 50], np.int32)  # the second sequence is empty
+    seq_idx = np.repeat(np.arange(4, dtype=np.int32), np.diff(cu_seqlens))[None, :]
+    kw = dict(D=p["D"], z=p["z"], dt_bias=p["dt_bias"], dt_softplus=True)
+    y, final, varlen = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], 16,
+                                                 initial_states=p["initial_states"], seq_idx=seq_idx,
+                                                 cu_seqlens=cu_seqlens, return_final_states=True,
+                                                 return_varlen_states=True, **kw)
+    assert varlen.shape == (4, 4, 16, 16) and varlen.dtype == np.float32
+    for s in range(4):
+        part = slice(cu_seqlens[s], cu_seqlens[s + 1])
+        if cu_seqlens[s] == cu_seqlens[s + 1]:
+            assert not varlen[s].any()
+            continue
+        sub = {k: (v[:, part] if k in ("x", "dt", "B", "C", "z") else v) for k, v in p.items()}
+        if s:
+            del sub["initial_states"]
+        want = ssd_reference(**sub, dt_softplus=True)[1]
+        check_close(varlen[s:s + 1], want, 1e-4)
+    check_close(varlen[-1:], final.astype(np.float64), 1e-4)
+    # Only y then.
+    alone = mamba_chunk_scan_combined(p["x"], p["dt"], p["A"], p["B"], p["C"], 16, initial_states=p["initial_states"],
+                                      seq_idx=seq_idx, **kw)
+    np.testing.assert_array_equal(alone, y)
+
+
+def test_varlen_states_need_cu_seqlens_seq_idx_and_one_row():
+    p = problem(batch=2)
     args = (p["x"], p["dt"], p["A"], p["B"], p["C"], 16)
-    with pytest.raises(NotImplementedError, match="cu_seqlens"):
-        mamba_chunk_scan_combined(*args, cu_seqlens=np.array([0, 50], np.int32))
-    with pytest.raises(NotImplementedError, match="return_varlen_states"):
+    with pytest.raises(ValueError, match="return_varlen_states needs cu_seqlens"):
         mamba_chunk_scan_combined(*args, return_varlen_states=True)
+    cu = np.array([0, 20, 50], np.int32)
+    with pytest.raises(tilecc.TileError, match="seq_idx"):
+        mamba_chunk_scan_combined(*args, cu_seqlens=cu, return_varlen_states=True)
+    seq_idx = np.repeat(np.arange(2, dtype=np.int32), [20, 30])[None, :].repeat(2, axis=0)
+    with pytest.raises(tilecc.TileError, match="batch is 2, expected 1"):
+        mamba_chunk_scan_combined(*args, seq_idx=seq_idx, cu_seqlens=cu, return_varlen_states=True)
+    q = problem(batch=1)
+    args = (q["x"], q["dt"], q["A"], q["B"], q["C"], 16)
+    with pytest.raises(ValueError, match="cu_seqlens must rise from 0 to T = 50"):
+        mamba_chunk_scan_combined(*args, seq_idx=seq_idx[:1], cu_seqlens=np.array([0, 20, 49], np.int32),
+                                  return_varlen_states=True)
+    with pytest.raises(tilecc.TileError, match="cu_seqlens has dtype int64"):
+        mamba_chunk_scan_combined(*args, seq_idx=seq_idx[:1], cu_seqlens=cu.astype(np.int64),
+                                  return_varlen_states=True)
 
 
 def test_bad_arguments_name_what_is_wrong():

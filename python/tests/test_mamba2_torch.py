@@ -148,14 +148,21 @@ def test_packed_sequences_equal_each_sequence_alone():
     seq_idx = torch.zeros(1, 300, dtype=torch.int32, device="cuda")
     for s in range(4):
         seq_idx[0, starts[s]:starts[s + 1]] = s
-    y, final = run(p, 64, seq_idx=seq_idx, return_final_states=True)
+    cu_seqlens = torch.tensor(starts, dtype=torch.int32, device="cuda")
+    y, final, varlen = run(p, 64, seq_idx=seq_idx, cu_seqlens=cu_seqlens, return_final_states=True,
+                           return_varlen_states=True)
+    assert varlen.shape == (4, 8, 64, 64) and varlen.dtype == torch.float32
     for s in range(4):
         part = {k: (v[:, starts[s]:starts[s + 1]] if v.dim() > 1 else v) for k, v in p.items()}
         alone, alone_final = run(part, 64, return_final_states=True)
         torch.testing.assert_close(y[:, starts[s]:starts[s + 1]], alone, atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(varlen[s:s + 1], alone_final, atol=1e-4, rtol=1e-4)
     torch.testing.assert_close(final, alone_final, atol=1e-4, rtol=1e-4)
-    compiled = torch.compile(lambda q, i: run(q, 64, seq_idx=i), fullgraph=True)
-    torch.testing.assert_close(compiled(p, seq_idx), y, atol=1e-5, rtol=1e-5)
+    compiled = torch.compile(lambda q, i, c: run(q, 64, seq_idx=i, cu_seqlens=c, return_varlen_states=True),
+                             fullgraph=True)
+    compiled_y, compiled_varlen = compiled(p, seq_idx, cu_seqlens)
+    torch.testing.assert_close(compiled_y, y, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(compiled_varlen, varlen, atol=1e-5, rtol=1e-5)
 
 
 def test_errors_name_the_argument():

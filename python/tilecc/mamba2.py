@@ -121,6 +121,16 @@ def _forward(inputs, outputs, options_key, device, stream):
     del ins, outs
 
 
+def _varlen_states(context, input_array, output_array, cu_seqlens, varlen, options, stream):
+    """Each packed sequence's final state into `varlen`, from a pass's inputs and outputs (C
+    arrays of DLTensor pointers)."""
+    capsules = [_capsule(cu_seqlens), _capsule(varlen)]
+    cu, out = (_PyCapsule_GetPointer(c, b"dltensor") for c in capsules)
+    _lib.check(_lib.lib().tilecc_ssd_varlen_states(context, input_array, output_array, cu, out, ctypes.byref(options),
+                                                   ctypes.c_void_p(stream)))
+    del capsules
+
+
 def _where(device):
     kind, index = device
     return "host memory" if kind in (_KDL_CPU, _KDL_CUDA_HOST) else f"cuda:{index}"
@@ -147,11 +157,6 @@ def _check_inputs(inputs):
     return device
 
 
-def _unsupported(name, given, what, default):
-    if given:
-        raise NotImplementedError(f"{_NAME}: {name} ({what}) is not supported yet; leave it at {default}")
-
-
 def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None, initial_states=None,
                               seq_idx=None, cu_seqlens=None, dt_softplus=False, dt_limit=(0.0, float("inf")),
                               return_final_states=False, return_varlen_states=False):
@@ -160,16 +165,20 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
     z (b, T, H, P) gates y by silu(z), dt_bias (H); dt = softplus(dt + dt_bias) when dt_softplus,
     clamped to dt_limit; initial_states (b, H, P, N); seq_idx (b, T) int32 packs sequences into
     one row: the state starts from zero where it changes (initial_states are sequence 0's).
+    With return_varlen_states, cu_seqlens ((nseq + 1,) int32, from 0 to T, the same boundaries;
+    batch 1) gives each sequence's final state, (nseq, H, P, N) float32.
 
     Returns y (b, T, H, P) in x's dtype, and with return_final_states also the final states
-    (b, H, P, N) in float32. `chunk_size` is a power of two from 16 to 256, or None for
-    tile-cc's choice (the fastest it knows for the shape). Not supported yet (they raise
-    NotImplementedError): cu_seqlens and return_varlen_states (each packed sequence's final
-    state). Forward only: the outputs carry no gradient.
+    (b, H, P, N) in float32, then with return_varlen_states the sequences' final states (as
+    mamba_ssm: y, [final_states,] [varlen_states]). `chunk_size` is a power of two from 16 to 256, or None for
+    tile-cc's choice (the fastest it knows for the shape). Forward only: the outputs carry no
+    gradient.
     """
     inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx]
-    _unsupported("cu_seqlens", cu_seqlens is not None, "variable-length sequences", "None")
-    _unsupported("return_varlen_states", return_varlen_states is not False, "variable-length sequences", "False")
+    if return_varlen_states and cu_seqlens is None:
+        raise ValueError(f"{_NAME}: return_varlen_states needs cu_seqlens (where each packed sequence starts)")
+    if not return_varlen_states:
+        cu_seqlens = None  # nothing reads it (as in mamba_ssm)
     for name, value in zip(_INPUTS[:_REQUIRED], inputs):
         if value is None:
             raise TypeError(f"{_NAME}: {name} is required")
@@ -179,18 +188,21 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
         # without autograd, its body runs directly: the dispatcher's round trip through Python
         # costs more host time than the GPU spends on a small problem.
         if _through_dispatcher(inputs):
-            y, final_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, seq_idx, *options[1:])
+            y, final_states, varlen_states = _op(x, dt, A, B, C, options[0], D, z, dt_bias, initial_states, seq_idx,
+                                                 cu_seqlens, *options[1:])
         else:
-            y, final_states = _torch_forward(inputs, options)
+            y, final_states, varlen_states = _torch_forward(inputs, options, cu_seqlens)
     else:
-        y, final_states = _numpy_forward(inputs, options, _check_inputs(inputs))
-    return (y, final_states) if return_final_states else y
+        y, final_states, varlen_states = _numpy_forward(inputs, options, _check_inputs(inputs), cu_seqlens)
+    results = (y,) + ((final_states,) if return_final_states else ()) + ((varlen_states,) if return_varlen_states
+                                                                            else ())
+    return results if len(results) > 1 else y
 
 
 _NUMPY_DTYPES = {"float16": "float16", "float32": "float32", "float64": "float64"}
 
 
-def _numpy_forward(inputs, options, device):
+def _numpy_forward(inputs, options, device, cu_seqlens=None):
     import numpy as np
     outputs = []
     for name, (dtype, shape) in zip(_OUTPUTS, _plan(inputs, options)):
@@ -198,7 +210,21 @@ def _numpy_forward(inputs, options, device):
             raise TypeError(f"{_NAME}: output {name} would be {dtype}, which NumPy has no dtype for")
         outputs.append(np.empty(shape, dtype=_NUMPY_DTYPES[dtype]))
     _forward(inputs, outputs, options, device, 0)
-    return outputs[0], outputs[1]
+    varlen = None
+    if cu_seqlens is not None:
+        cu_seqlens = np.asarray(cu_seqlens)
+        # Host memory: the boundaries can be checked here (on a GPU they are the caller's promise).
+        length = inputs[0].shape[1]
+        if cu_seqlens.ndim == 1 and len(cu_seqlens) and (cu_seqlens[0] != 0 or cu_seqlens[-1] != length or
+                                                         np.any(np.diff(cu_seqlens) < 0)):
+            raise ValueError(f"{_NAME}: cu_seqlens must rise from 0 to T = {length}; got {cu_seqlens.tolist()}")
+        heads, headdim, dstate = inputs[0].shape[2], inputs[0].shape[3], inputs[3].shape[3]
+        varlen = np.empty((max(len(cu_seqlens) - 1, 0) if cu_seqlens.ndim == 1 else 0, heads, headdim, dstate),
+                          np.float32)
+        ins, outs = _Tensors(inputs), _Tensors(outputs)
+        _varlen_states(context_for(*device), ins.c_array, outs.c_array, cu_seqlens, varlen, _c_options(*options), 0)
+        del ins, outs
+    return outputs[0], outputs[1], varlen
 
 
 def _through_dispatcher(inputs):
@@ -247,7 +273,7 @@ class _TorchPass:
         self.outputs = TensorSlots([(dl_device, TORCH_DTYPES[f"torch.{dtype}"], shape, contiguous_strides(shape))
                                     for dtype, shape in plan])
 
-    def __call__(self, inputs):
+    def __call__(self, inputs, cu_seqlens=None):
         import torch
         y = torch.empty(self.y[0], dtype=self.y[1], device=self.device)
         final_states = torch.empty(self.final_states[0], dtype=self.final_states[1], device=self.device)
@@ -260,9 +286,17 @@ class _TorchPass:
         else:
             self.inputs.set_data([None if t is None else t.data_ptr() for t in inputs])
             input_array = self.inputs.pointers
+        stream = self.stream()
         _lib.check(_lib.lib().tilecc_ssd_forward(self.context, input_array, self.outputs.pointers,
-                                                 ctypes.byref(self.options), ctypes.c_void_p(self.stream())))
-        return y, final_states
+                                                 ctypes.byref(self.options), ctypes.c_void_p(stream)))
+        if cu_seqlens is None:
+            return y, final_states, y.new_empty((0,) + self.final_states[0][1:], dtype=torch.float32)
+        # The workspace's intermediates are read before torch reuses its memory: the launch is
+        # queued on the same stream.
+        varlen = torch.empty((max(cu_seqlens.shape[0] - 1, 0),) + self.final_states[0][1:], dtype=torch.float32,
+                             device=self.device)
+        _varlen_states(self.context, input_array, self.outputs.pointers, cu_seqlens, varlen, self.options, stream)
+        return y, final_states, varlen
 
 
 def _stream_getter(torch, device):
@@ -278,7 +312,7 @@ _passes = threading.local()  # per thread: a pass fills its DLTensors before eac
 _MAX_PASSES = 64
 
 
-def _torch_forward(inputs, options):
+def _torch_forward(inputs, options, cu_seqlens=None):
     key = (tuple(None if t is None else (t.dtype, t.shape, t.stride(), t.device) for t in inputs), options)
     passes = getattr(_passes, "by_key", None)
     if passes is None:
@@ -289,7 +323,7 @@ def _torch_forward(inputs, options):
         if len(passes) >= _MAX_PASSES:
             passes.clear()
         passes[key] = run
-    return run(inputs)
+    return run(inputs, cu_seqlens)
 
 
 _op = None
@@ -315,15 +349,18 @@ def _register_torch_op():
     @torch.library.custom_op("tilecc::mamba_chunk_scan_combined", mutates_args=())
     def op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor, B: torch.Tensor, C: torch.Tensor, chunk_size: int,
            D: Optional[torch.Tensor], z: Optional[torch.Tensor], dt_bias: Optional[torch.Tensor],
-           initial_states: Optional[torch.Tensor], seq_idx: Optional[torch.Tensor], dt_softplus: bool,
-           dt_min: float, dt_max: float) -> Tuple[torch.Tensor, torch.Tensor]:
+           initial_states: Optional[torch.Tensor], seq_idx: Optional[torch.Tensor],
+           cu_seqlens: Optional[torch.Tensor], dt_softplus: bool, dt_min: float,
+           dt_max: float) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return _torch_forward([x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx],
-                              (chunk_size, dt_softplus, dt_min, dt_max))
+                              (chunk_size, dt_softplus, dt_min, dt_max), cu_seqlens)
 
     @op.register_fake
-    def _(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx, dt_softplus, dt_min, dt_max):
+    def _(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx, cu_seqlens, dt_softplus, dt_min, dt_max):
         b, _, heads, headdim = x.shape
-        return x.new_empty(x.shape), x.new_empty((b, heads, headdim, B.shape[-1]), dtype=torch.float32)
+        nseq = 0 if cu_seqlens is None else max(cu_seqlens.shape[0] - 1, 0)
+        return (x.new_empty(x.shape), x.new_empty((b, heads, headdim, B.shape[-1]), dtype=torch.float32),
+                x.new_empty((nseq, heads, headdim, B.shape[-1]), dtype=torch.float32))
 
     return op
 

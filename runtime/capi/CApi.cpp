@@ -201,4 +201,13 @@ tilecc_status tilecc_ssd_forward(tilecc_context *context, const DLTensor *const 
   });
 }
 
+tilecc_status tilecc_ssd_varlen_states(tilecc_context *context, const DLTensor *const *inputs,
+                                       const DLTensor *const *outputs, const DLTensor *cu_seqlens,
+                                       const DLTensor *varlen_states, const tilecc_ssd_options *options, void *stream) {
+  return guarded([&] {
+    require(context != nullptr, "tilecc_ssd_varlen_states: the context is null");
+    tile::capi::ssdVarlenStates(context->context, inputs, outputs, cu_seqlens, varlen_states, options, stream);
+  });
+}
+
 } // extern "C"

@@ -1,6 +1,7 @@
 #include "runtime/capi/Ssd.h"
 
 #include "kernels/mamba2/SsdForward.h"
+#include "kernels/mamba2/SsdVarlen.h"
 #include "runtime/DLPack.h"
 #include "runtime/Error.h"
 #include "runtime/Stream.h"
@@ -163,27 +164,39 @@ std::string ssdPlanJson(const DLTensor *const *inputs, const tilecc_ssd_options 
   return nlohmann::json{{"chunk_size", plan.chunkSize}, {"outputs", outputs}}.dump();
 }
 
+// The forward pass's outputs (`what` names the call in messages).
+std::array<rt::ArrayArg, TILECC_SSD_NUM_OUTPUTS> outputsOf(Context &context, const DLTensor *const *outputs,
+                                                           const std::string &what) {
+  if (!outputs)
+    invalid(what + ": the output list is null");
+  std::array<rt::ArrayArg, TILECC_SSD_NUM_OUTPUTS> arrays;
+  for (unsigned i = 0; i < arrays.size(); ++i) {
+    const std::string name = what + ": output " + tensorName(mamba2::kNumSsdInputs + i);
+    if (!outputs[i])
+      invalid(name + " is required (null was given)");
+    arrays[i] = arrayOf(&context, *outputs[i], name);
+  }
+  return arrays;
+}
+
+// On the interpreter, the inputs copied into its buffers.
+void stageInputs(HostStaging &staging, mamba2::SsdArrayInputs &in) {
+  for (rt::ArrayArg *a : {&in.x, &in.dt, &in.A, &in.B, &in.C})
+    *a = staging.in(*a);
+  for (std::optional<rt::ArrayArg> *a : {&in.D, &in.z, &in.dtBias, &in.initialStates, &in.seqIdx})
+    if (*a)
+      **a = staging.in(**a);
+}
+
 void ssdForward(Context &context, const DLTensor *const *inputs, const DLTensor *const *outputs,
                 const tilecc_ssd_options *options, void *stream) {
   mamba2::SsdArrayInputs in = inputsOf(&context, inputs);
-  if (!outputs)
-    invalid("ssd_forward: the output list is null");
-  std::array<rt::ArrayArg, TILECC_SSD_NUM_OUTPUTS> arrays;
-  for (unsigned i = 0; i < arrays.size(); ++i) {
-    const std::string what = "ssd_forward: output " + tensorName(mamba2::kNumSsdInputs + i);
-    if (!outputs[i])
-      invalid(what + " is required (null was given)");
-    arrays[i] = arrayOf(&context, *outputs[i], what);
-  }
+  std::array<rt::ArrayArg, TILECC_SSD_NUM_OUTPUTS> arrays = outputsOf(context, outputs, "ssd_forward");
   jit::Backend &backend = context.backend();
   std::optional<HostStaging> staging;
   if (!backend.onGpu()) {
     staging.emplace(backend);
-    for (rt::ArrayArg *a : {&in.x, &in.dt, &in.A, &in.B, &in.C})
-      *a = staging->in(*a);
-    for (std::optional<rt::ArrayArg> *a : {&in.D, &in.z, &in.dtBias, &in.initialStates, &in.seqIdx})
-      if (*a)
-        **a = staging->in(**a);
+    stageInputs(*staging, in);
     for (rt::ArrayArg &a : arrays)
       a = staging->out(a);
   }
@@ -191,6 +204,35 @@ void ssdForward(Context &context, const DLTensor *const *inputs, const DLTensor 
   std::optional<rt::Stream> borrowed = context.borrow(stream);
   mamba2::ssdForwardInto(backend, in, out, optionsOf(options), borrowed ? &*borrowed : nullptr, nullptr,
                          /*wait=*/false, &context.ssdPasses());
+  if (staging)
+    staging->finish();
+}
+
+void ssdVarlenStates(Context &context, const DLTensor *const *inputs, const DLTensor *const *outputs,
+                     const DLTensor *cuSeqlens, const DLTensor *varlenStates, const tilecc_ssd_options *options,
+                     void *stream) {
+  mamba2::SsdArrayInputs in = inputsOf(&context, inputs);
+  std::array<rt::ArrayArg, TILECC_SSD_NUM_OUTPUTS> arrays = outputsOf(context, outputs, "ssd_varlen_states");
+  if (!cuSeqlens || !varlenStates)
+    invalid(std::string("ssd_varlen_states: ") + (cuSeqlens ? "varlen_states" : "cu_seqlens") +
+            " is required (null was given)");
+  rt::ArrayArg cu = arrayOf(&context, *cuSeqlens, "ssd_varlen_states: cu_seqlens");
+  rt::ArrayArg varlen = arrayOf(&context, *varlenStates, "ssd_varlen_states: varlen_states");
+  jit::Backend &backend = context.backend();
+  std::optional<HostStaging> staging;
+  if (!backend.onGpu()) {
+    // The forward's outputs are this call's inputs.
+    staging.emplace(backend);
+    stageInputs(*staging, in);
+    for (rt::ArrayArg &a : arrays)
+      a = staging->in(a);
+    cu = staging->in(cu);
+    varlen = staging->out(varlen);
+  }
+  const mamba2::SsdArrayOutputs forward{arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]};
+  std::optional<rt::Stream> borrowed = context.borrow(stream);
+  mamba2::ssdVarlenStatesInto(backend, in, forward, cu, varlen, optionsOf(options), borrowed ? &*borrowed : nullptr,
+                              /*wait=*/false);
   if (staging)
     staging->finish();
 }

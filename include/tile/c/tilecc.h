@@ -157,6 +157,15 @@ tilecc_status tilecc_ssd_plan(const DLTensor *const *inputs, const tilecc_ssd_op
 tilecc_status tilecc_ssd_forward(tilecc_context *context, const DLTensor *const *inputs, const DLTensor *const *outputs,
                                  const tilecc_ssd_options *options, void *stream);
 
+/* Each packed sequence's final state (mamba_ssm's return_varlen_states; since version 4): after
+ * tilecc_ssd_forward over these inputs and options with seq_idx and batch 1, into `outputs`,
+ * writes to varlen_states ((nseq, H, P, N) float32, contiguous) the state after the last
+ * position of each sequence cu_seqlens ((nseq + 1,) int32, non-decreasing from 0 to T)
+ * delimits. Queued on `stream` like tilecc_ssd_forward. */
+tilecc_status tilecc_ssd_varlen_states(tilecc_context *context, const DLTensor *const *inputs,
+                                       const DLTensor *const *outputs, const DLTensor *cu_seqlens,
+                                       const DLTensor *varlen_states, const tilecc_ssd_options *options, void *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #include "kernels/mamba2/ErrorMetrics.h"
 #include "kernels/mamba2/Reference.h"
 #include "kernels/mamba2/SsdForward.h"
+#include "kernels/mamba2/SsdVarlen.h"
 #include "test/unit/mamba2/Mamba2TestUtil.h"
 #include "test/unit/mamba2/StoredTensor.h"
 #include "test/unit/runtime/GpuTest.h"
@@ -16,6 +17,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,7 @@ Tensor batchRow(const Tensor &t, int64_t b) {
 struct Outputs {
   Tensor y, finalStates;
   std::array<SsdKernelChoice, 4> choices;
+  Tensor varlenStates; // with cu_seqlens: each sequence's final state (SsdVarlen.h)
 };
 
 using Storage = std::vector<std::unique_ptr<Stored>>;
@@ -62,7 +65,7 @@ using Storage = std::vector<std::unique_ptr<Stored>>;
 // ssd_forward of `p` on `backend` with x, z, B, C stored in `dtype`, and in `ref` the float64
 // inputs the reference takes (the stored values, which `keep` holds); seqIdx (b, T) when given.
 Outputs forward(jit::Backend &backend, const Problem &p, interp::DType dtype, int chunk, const Tensor *seqIdx,
-                SsdInputs &ref, Storage &keep) {
+                SsdInputs &ref, Storage &keep, const Tensor *cuSeqlens = nullptr) {
   const interp::DType f32 = interp::DType::Float32;
   auto store = [&](const Tensor &t, interp::DType type) -> const Stored & {
     keep.push_back(std::make_unique<Stored>(t, type, false, backend));
@@ -96,7 +99,11 @@ Outputs forward(jit::Backend &backend, const Problem &p, interp::DType dtype, in
   options.chunkSize = chunk;
   options.dt = p.spec.options;
   SsdOutputs out = ssdForward(backend, in, options);
-  return {out.y.values(), out.finalStates.values(), out.choices};
+  Outputs result{out.y.values(), out.finalStates.values(), out.choices, {}};
+  if (cuSeqlens)
+    result.varlenStates =
+        ssdVarlenStates(backend, in, out, store(*cuSeqlens, interp::DType::Int32).array, options).values();
+  return result;
 }
 
 // A sub-problem: positions [t0, t1) of batch row b, with the initial state when `withInit`.
@@ -131,6 +138,12 @@ void check(const char *name, const char *what, const Tensor &got, const Tensor &
   CHECK(e.outside == 0);
 }
 
+// What the varlen states' entering part is stored as: the chunk-entry states, bf16 for bf16
+// data with native products (SsdPlan.cpp), else float32.
+rt::DType varlenStored(const PackedCase &c) {
+  return c.dtype == interp::DType::BFloat16 ? rt::DType::BFloat16 : rt::DType::Float32;
+}
+
 // Runs a case on the interpreter, or on the GPU (its tuner picking each kernel's configuration
 // unless the case forces one).
 void run(const PackedCase &c, jit::BackendOptions::Choice where = jit::BackendOptions::Choice::Interpreter) {
@@ -156,9 +169,18 @@ void run(const PackedCase &c, jit::BackendOptions::Choice where = jit::BackendOp
     bo.tuning = tuning;
   }
   jit::Backend backend(bo);
+  // One row: each sequence's final state too (cu_seqlens, SsdVarlen.h).
+  std::optional<Tensor> cuSeqlens;
+  if (spec.b == 1) {
+    cuSeqlens = Tensor({int64_t(c.starts[0].size()) + 1});
+    for (size_t s = 0; s < c.starts[0].size(); ++s)
+      (*cuSeqlens)({int64_t(s)}) = double(c.starts[0][s]);
+    (*cuSeqlens)({int64_t(c.starts[0].size())}) = double(spec.T);
+  }
   SsdInputs ref;
   Storage storage;
-  const Outputs packed = forward(backend, p, c.dtype, c.chunk, &seqIdx, ref, storage);
+  const Outputs packed =
+      forward(backend, p, c.dtype, c.chunk, &seqIdx, ref, storage, cuSeqlens ? &*cuSeqlens : nullptr);
   for (const SsdKernelChoice &k : packed.choices)
     std::printf("ssd packed %-34s %-24s %s\n", c.name, k.kernel.c_str(), k.str().c_str());
   const SsdResult expected = reference(ref, spec.options);
@@ -191,6 +213,12 @@ void run(const PackedCase &c, jit::BackendOptions::Choice where = jit::BackendOp
       if (s + 1 == starts.size())
         check(c.name, (what + " final").c_str(), batchRow(packed.finalStates, b), single.finalStates, c.dtype,
               rt::DType::Float32, sMax);
+      if (cuSeqlens) {
+        // The sequence's final state against the float64 recurrence over it alone.
+        const SsdResult want = reference(aloneRef, spec.options);
+        check(c.name, (what + " varlen").c_str(), batchRow(packed.varlenStates, int64_t(s)), want.finalStates, c.dtype,
+              varlenStored(c), sMax);
+      }
     }
   }
 }
@@ -214,6 +242,8 @@ TEST_CASE("mamba2 interpreted: packed sequences (seq_idx) match the reference an
       // Chunks of 128 walked in parts of 64 rows (SQ): boundaries in either part and on the
       // second part's first position.
       {"fp32 chunk 128 in parts", f32, 128, 300, {{0, 50, 64, 150, 256}}, "fwd_pass_state:20"},
+      // bf16 in one row with an empty sequence (its final state is zero).
+      {"bf16 chunk 64 empty sequence", bf16, 64, 150, {{0, 40, 40, 100}}},
   };
   for (const PackedCase &c : cases)
     run(c);
