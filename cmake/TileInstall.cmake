@@ -59,7 +59,8 @@ set(TILE_PUBLIC_HEADERS
   compiler/frontend/Specialization.h
   kernels/mamba2/SsdForward.h kernels/mamba2/SsdVarlen.h kernels/mamba2/SsdPlan.h kernels/mamba2/SsdProblem.h
   kernels/mamba2/HostTensor.h
-  kernels/mamba2/Reference.h kernels/mamba2/ErrorMetrics.h kernels/mamba2/SsdWork.h)
+  kernels/mamba2/Reference.h kernels/mamba2/ReferenceBackward.h kernels/mamba2/ErrorMetrics.h
+  kernels/mamba2/SsdWork.h)
 foreach(header ${TILE_PUBLIC_HEADERS})
   get_filename_component(dir "${header}" DIRECTORY)
   install(FILES "${PROJECT_SOURCE_DIR}/${header}" DESTINATION "${TILE_INSTALL_INCLUDEDIR}/${dir}")
