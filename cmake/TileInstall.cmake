@@ -57,7 +57,8 @@ set(TILE_PUBLIC_HEADERS
   runtime/jit/Backend.h runtime/jit/Buffer.h runtime/jit/Jit.h runtime/jit/DiskCache.h
   runtime/jit/Tuner.h runtime/jit/TuneKey.h runtime/jit/TuneRecord.h runtime/jit/TuneSettings.h runtime/jit/TuneTimer.h
   compiler/frontend/Specialization.h
-  kernels/mamba2/SsdForward.h kernels/mamba2/SsdVarlen.h kernels/mamba2/SsdPlan.h kernels/mamba2/SsdProblem.h
+  kernels/mamba2/SsdForward.h kernels/mamba2/SsdVarlen.h kernels/mamba2/SsdBackward.h kernels/mamba2/SsdPlan.h
+  kernels/mamba2/SsdProblem.h
   kernels/mamba2/HostTensor.h
   kernels/mamba2/Reference.h kernels/mamba2/ReferenceBackward.h kernels/mamba2/ErrorMetrics.h
   kernels/mamba2/SsdWork.h)

@@ -448,3 +448,210 @@ def varlen_states(x, B, dt_out, dA_cumsum, states, cu_seqlens, varlen, nheads: i
     S = ct.mma(ct.transpose(xc.astype(MT)), wb, S)
     S = ct.where(end > start, S, 0.0)
     ct.store(varlen, (seq, h, pb, nb), ct.reshape(S, (1, 1, BP, BN)))
+
+
+# ---- The backward pass (SsdBackward.cpp) ------------------------------------------------------
+# Gradients of loss(y, final_states) given dy and d final_states, from the forward's recomputed
+# results: y before the gate (the forward run without z, float32), the chunk-entry states, dt_out
+# and dA_cumsum. Per chunk c of a head (Q positions; s = dA_cumsum, u = dt_out, S_c the state
+# entering the chunk, G the gradient of the state leaving it):
+#   y = M x + diag(e) C S_c^T + D x,  M = (C B^T o E) diag(u),  E_ij = exp(s_i - s_j) [j <= i]
+#   S_next = a S_c + x^T diag(w) B,   w = exp(s_last - s) o u,   a = exp(s_last), e = exp(s)
+# (with packed sequences E, e, w and a are masked as in the forward). bwd_gate turns the output's
+# gradient into y's, bwd_pass_state carries G backwards over the chunks, bwd_chunk computes each
+# chunk's gradients (x, B, C, and those of s and u, folded into u's through s = cumsum(u A)),
+# bwd_dt takes u's gradient through the clamp, softplus and bias to dt, and bwd_reduce sums the
+# per-chunk parts of dA, dt_bias and D. Products are float32 (exact FMAs); one configuration each.
+
+
+@ct.kernel
+def bwd_gate(y, z, dout, dy, dz, nheads: int, BT: ct.Constant[int], BP: ct.Constant[int]):
+    """dy = dout z sigmoid(z), dz = dout y sigmoid(z) (1 + z (1 - sigmoid(z))), for y before the
+    gate. Grid (T blocks, P blocks, batch * heads)."""
+    tb = ct.bid(0)
+    pb = ct.bid(1)
+    bi = ct.bid(2) // nheads
+    h = ct.bid(2) % nheads
+    yv = ct.load(y, (bi, tb, h, pb), (1, BT, 1, BP), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    zv = ct.load(z, (bi, tb, h, pb), (1, BT, 1, BP), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    g = ct.load(dout, (bi, tb, h, pb), (1, BT, 1, BP), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    sz = ct.sigmoid(zv)
+    ct.store(dz, (bi, tb, h, pb), (g * yv * sz * (1.0 + zv * (1.0 - sz))).astype(dz.dtype))
+    ct.store(dy, (bi, tb, h, pb), (g * zv * sz).astype(dy.dtype))
+
+
+@ct.kernel
+def bwd_pass_state(dy, C, dA_cumsum, dfinal, seq_idx, dstates, dinit, nheads: int, ngroups: int, nchunks: int,
+                   Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
+                   HAS_DFINAL: ct.Constant[bool] = False, HAS_SEQ: ct.Constant[bool] = False):
+    """The gradient of the state leaving each chunk (dstates[:, c]) and of the initial state,
+    from the last chunk back: G_c-1 = a_c G_c + (diag(e) dy)^T C over chunk c. Grid (P blocks,
+    N blocks, batch * heads)."""
+    pb = ct.bid(0)
+    nb = ct.bid(1)
+    bi = ct.bid(2) // nheads
+    h = ct.bid(2) % nheads
+    g = h // (nheads // ngroups)
+    if HAS_DFINAL:
+        G = ct.reshape(ct.load(dfinal, (bi, h, pb, nb), (1, 1, BP, BN), padding_mode=ct.PaddingMode.ZERO),
+                       (BP, BN)).astype(ct.float32)
+    else:
+        G = ct.zeros((BP, BN), dtype=ct.float32)
+    for k in range(nchunks):
+        c = nchunks - 1 - k
+        ct.store(dstates, (bi, c, h, pb, nb), ct.reshape(G, (1, 1, 1, BP, BN)))
+        s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+        s_last = ct.reshape(ct.load(dA_cumsum, (bi, h, c, Q - 1), (1, 1, 1, 1)), ())
+        e = ct.exp(s)
+        goes_on = True
+        if HAS_SEQ:
+            seq_last, seq_before = chunk_sequences(seq_idx, bi, c, Q)
+            seq = ct.reshape(ct.load(seq_idx, (bi, c), (1, Q), padding_mode=ct.PaddingMode.ZERO), (Q,))
+            e = ct.where(seq == seq_before, e, 0.0)
+            goes_on = seq_last == seq_before
+        dyc = ct.reshape(ct.load(dy, (bi, c, h, pb), (1, Q, 1, BP), padding_mode=ct.PaddingMode.ZERO),
+                         (Q, BP)).astype(ct.float32)
+        cc = ct.reshape(ct.load(C, (bi, c, g, nb), (1, Q, 1, BN), padding_mode=ct.PaddingMode.ZERO),
+                        (Q, BN)).astype(ct.float32)
+        G = ct.mma(ct.transpose(dyc * e[:, None]), cc, entering(G, s_last, goes_on, HAS_SEQ))
+    ct.store(dinit, (bi, h, pb, nb), ct.reshape(G, (1, 1, BP, BN)))
+
+
+@ct.kernel
+def bwd_chunk(x, B, C, dy, dt_out, dA_cumsum, A, states, dstates, seq_idx, D, dx, dB, dC, du, dA_part, dD_part,
+              nheads: int, ngroups: int, nchunks: int,
+              Q: ct.Constant[int], PP: ct.Constant[int], N: ct.Constant[int],
+              HAS_D: ct.Constant[bool] = False, D_PER_CHANNEL: ct.Constant[bool] = False,
+              HAS_SEQ: ct.Constant[bool] = False):
+    """One chunk of one group's heads: dx per head, dB and dC summed over the group's heads, u's
+    gradient (b, H, nc, Q) and the chunk's parts of dA ((b * nc, H)) and D ((b * nc, H, PP)).
+    PP is headdim rounded up to a power of two. Grid (chunks, groups, batch)."""
+    c = ct.bid(0)
+    g = ct.bid(1)
+    bi = ct.bid(2)
+    heads = nheads // ngroups
+    bq = ct.reshape(ct.load(B, (bi, c, g, 0), (1, Q, 1, N), padding_mode=ct.PaddingMode.ZERO),
+                    (Q, N)).astype(ct.float32)
+    cq = ct.reshape(ct.load(C, (bi, c, g, 0), (1, Q, 1, N), padding_mode=ct.PaddingMode.ZERO),
+                    (Q, N)).astype(ct.float32)
+    cb = ct.mma(cq, ct.transpose(bq), ct.zeros((Q, Q), dtype=ct.float32))
+    rows = ct.arange(Q)
+    mask = rows[None, :] <= rows[:, None]
+    keep_in = ct.full((Q,), True, dtype=ct.bool_)
+    keep_state = ct.full((Q,), True, dtype=ct.bool_)
+    goes_on = True
+    if HAS_SEQ:
+        seq_last, seq_before = chunk_sequences(seq_idx, bi, c, Q)
+        seq = ct.reshape(ct.load(seq_idx, (bi, c), (1, Q), padding_mode=ct.PaddingMode.ZERO), (Q,))
+        mask = mask & (seq[:, None] == seq[None, :])
+        keep_in = seq == seq_before
+        keep_state = seq == seq_last
+        goes_on = seq_last == seq_before
+    db_acc = ct.zeros((Q, N), dtype=ct.float32)
+    dc_acc = ct.zeros((Q, N), dtype=ct.float32)
+    for hh in range(heads):
+        h = g * heads + hh
+        s = ct.reshape(ct.load(dA_cumsum, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+        u = ct.reshape(ct.load(dt_out, (bi, h, c, 0), (1, 1, 1, Q)), (Q,))
+        s_last = ct.reshape(ct.load(dA_cumsum, (bi, h, c, Q - 1), (1, 1, 1, 1)), ())
+        a_h = ct.reshape(ct.load(A, (h,), (1,)), ()).astype(ct.float32)
+        xq = ct.reshape(ct.load(x, (bi, c, h, 0), (1, Q, 1, PP), padding_mode=ct.PaddingMode.ZERO),
+                        (Q, PP)).astype(ct.float32)
+        dyq = ct.reshape(ct.load(dy, (bi, c, h, 0), (1, Q, 1, PP), padding_mode=ct.PaddingMode.ZERO),
+                         (Q, PP)).astype(ct.float32)
+        sc = ct.reshape(ct.load(states, (bi, c, h, 0, 0), (1, 1, 1, PP, N), padding_mode=ct.PaddingMode.ZERO),
+                        (PP, N)).astype(ct.float32)
+        G = ct.reshape(ct.load(dstates, (bi, c, h, 0, 0), (1, 1, 1, PP, N), padding_mode=ct.PaddingMode.ZERO),
+                       (PP, N))
+        E = ct.where(mask, ct.exp(ct.minimum(s[:, None] - s[None, :], 0.0)), 0.0)
+        e = ct.where(keep_in, ct.exp(s), 0.0)
+        decay = ct.where(keep_state, ct.exp(ct.minimum(s_last - s, 0.0)), 0.0)
+        w = decay * u
+        a_in = ct.exp(s_last)
+        if HAS_SEQ:
+            a_in = ct.where(goes_on, a_in, 0.0)
+        cbe = cb * E
+        m = cbe * u[None, :]
+        # dM_ij = dy_i . x_j, masked as M.
+        dm = ct.where(mask, ct.mma(dyq, ct.transpose(xq), ct.zeros((Q, Q), dtype=ct.float32)), 0.0)
+        dcb = dm * E * u[None, :]
+        bg = ct.mma(bq, ct.transpose(G), ct.zeros((Q, PP), dtype=ct.float32))  # B G^T
+        xg = ct.mma(xq, G, ct.zeros((Q, N), dtype=ct.float32))  # x G
+        dxh = ct.mma(ct.transpose(m), dyq, bg * w[:, None])
+        if HAS_D:
+            if D_PER_CHANNEL:
+                dv = ct.reshape(ct.load(D, (h, 0), (1, PP), padding_mode=ct.PaddingMode.ZERO), (PP,))
+                dxh = dxh + dv.astype(ct.float32)[None, :] * dyq
+            else:
+                dv = ct.load(D, (h,), (1,), padding_mode=ct.PaddingMode.ZERO)
+                dxh = dxh + dv.astype(ct.float32)[None, :] * dyq
+            ct.store(dD_part, (bi * nchunks + c, h, 0), ct.reshape(ct.sum(dyq * xq, axis=0), (1, 1, PP)))
+        ct.store(dx, (bi, c, h, 0), ct.reshape(dxh, (1, Q, 1, PP)).astype(dx.dtype))
+        sct = ct.mma(dyq, sc, ct.zeros((Q, N), dtype=ct.float32))  # dy S_c
+        dc_acc = ct.mma(dcb, bq, dc_acc + sct * e[:, None])
+        db_acc = ct.mma(ct.transpose(dcb), cq, db_acc + xg * w[:, None])
+        # The gradient of s: through E (rows +, columns -), the entering state's term and w.
+        t = dm * m
+        dw = ct.sum(xg * bq, axis=1)
+        ds = ct.sum(t, axis=1) - ct.sum(t, axis=0) + e * ct.sum(sct * cq, axis=1) - dw * w
+        ds_last = ct.sum(dw * w) + a_in * ct.sum(G * sc)
+        ds = ds + ct.where(rows == Q - 1, ds_last, 0.0)
+        # s = cumsum(u A): u's gradient takes A times the reverse cumulative sum of ds.
+        r = ct.sum(ds) - ct.cumsum(ds, axis=0) + ds
+        dun = ct.sum(dm * cbe, axis=0) + dw * decay + a_h * r
+        ct.store(du, (bi, h, c, 0), ct.reshape(dun, (1, 1, 1, Q)))
+        ct.store(dA_part, (bi * nchunks + c, h), ct.reshape(ct.sum(u * r), (1, 1)))
+    ct.store(dB, (bi, c, g, 0), ct.reshape(db_acc, (1, Q, 1, N)).astype(dB.dtype))
+    ct.store(dC, (bi, c, g, 0), ct.reshape(dc_acc, (1, Q, 1, N)).astype(dC.dtype))
+
+
+@ct.kernel
+def bwd_dt(dt, dt_bias, du, ddt, dbias_part, seqlen: int, nchunks: int,
+           Q: ct.Constant[int], BH: ct.Constant[int],
+           HAS_BIAS: ct.Constant[bool] = False, SOFTPLUS: ct.Constant[bool] = False,
+           DT_MIN: ct.Constant[float] = 0.0, DT_MAX: ct.Constant[float] = 3.0e38):
+    """ddt = du * du/d(dt) through chunk_cumsum's bias, softplus and clamp (no gradient where the
+    clamp holds u), and the chunk's part of dt_bias's gradient ((b * nc, H)). Grid as
+    chunk_cumsum's (chunks, head blocks, batch)."""
+    c = ct.bid(0)
+    hb = ct.bid(1)
+    bi = ct.bid(2)
+    v = ct.transpose(ct.reshape(ct.load(dt, (bi, c, hb), (1, Q, BH), padding_mode=ct.PaddingMode.ZERO),
+                                (Q, BH))).astype(ct.float32)
+    if HAS_BIAS:
+        v = v + ct.load(dt_bias, (hb,), (BH,), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)[:, None]
+    slope = ct.full((BH, Q), 1.0, dtype=ct.float32)
+    if SOFTPLUS:
+        slope = ct.where(v > 20.0, 1.0, ct.sigmoid(v))
+        v = ct.where(v > 20.0, v, ct.log(1.0 + ct.exp(v)))
+    valid = (c * Q + ct.arange(Q)) < seqlen
+    inside = (v > DT_MIN) & (v < DT_MAX) & valid[None, :]
+    g = ct.reshape(ct.load(du, (bi, hb, c, 0), (1, BH, 1, Q), padding_mode=ct.PaddingMode.ZERO), (BH, Q))
+    d = ct.where(inside, g * slope, 0.0)
+    ct.store(ddt, (bi, c, hb), ct.reshape(ct.transpose(d), (1, Q, BH)).astype(ddt.dtype))
+    ct.store(dbias_part, (bi * nchunks + c, hb), ct.reshape(ct.sum(d, axis=1), (1, BH)))
+
+
+@ct.kernel
+def bwd_reduce(dA_part, dbias_part, dD_part, dA, ddt_bias, dD, rows: int, PP: ct.Constant[int],
+               HAS_BIAS: ct.Constant[bool] = False, HAS_D: ct.Constant[bool] = False,
+               D_PER_CHANNEL: ct.Constant[bool] = False):
+    """dA, dt_bias's and D's gradients of head h: the sums of their per-chunk parts. Grid (heads,)."""
+    h = ct.bid(0)
+    a = ct.zeros((1, 1), dtype=ct.float32)
+    bias = ct.zeros((1, 1), dtype=ct.float32)
+    dsum = ct.zeros((1, 1, PP), dtype=ct.float32)
+    for r in range(rows):
+        a = a + ct.load(dA_part, (r, h), (1, 1))
+        if HAS_BIAS:
+            bias = bias + ct.load(dbias_part, (r, h), (1, 1))
+        if HAS_D:
+            dsum = dsum + ct.load(dD_part, (r, h, 0), (1, 1, PP))
+    ct.store(dA, (h,), ct.reshape(a, (1,)))
+    if HAS_BIAS:
+        ct.store(ddt_bias, (h,), ct.reshape(bias, (1,)))
+    if HAS_D:
+        if D_PER_CHANNEL:
+            ct.store(dD, (h, 0), ct.reshape(dsum, (1, PP)))
+        else:
+            ct.store(dD, (h,), ct.reshape(ct.sum(dsum), (1,)))

@@ -1,0 +1,189 @@
+// The executor of ssd_backward: the recomputed forward, then ssd.py's backward kernels in order
+// (bwd_gate with z, bwd_pass_state, bwd_chunk, bwd_dt, bwd_reduce).
+#include "kernels/mamba2/SsdBackward.h"
+
+#include "runtime/Error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+namespace tile::mamba2 {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string &message) {
+  throw rt::Error(rt::Error::Kind::InvalidArgument, "ssd_backward: " + message);
+}
+
+std::int64_t nextPow2(std::int64_t v) {
+  std::int64_t p = 1;
+  while (p < v)
+    p *= 2;
+  return p;
+}
+
+using LaunchArg = std::variant<rt::ArrayArg, std::int64_t>;
+
+// Compiles ssd.py's `kernel` for these constants and arguments (named in parameter order) and
+// launches it on `grid`.
+void run(jit::Backend &backend, const char *kernel, KernelConstants constants,
+         const std::vector<std::pair<const char *, LaunchArg>> &args, const std::array<std::int64_t, 3> &grid) {
+  jit::KernelRequest request;
+  request.source = ssdSource();
+  request.fileName = "ssd.py";
+  request.kernel = kernel;
+  request.constants = std::move(constants);
+  std::vector<rt::Arg> values;
+  for (const auto &[name, arg] : args) {
+    if (const auto *a = std::get_if<rt::ArrayArg>(&arg)) {
+      request.args[name] = {rt::dtypeName(a->dtype), static_cast<std::int64_t>(a->shape.size()), a->isAligned()};
+      values.emplace_back(*a);
+    } else {
+      request.args[name] = {"int64", 0};
+      values.emplace_back(rt::Scalar(std::get<std::int64_t>(arg)));
+    }
+  }
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+    return;
+  backend.launch(backend.compile(request), rt::Grid(grid[0], grid[1], grid[2]), values);
+}
+
+// A float32 output of `shape` in the backend's memory (zeroed: some kernels write only parts).
+SsdOutput output(jit::Backend &backend, const Shape &shape) {
+  SsdOutput o;
+  const std::size_t bytes = static_cast<std::size_t>(numElements(shape)) * sizeof(float);
+  o.buffer = backend.upload(std::vector<unsigned char>(std::max<std::size_t>(bytes, 1), 0));
+  o.view = o.buffer.array(rt::DType::Float32, shape);
+  return o;
+}
+
+void expectGradient(const char *name, const rt::ArrayArg &a, const Shape &expected) {
+  if (a.shape != expected)
+    invalid(fmt::format("{} has shape {} but expected {}", name, shapeString(a.shape), shapeString(expected)));
+  if (!rt::isFloat(a.dtype) || rt::dtypeSize(a.dtype) < 2)
+    invalid(fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", name, rt::dtypeName(a.dtype)));
+}
+
+} // namespace
+
+SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, const rt::ArrayArg &dy,
+                               const std::optional<rt::ArrayArg> &dFinalStates, const ForwardOptions &options) {
+  const SsdDims d = validate(in, options);
+  const std::int64_t b = d.batch, T = d.seqlen, H = d.nheads, P = d.headdim, G = d.ngroups, N = d.dstate;
+  expectGradient("dy", dy, {b, T, H, P});
+  if (dFinalStates)
+    expectGradient("dfinal_states", *dFinalStates, {b, H, P, N});
+
+  // The forward again: y before the gate in float32, and the intermediates.
+  SsdArrayInputs ungated = in;
+  ungated.z.reset();
+  ForwardOptions forwardOptions = options;
+  forwardOptions.outputDType = rt::DType::Float32;
+  const SsdOutputs f = ssdForward(backend, ungated, forwardOptions);
+  const std::int64_t Q = f.chunkSize, nc = f.dtOut.view.shape[2], PP = nextPow2(P);
+
+  SsdGradientOutputs g;
+  g.dx = output(backend, {b, T, H, P});
+  g.ddt = output(backend, {b, T, H});
+  g.dA = output(backend, {H});
+  g.dB = output(backend, {b, T, G, N});
+  g.dC = output(backend, {b, T, G, N});
+  if (in.D)
+    g.dD = output(backend, in.D->shape);
+  if (in.dtBias)
+    g.dDtBias = output(backend, {H});
+  // Scratch: y's gradient after the gate, the gradients of the states leaving each chunk and of
+  // u, and the per-chunk parts of dA, dt_bias and D.
+  SsdOutput dyGated, dInit = output(backend, {b, H, P, N}), dStates = output(backend, {b, nc, H, P, N});
+  SsdOutput du = output(backend, {b, H, nc, Q}), dAPart = output(backend, {b * nc, H});
+  SsdOutput dBiasPart = output(backend, {b * nc, H}), dDPart = output(backend, {b * nc, H, PP});
+
+  const rt::ArrayArg seqIdx = in.seqIdx ? *in.seqIdx : in.A; // placeholders: never read
+  const rt::ArrayArg D = in.D ? *in.D : in.A, dtBias = in.dtBias ? *in.dtBias : in.A;
+  const rt::ArrayArg dD = in.D ? g.dD.view : dAPart.view, dDtBias = in.dtBias ? g.dDtBias.view : dAPart.view;
+  const std::int64_t BP = std::min<std::int64_t>(nextPow2(P), 64), BN = std::min<std::int64_t>(N, 64);
+  const bool seq = in.seqIdx.has_value(), perChannel = in.D && in.D->shape.size() == 2;
+
+  rt::ArrayArg dyOfY = dy;
+  if (in.z) {
+    g.dz = output(backend, {b, T, H, P});
+    dyGated = output(backend, {b, T, H, P});
+    const std::int64_t BT = 64;
+    run(backend, "bwd_gate", {{"BT", BT}, {"BP", BP}},
+        {{"y", f.y.view}, {"z", *in.z}, {"dout", dy}, {"dy", dyGated.view}, {"dz", g.dz.view}, {"nheads", H}},
+        {(T + BT - 1) / BT, (P + BP - 1) / BP, b * H});
+    dyOfY = dyGated.view;
+  }
+  const rt::ArrayArg dfinal = dFinalStates ? *dFinalStates : dInit.view;
+  run(backend, "bwd_pass_state",
+      {{"Q", Q}, {"BP", BP}, {"BN", BN}, {"HAS_DFINAL", dFinalStates.has_value()}, {"HAS_SEQ", seq}},
+      {{"dy", dyOfY},
+       {"C", in.C},
+       {"dA_cumsum", f.dACumsum.view},
+       {"dfinal", dfinal},
+       {"seq_idx", seqIdx},
+       {"dstates", dStates.view},
+       {"dinit", dInit.view},
+       {"nheads", H},
+       {"ngroups", G},
+       {"nchunks", nc}},
+      {(P + BP - 1) / BP, (N + BN - 1) / BN, b * H});
+  run(backend, "bwd_chunk",
+      {{"Q", Q}, {"PP", PP}, {"N", N}, {"HAS_D", in.D.has_value()}, {"D_PER_CHANNEL", perChannel}, {"HAS_SEQ", seq}},
+      {{"x", in.x},
+       {"B", in.B},
+       {"C", in.C},
+       {"dy", dyOfY},
+       {"dt_out", f.dtOut.view},
+       {"dA_cumsum", f.dACumsum.view},
+       {"A", in.A},
+       {"states", f.states.view},
+       {"dstates", dStates.view},
+       {"seq_idx", seqIdx},
+       {"D", D},
+       {"dx", g.dx.view},
+       {"dB", g.dB.view},
+       {"dC", g.dC.view},
+       {"du", du.view},
+       {"dA_part", dAPart.view},
+       {"dD_part", dDPart.view},
+       {"nheads", H},
+       {"ngroups", G},
+       {"nchunks", nc}},
+      {nc, G, b});
+  const std::int64_t BH = std::min<std::int64_t>(16, nextPow2(H));
+  run(backend, "bwd_dt",
+      {{"Q", Q},
+       {"BH", BH},
+       {"HAS_BIAS", in.dtBias.has_value()},
+       {"SOFTPLUS", options.dt.dtSoftplus},
+       {"DT_MIN", options.dt.dtMin},
+       {"DT_MAX", std::isinf(options.dt.dtMax) ? 3.0e38 : options.dt.dtMax}},
+      {{"dt", in.dt},
+       {"dt_bias", dtBias},
+       {"du", du.view},
+       {"ddt", g.ddt.view},
+       {"dbias_part", dBiasPart.view},
+       {"seqlen", T},
+       {"nchunks", nc}},
+      {nc, (H + BH - 1) / BH, b});
+  run(backend, "bwd_reduce",
+      {{"PP", PP}, {"HAS_BIAS", in.dtBias.has_value()}, {"HAS_D", in.D.has_value()}, {"D_PER_CHANNEL", perChannel}},
+      {{"dA_part", dAPart.view},
+       {"dbias_part", dBiasPart.view},
+       {"dD_part", dDPart.view},
+       {"dA", g.dA.view},
+       {"ddt_bias", dDtBias},
+       {"dD", dD},
+       {"rows", b * nc}},
+      {H, 1, 1});
+  backend.synchronize();
+  if (in.initialStates)
+    g.dInitialStates = std::move(dInit);
+  return g;
+}
+
+} // namespace tile::mamba2

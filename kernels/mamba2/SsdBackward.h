@@ -1,0 +1,33 @@
+// ssd_backward: the gradients of the SSD forward pass (mamba_ssm's mamba_chunk_scan_combined
+// under autograd), from ssd.py's backward kernels on a jit::Backend, as ssdForward runs its
+// forward: the GPU or the interpreter.
+//
+//   SsdGradientOutputs g = ssdBackward(backend, in, dy, dFinalStates, options);
+//   Tensor dx = g.dx.values();
+//
+// The forward is recomputed first (its intermediates are not kept between the calls), without
+// the gate and with a float32 y; then five kernels (ssd.py, "The backward pass"). This first
+// version computes in float32 with one configuration per kernel and no tuning.
+#pragma once
+
+#include "kernels/mamba2/SsdForward.h"
+
+namespace tile::mamba2 {
+
+/// Each input's gradient (float32, contiguous, in its input's shape); absent inputs' gradients
+/// are empty (no buffer).
+struct SsdGradientOutputs {
+  SsdOutput dx, ddt, dA, dB, dC;
+  SsdOutput dD, dz, dDtBias, dInitialStates;
+};
+
+/// The gradients of loss = sum(dy * y) + sum(dFinalStates * final_states) for ssdForward(inputs,
+/// options), through every option it takes (dt_bias, softplus, dt limits, D per head or
+/// channel, z, initial states, packed sequences). dy (b, T, H, P) and dFinalStates (b, H, P, N)
+/// in any float dtype and strides. Checks shapes and dtypes (rt::Error(InvalidArgument) naming
+/// the argument) and waits for the result. Reference: ReferenceBackward.h.
+SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &inputs, const rt::ArrayArg &dy,
+                               const std::optional<rt::ArrayArg> &dFinalStates = std::nullopt,
+                               const ForwardOptions &options = {});
+
+} // namespace tile::mamba2
