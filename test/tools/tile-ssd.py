@@ -11,6 +11,26 @@
 # PACKED: tile-ssd: packed sequences (seq_idx.npy)
 # PACKED: tile-ssd: y {{.*}} 0 of 2560 outside
 # PACKED: tile-ssd: check passed
+# The backward pass (--backward): every gradient against the float64 reference, written all or none.
+# RUN: %python %S/Inputs/ssd_inputs.py %t/grad 1,40,2,16,1,16 --gradients --seq-starts 21
+# RUN: tile-ssd --backward --interpret --inputs %t/grad --out %t/grad-out --chunk-size 16 --dt-softplus --check | FileCheck %s --check-prefix=BACKWARD
+# RUN: ls %t/grad-out | FileCheck %s --check-prefix=BACKWARD-FILES
+# RUN: not tile-ssd --backward --interpret --inputs %t/in 2>&1 | FileCheck %s --check-prefix=BACKWARD-NODY
+# RUN: not tile-ssd --backward --decode 2>&1 | FileCheck %s --check-prefix=BACKWARD-DECODE
+# RUN: not tile-ssd --backward --output-dtype float32 2>&1 | FileCheck %s --check-prefix=BACKWARD-DTYPE
+# BACKWARD: tile-ssd: backward {{.*}} ms
+# BACKWARD: tile-ssd: wrote 5 gradients to
+# BACKWARD: tile-ssd: dx {{.*}} 0 of 1280 outside
+# BACKWARD: tile-ssd: dA {{.*}} 0 of 2 outside
+# BACKWARD: tile-ssd: check passed
+# BACKWARD-FILES: dA.npy
+# BACKWARD-FILES: dB.npy
+# BACKWARD-FILES: dC.npy
+# BACKWARD-FILES: ddt.npy
+# BACKWARD-FILES: dx.npy
+# BACKWARD-NODY: tile-ssd: error: missing required input {{.*}}/dy.npy
+# BACKWARD-DECODE: --decode and --backward are two different runs
+# BACKWARD-DTYPE: --output-dtype does not apply to --backward
 #
 # RUN: not tile-ssd --interpret --chunk-size 16abc 2>&1 | FileCheck %s --check-prefix=CHUNK
 # RUN: tile-ssd --interpret --chunk-size 16abc; test $? -eq 2

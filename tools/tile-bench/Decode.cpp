@@ -40,21 +40,6 @@ int fail(const std::string &message) {
   return 2;
 }
 
-// `n` random values in [lo, hi) as `dtype` (bfloat16 or float32) in the backend's memory.
-jit::Buffer randomBuffer(jit::Backend &backend, std::int64_t n, rt::DType dtype, std::mt19937 &rng, float lo,
-                         float hi) {
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> values(static_cast<std::size_t>(n));
-  for (float &v : values)
-    v = dist(rng);
-  if (dtype == rt::DType::Float32)
-    return backend.upload(values);
-  std::vector<std::uint16_t> bits(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i)
-    bits[i] = static_cast<std::uint16_t>(rt::Scalar::bfloat16(values[i]).bits());
-  return backend.upload(bits);
-}
-
 } // namespace
 
 int runSsdDecode(int argc, char **argv) {

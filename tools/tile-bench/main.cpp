@@ -7,6 +7,7 @@
 //   tile-bench ssd [--peer PEER.json] [--iters 20] [--warmup 3] [--shape NAME] [--json out.json]
 //                  [--chunk-size N] [--precision native|tf32] [--export-tuning FILE] [--repeats 10]
 //   tile-bench ssd --decode ...      # the decode step instead (Decode.cpp)
+//   tile-bench ssd --backward ...    # the backward pass instead (Backward.cpp)
 //
 // Each kernel runs in the configuration the autotuner picks (TILE_AUTOTUNE=0: config 0); the
 // first call of a shape tunes what the tuning cache lacks, and a table at the end says per
@@ -32,6 +33,7 @@
 #include "runtime/Error.h"
 #include "runtime/File.h"
 #include "tools/common/Numbers.h"
+#include "tools/tile-bench/Backward.h"
 #include "tools/tile-bench/Common.h"
 #include "tools/tile-bench/Decode.h"
 #include "tools/tile-bench/Gemm.h"
@@ -53,45 +55,10 @@ namespace {
 // SsdPlan::launches' order.
 const char *const kKernelNames[4] = {"chunk_cumsum", "chunk_bmm", "fwd_pass_state", "compute_out"};
 
-struct Shape {
-  std::string name;
-  int64_t batch, seqlen, nheads, headdim, ngroups, dstate, chunk;
-  double peerTotalMs = 0, peerCumsum = 0, peerState = 0, peerScan = 0;
-  double compulsoryMB = 0, gflop = 0;
-};
-
-std::vector<Shape> defaultShapes() {
-  return {{"mamba2-2.7b_b4_L4096", 4, 4096, 80, 64, 1, 128, 256},
-          {"mamba2-2.7b_b1_L16384", 1, 16384, 80, 64, 1, 128, 256},
-          {"codestral7b_b2_L4096", 2, 4096, 128, 64, 8, 128, 256},
-          {"small_b8_L2048", 8, 2048, 32, 64, 1, 64, 256},
-          {"mamba2-2.7b_b16_L2048", 16, 2048, 80, 64, 1, 128, 256}};
-}
-
-uint16_t toBF16(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-}
-
-jit::Buffer randomBuffer(jit::Backend &backend, int64_t n, rt::DType dtype, std::mt19937 &rng, float lo, float hi) {
-  std::uniform_real_distribution<float> dist(lo, hi);
-  if (dtype == rt::DType::BFloat16) {
-    std::vector<uint16_t> v(n);
-    for (auto &x : v)
-      x = toBF16(dist(rng));
-    return backend.upload(v);
-  }
-  std::vector<float> v(n);
-  for (auto &x : v)
-    x = dist(rng);
-  return backend.upload(v);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::defaultShapes;
+using bench::median;
+using bench::randomBuffer;
+using bench::Shape;
 
 } // namespace
 
@@ -103,11 +70,15 @@ int main(int argc, char **argv) {
                          "[--chunk-size N] [--precision native|tf32] [--export-tuning FILE] [--repeats N]\n"
                          "       tile-bench ssd --decode [--batch 1,16,256] [--state-dtype float32|bfloat16] "
                          "[--iters N] [--warmup N] [--repeats N] [--json FILE]\n"
+                         "       tile-bench ssd --backward [--shape NAME] [--chunk-size N] [--iters N] [--warmup N] "
+                         "[--json FILE]\n"
                          "       tile-bench gemm [--sizes 4096,8192] [--iters N] [--warmup N] [--json FILE]\n");
     return 2;
   }
   if (std::any_of(argv + 2, argv + argc, [](const char *a) { return std::strcmp(a, "--decode") == 0; }))
     return bench::runSsdDecode(argc, argv);
+  if (std::any_of(argv + 2, argv + argc, [](const char *a) { return std::strcmp(a, "--backward") == 0; }))
+    return bench::runSsdBackward(argc, argv);
   std::string peerFile, onlyShape, jsonOut, tuningOut;
   int iters = 20, warmup = 3, repeats = 10;
   int chunkOverride = -1; // -1: each shape's own chunk

@@ -40,6 +40,26 @@ mamba2::SsdInputs Inputs::reference() const {
           opt(SsdTensor::SeqIdx)};
 }
 
+std::optional<HostTensor> loadNpyInput(const std::string &path, bool required) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
+    if (required)
+      throw rt::Error(rt::Error::Kind::Io, "missing required input " + path);
+    return std::nullopt;
+  }
+  // The reader would take a directory for an empty file and could block on a FIFO.
+  if (std::string why = tools::checkInputFile(path, ".npy input", std::numeric_limits<std::uint64_t>::max());
+      !why.empty())
+    throw rt::Error(rt::Error::Kind::Io, why);
+  rt::NpyArray a = rt::readNpy(path);
+  const rt::DType dtype = a.dtype == rt::DType::Float16 || a.dtype == rt::DType::BFloat16 ? a.dtype
+                          : interp::isInteger(a.dtype)                                    ? rt::DType::Int32
+                                                                                          : rt::DType::Float32;
+  mamba2::Tensor values(a.shape);
+  values.data = std::move(a.values);
+  return HostTensor(dtype, std::move(values));
+}
+
 namespace {
 
 // DIR/NAME.npy for the first `count` tensors of an enum, each read into its kernel dtype (float16
@@ -51,24 +71,7 @@ std::array<std::optional<HostTensor>, Count> loadTensors(const std::string &dir,
   std::array<std::optional<HostTensor>, Count> tensors;
   for (unsigned i = 0; i < Count; ++i) {
     const Tensor t = Tensor(i);
-    const std::string path = dir + "/" + name(t) + ".npy";
-    struct stat st;
-    if (lstat(path.c_str(), &st) != 0 && errno == ENOENT) {
-      if (t <= lastRequired)
-        throw rt::Error(rt::Error::Kind::Io, "missing required input " + path);
-      continue;
-    }
-    // The reader would take a directory for an empty file and could block on a FIFO.
-    if (std::string why = tools::checkInputFile(path, ".npy input", std::numeric_limits<std::uint64_t>::max());
-        !why.empty())
-      throw rt::Error(rt::Error::Kind::Io, why);
-    rt::NpyArray a = rt::readNpy(path);
-    const rt::DType dtype = a.dtype == rt::DType::Float16 || a.dtype == rt::DType::BFloat16 ? a.dtype
-                            : interp::isInteger(a.dtype)                                    ? rt::DType::Int32
-                                                                                            : rt::DType::Float32;
-    mamba2::Tensor values(a.shape);
-    values.data = std::move(a.values);
-    tensors[i].emplace(dtype, std::move(values));
+    tensors[i] = loadNpyInput(dir + "/" + name(t) + ".npy", t <= lastRequired);
   }
   return tensors;
 }
@@ -108,6 +111,15 @@ Inputs loadInputs(const std::string &dir) {
 
 std::vector<std::string> inputPaths(const std::string &dir) {
   return existingPaths(dir, mamba2::ssdTensorName, mamba2::kNumSsdInputs);
+}
+
+HostTensor randomTensor(rt::DType dtype, const mamba2::Shape &shape, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(-1, 1);
+  mamba2::Tensor t(shape);
+  for (double &e : t.data)
+    e = d(rng);
+  return HostTensor(dtype, std::move(t));
 }
 
 Inputs demoInputs(const DemoShape &s) {

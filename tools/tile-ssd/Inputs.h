@@ -36,6 +36,12 @@ struct Inputs {
 /// rt::Error(Io) for a missing required file, or an input that is a directory or not a
 /// regular file.
 Inputs loadInputs(const std::string &dir);
+/// One .npy file read as loadInputs reads its tensors (the same dtypes and errors); nullopt when
+/// it does not exist and is not `required`.
+std::optional<HostTensor> loadNpyInput(const std::string &path, bool required);
+/// Uniform random values in [-1, 1) rounded into `dtype`.
+HostTensor randomTensor(rt::DType dtype, const mamba2::Shape &shape, unsigned seed);
+
 /// The input files of DIR that exist (any of the names loadInputs reads), for the check that
 /// an output never overwrites one.
 std::vector<std::string> inputPaths(const std::string &dir);

@@ -1,5 +1,6 @@
 #include "tools/tile-ssd/Run.h"
 
+#include "kernels/mamba2/SsdBackward.h"
 #include "kernels/mamba2/SsdForward.h"
 
 #include <chrono>
@@ -82,6 +83,30 @@ DecodeResult runDecode(jit::Backend &backend, const DecodeInputs &inputs, rt::DT
   }
   r.y = mamba2::valuesOf(y, yArray);
   r.state = mamba2::valuesOf(buffers[0], state);
+  return r;
+}
+
+BackwardResult runBackward(jit::Backend &backend, const Inputs &inputs, const HostTensor &dy,
+                           const std::optional<HostTensor> &dFinal, const mamba2::ForwardOptions &options) {
+  std::vector<jit::Buffer> buffers;
+  const auto arrays = upload(backend, inputs.tensors, buffers);
+  using T = mamba2::SsdTensor;
+  auto get = [&](T t) { return *arrays[unsigned(t)]; };
+  auto opt = [&](T t) { return arrays[unsigned(t)]; };
+  mamba2::SsdArrayInputs in{get(T::X),     get(T::Dt),     get(T::A),
+                            get(T::B),     get(T::C),      opt(T::D),
+                            opt(T::Z),     opt(T::DtBias), opt(T::InitialStates),
+                            opt(T::SeqIdx)};
+  const std::array<std::optional<HostTensor>, 2> grads = {dy, dFinal};
+  const auto gradArrays = upload(backend, grads, buffers);
+  BackwardResult r;
+  const auto start = std::chrono::steady_clock::now();
+  const mamba2::SsdGradientOutputs g = mamba2::ssdBackward(backend, in, *gradArrays[0], gradArrays[1], options);
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  auto values = [](const mamba2::SsdOutput &o) { return o.view.shape.empty() ? mamba2::Tensor() : o.values(); };
+  r.gradients = {values(g.dx), values(g.ddt),     values(g.dA),
+                 values(g.dB), values(g.dC),      values(g.dD),
+                 values(g.dz), values(g.dDtBias), values(g.dInitialStates)};
   return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include "tools/tile-ssd/Inputs.h"
 
+#include "kernels/mamba2/ReferenceBackward.h"
 #include "kernels/mamba2/SsdDecode.h"
 #include "kernels/mamba2/SsdForward.h"
 #include "runtime/jit/Backend.h"
@@ -40,5 +41,15 @@ struct DecodeResult {
 /// only: a second call would apply the step twice.
 DecodeResult runDecode(jit::Backend &backend, const DecodeInputs &inputs, rt::DType yDType,
                        const mamba2::DecodeOptions &options);
+
+/// ssd_backward (mamba2::ssdBackward) on the inputs, the output gradient dy and optionally the
+/// final states' dFinal (host tensors in their dtypes); the gradients as float64 values, in
+/// SsdGradients' layout (absent inputs' gradients empty), and the one call's wall-clock time.
+struct BackwardResult {
+  mamba2::SsdGradients gradients;
+  double ms = 0;
+};
+BackwardResult runBackward(jit::Backend &backend, const Inputs &inputs, const HostTensor &dy,
+                           const std::optional<HostTensor> &dFinal, const mamba2::ForwardOptions &options);
 
 } // namespace tile::ssd

@@ -8,6 +8,16 @@
 // 16-bit data (default: the data's own bf16/fp16).
 //   tile-ssd                          # the built-in demo shape, checked against the reference
 //
+//   tile-ssd --backward [--inputs DIR] [--out DIR] [--chunk-size N] [--dt-softplus] [--dt-limit MIN,MAX]
+//            [--check] [--interpret]
+//
+// --backward runs the backward pass (mamba2::ssdBackward) instead: DIR holds the forward's inputs
+// and dy.npy (b, T, H, P), optionally dfinal_states.npy (b, H, P, N); it writes dx.npy, ddt.npy,
+// dA.npy, dB.npy, dC.npy and, for the inputs given, dD.npy, dz.npy, ddt_bias.npy and
+// dinitial_states.npy (float32) to --out, all or none. --check compares every gradient with the
+// float64 reference backward (atol 1e-3, or 3e-2 with bf16 data, times the gradient's RMS; rtol
+// 1e-2). Without --inputs: the demo's inputs with a random dy and d final_states, checked.
+//
 //   tile-ssd --decode [--inputs DIR] [--out DIR] [--dt-softplus] [--dt-limit MIN,MAX]
 //            [--output-dtype float32|float16|bfloat16] [--check] [--interpret]
 //
@@ -63,7 +73,7 @@ int usage(const std::string &message) {
   std::fprintf(stderr,
                "tile-ssd: error: %s\nusage: tile-ssd [--inputs DIR] [--out DIR] [--chunk-size N] [--dt-softplus] "
                "[--dt-limit MIN,MAX] [--output-dtype float32|float16|bfloat16] [--precision native|tf32] [--check] "
-               "[--interpret] [--decode]\n",
+               "[--interpret] [--decode|--backward]\n",
                message.c_str());
   return 2;
 }
@@ -104,7 +114,7 @@ struct Checked {
 // Prints each output's errors against the reference and the verdict: exit code 1 when any
 // element is outside tolerance (a NaN anywhere counts as outside, compare's rule, so NaN inputs
 // cannot pass), else 0.
-int reportCheck(std::initializer_list<Checked> outputs) {
+int reportCheck(const std::vector<Checked> &outputs) {
   long long outside = 0, count = 0;
   for (const Checked &c : outputs) {
     ErrorStats e = compare(c.got, c.expected, c.atol, 1e-2);
@@ -150,6 +160,78 @@ int decodeMain(jit::Backend &backend, const std::string &inputDir, const std::st
   return reportCheck({{"y", r.y, expected.y, 3e-3}, {"state", r.state, expected.state, 3e-3}});
 }
 
+// The files --backward writes (those of absent inputs' gradients are not written).
+const char *const kGradientFiles[] = {"dx", "ddt", "dA", "dB", "dC", "dD", "dz", "ddt_bias", "dinitial_states"};
+
+// --backward, after the command line and the files were checked: the gradients on DIR's inputs
+// (with dy.npy and optionally dfinal_states.npy) or the demo's, written when outDir is not
+// empty, and the check.
+int backwardMain(jit::Backend &backend, const std::string &inputDir, const std::string &outDir, ForwardOptions options,
+                 bool check) {
+  ssd::Inputs inputs;
+  std::optional<ssd::HostTensor> dy, dFinal;
+  if (inputDir.empty()) {
+    check = true;
+    options.dt.dtSoftplus = true;
+    ssd::DemoShape shape{1, 300, 4, 32, 1, 32};
+    inputs = ssd::demoInputs(shape);
+    dy = ssd::randomTensor(rt::DType::BFloat16, {shape.b, shape.T, shape.H, shape.P}, 5);
+    dFinal = ssd::randomTensor(rt::DType::Float32, {shape.b, shape.H, shape.P, shape.N}, 6);
+    std::printf("tile-ssd: backward demo shape (b, T, H, P, G, N) = (%lld, %lld, %lld, %lld, %lld, %lld), bf16, "
+                "random dy and d final_states\n",
+                (long long)shape.b, (long long)shape.T, (long long)shape.H, (long long)shape.P, (long long)shape.G,
+                (long long)shape.N);
+  } else {
+    inputs = ssd::loadInputs(inputDir);
+    dy = ssd::loadNpyInput(inputDir + "/dy.npy", /*required=*/true);
+    dFinal = ssd::loadNpyInput(inputDir + "/dfinal_states.npy", /*required=*/false);
+  }
+  const ssd::BackwardResult r = ssd::runBackward(backend, inputs, *dy, dFinal, options);
+  std::printf("tile-ssd: backward %.1f ms (one call: the forward recomputed, then the backward kernels%s)\n", r.ms,
+              backend.onGpu() ? ", compiling included" : ", interpreted");
+  const SsdGradients &g = r.gradients;
+  const std::pair<const char *, const Tensor *> named[] = {{"dx", &g.dx},
+                                                           {"ddt", &g.ddt},
+                                                           {"dA", &g.dA},
+                                                           {"dB", &g.dB},
+                                                           {"dC", &g.dC},
+                                                           {"dD", &g.dD},
+                                                           {"dz", &g.dz},
+                                                           {"ddt_bias", &g.dDtBias},
+                                                           {"dinitial_states", &g.dInitialStates}};
+  if (!outDir.empty()) {
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const auto &[name, t] : named)
+      if (!t->shape.empty())
+        files.push_back({outDir + "/" + name + ".npy",
+                         rt::encodeNpy(t->shape, t->data.data(), t->data.size(), rt::DType::Float32)});
+    std::string error;
+    if (!tools::writeFilesAtomically(files, error))
+      return ioError(error + " (no gradient was written)");
+    std::printf("tile-ssd: wrote %zu gradients to %s\n", files.size(), outDir.c_str());
+  }
+  if (!check)
+    return 0;
+  std::optional<TensorView> dFinalView;
+  if (dFinal)
+    dFinalView = dFinal->values.view();
+  const SsdGradients want = referenceBackward(inputs.reference(), dy->values, dFinalView, options.dt);
+  const std::pair<const Tensor *, const Tensor *> expected[] = {
+      {&g.dx, &want.dx}, {&g.ddt, &want.ddt},         {&g.dA, &want.dA},
+      {&g.dB, &want.dB}, {&g.dC, &want.dC},           {&g.dD, &want.dD},
+      {&g.dz, &want.dz}, {&g.dDtBias, &want.dDtBias}, {&g.dInitialStates, &want.dInitialStates}};
+  // The kernels compute in float32 on the inputs' values; with bf16 data the recomputed
+  // chunk-entry states are bf16 (the forward keeps them so), a few 1e-3 of the gradients' RMS.
+  const auto &x = inputs.tensors[unsigned(SsdTensor::X)];
+  const double relative = x && x->dtype == rt::DType::BFloat16 ? 3e-2 : 1e-3;
+  std::vector<Checked> checked;
+  for (size_t i = 0; i < std::size(named); ++i)
+    if (!expected[i].second->shape.empty())
+      checked.push_back({named[i].first, *expected[i].first, *expected[i].second,
+                         relative * compare(*expected[i].second, *expected[i].second, 0, 0).refRms});
+  return reportCheck(checked);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -159,7 +241,7 @@ int main(int argc, char **argv) {
   tools::exitOnOutOfMemory("tile-ssd"); // an error and exit code 3, not an uncaught bad_alloc
   std::string inputDir, outDir;
   ForwardOptions options;
-  bool check = false, decode = false;
+  bool check = false, decode = false, backward = false;
   jit::BackendOptions backendOptions;
   std::optional<rt::DType> outputDType;
   std::string error;
@@ -227,12 +309,21 @@ int main(int argc, char **argv) {
       check = true;
     else if (a == "--decode")
       decode = true;
+    else if (a == "--backward")
+      backward = true;
     else if (a == "--interpret")
       backendOptions.choice = jit::BackendOptions::Choice::Interpreter;
     else
       return usage("unknown option " + a);
   }
 
+  if (decode && backward)
+    return usage("--decode and --backward are two different runs; give one");
+  if (backward)
+    for (const char *forwardOnly : {"--output-dtype", "--precision"})
+      if (given.count(forwardOnly))
+        return usage(std::string(forwardOnly) + " does not apply to --backward (its gradients are float32, its "
+                                                "products float32)");
   if (decode)
     for (const char *forwardOnly : {"--chunk-size", "--precision"})
       if (given.count(forwardOnly))
@@ -248,13 +339,23 @@ int main(int argc, char **argv) {
     if (!S_ISDIR(st.st_mode))
       return ioError("--inputs: '" + inputDir + "' is not a directory");
     inputFiles = decode ? ssd::decodeInputPaths(inputDir) : ssd::inputPaths(inputDir);
+    if (backward)
+      for (const char *name : {"/dy.npy", "/dfinal_states.npy"})
+        if (struct stat gst; stat((inputDir + name).c_str(), &gst) == 0)
+          inputFiles.push_back(inputDir + name);
   }
   const std::string yPath = outDir + "/y.npy", statesPath = outDir + (decode ? "/state.npy" : "/final_states.npy");
   if (!outDir.empty()) {
     std::vector<tools::NamedPath> inputs;
     for (const std::string &in : inputFiles)
       inputs.push_back({in, "the input '" + in + "'"});
-    if (std::string clash = tools::checkOutputs({{yPath, "--out"}, {statesPath, "--out"}}, inputs); !clash.empty())
+    std::vector<tools::NamedPath> outputs = {{yPath, "--out"}, {statesPath, "--out"}};
+    if (backward) {
+      outputs.clear();
+      for (const char *name : kGradientFiles)
+        outputs.push_back({outDir + "/" + name + ".npy", "--out"});
+    }
+    if (std::string clash = tools::checkOutputs(outputs, inputs); !clash.empty())
       return usage(clash);
     if (!tools::makeDirectories(outDir, error) || !tools::checkWritableDirectory(outDir, error))
       return ioError("--out: " + error);
@@ -266,6 +367,8 @@ int main(int argc, char **argv) {
     std::printf("tile-ssd: running the kernels on %s\n",
                 backendOptions.choice == jit::BackendOptions::Choice::Interpreter ? "the interpreter (--interpret)"
                                                                                   : backend.description().c_str());
+    if (backward)
+      return backwardMain(backend, inputDir, outDir, options, check);
     if (decode) {
       DecodeOptions decodeOptions;
       decodeOptions.dt.dtSoftplus = options.dt.dtSoftplus;

@@ -1,11 +1,12 @@
 """Writes a small tile-ssd input set (float32 .npy files) without NumPy.
 
-    ssd_inputs.py DIR b,T,H,P,G,N [--nan] [--seq-starts S1,S2,...]
+    ssd_inputs.py DIR b,T,H,P,G,N [--nan] [--seq-starts S1,S2,...] [--gradients]
     ssd_inputs.py DIR b,H,P,G,N --decode [--nan]
 
 x (b, T, H, P), dt (b, T, H), A (H,), B and C (b, T, G, N), seeded and deterministic. With
 --nan, x[0, 0, 0, 0] is NaN (every later output of that head then is too). With --seq-starts,
-seq_idx (b, T) int32 packing sequences that start at 0 and at each given position. With --decode, the
+seq_idx (b, T) int32 packing sequences that start at 0 and at each given position. With
+--gradients, dy (b, T, H, P) and dfinal_states (b, H, P, N) for tile-ssd --backward. With --decode, the
 decode step's inputs (tile-ssd --decode): state (b, H, P, N), x and z (b, H, P), dt (b, H), A,
 dt_bias (H,), D (H, P), B and C (b, G, N).
 """
@@ -59,6 +60,9 @@ def main():
     write_npy(os.path.join(out, "A.npy"), (H,), uniform(H, -2, -0.5))
     write_npy(os.path.join(out, "B.npy"), (b, T, G, N), uniform(b * T * G * N, -1, 1))
     write_npy(os.path.join(out, "C.npy"), (b, T, G, N), uniform(b * T * G * N, -1, 1))
+    if "--gradients" in sys.argv:
+        write_npy(os.path.join(out, "dy.npy"), (b, T, H, P), uniform(b * T * H * P, -1, 1))
+        write_npy(os.path.join(out, "dfinal_states.npy"), (b, H, P, N), uniform(b * H * P * N, -1, 1))
     if "--seq-starts" in sys.argv:
         starts = [int(s) for s in sys.argv[sys.argv.index("--seq-starts") + 1].split(",")]
         seq = [sum(1 for s in starts if s <= t) for t in range(T)]
