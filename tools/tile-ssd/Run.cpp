@@ -26,18 +26,23 @@ std::array<std::optional<rt::ArrayArg>, Count> upload(jit::Backend &backend,
   return arrays;
 }
 
-} // namespace
-
-RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::ForwardOptions &options) {
-  std::vector<jit::Buffer> buffers;
+// The forward pass's inputs uploaded into `buffers`.
+mamba2::SsdArrayInputs uploadInputs(jit::Backend &backend, const Inputs &inputs, std::vector<jit::Buffer> &buffers) {
   const auto arrays = upload(backend, inputs.tensors, buffers);
   using T = mamba2::SsdTensor;
   auto get = [&](T t) { return *arrays[unsigned(t)]; };
   auto opt = [&](T t) { return arrays[unsigned(t)]; };
-  mamba2::SsdArrayInputs in{get(T::X),     get(T::Dt),     get(T::A),
-                            get(T::B),     get(T::C),      opt(T::D),
-                            opt(T::Z),     opt(T::DtBias), opt(T::InitialStates),
-                            opt(T::SeqIdx)};
+  return {get(T::X),     get(T::Dt),     get(T::A),
+          get(T::B),     get(T::C),      opt(T::D),
+          opt(T::Z),     opt(T::DtBias), opt(T::InitialStates),
+          opt(T::SeqIdx)};
+}
+
+} // namespace
+
+RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::ForwardOptions &options) {
+  std::vector<jit::Buffer> buffers;
+  const mamba2::SsdArrayInputs in = uploadInputs(backend, inputs, buffers);
 
   RunResult r;
   auto start = std::chrono::steady_clock::now();
@@ -89,14 +94,7 @@ DecodeResult runDecode(jit::Backend &backend, const DecodeInputs &inputs, rt::DT
 BackwardResult runBackward(jit::Backend &backend, const Inputs &inputs, const HostTensor &dy,
                            const std::optional<HostTensor> &dFinal, const mamba2::ForwardOptions &options) {
   std::vector<jit::Buffer> buffers;
-  const auto arrays = upload(backend, inputs.tensors, buffers);
-  using T = mamba2::SsdTensor;
-  auto get = [&](T t) { return *arrays[unsigned(t)]; };
-  auto opt = [&](T t) { return arrays[unsigned(t)]; };
-  mamba2::SsdArrayInputs in{get(T::X),     get(T::Dt),     get(T::A),
-                            get(T::B),     get(T::C),      opt(T::D),
-                            opt(T::Z),     opt(T::DtBias), opt(T::InitialStates),
-                            opt(T::SeqIdx)};
+  const mamba2::SsdArrayInputs in = uploadInputs(backend, inputs, buffers);
   const std::array<std::optional<HostTensor>, 2> grads = {dy, dFinal};
   const auto gradArrays = upload(backend, grads, buffers);
   BackwardResult r;
