@@ -29,7 +29,7 @@ using LaunchArg = std::variant<rt::ArrayArg, std::int64_t>;
 
 // Compiles ssd.py's `kernel` for these constants and arguments (named in parameter order) and
 // launches it on `grid`.
-void run(jit::Backend &backend, const char *kernel, KernelConstants constants,
+void run(jit::Backend &backend, const rt::Stream *stream, const char *kernel, KernelConstants constants,
          const std::vector<std::pair<const char *, LaunchArg>> &args, const std::array<std::int64_t, 3> &grid) {
   jit::KernelRequest request;
   request.source = ssdSource();
@@ -48,7 +48,7 @@ void run(jit::Backend &backend, const char *kernel, KernelConstants constants,
   }
   if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
     return;
-  backend.launch(backend.compile(request), rt::Grid(grid[0], grid[1], grid[2]), values);
+  backend.launch(backend.compile(request), rt::Grid(grid[0], grid[1], grid[2]), values, stream);
 }
 
 // A float32 output of `shape` in the backend's memory (zeroed: some kernels write only parts).
@@ -67,34 +67,77 @@ void expectGradient(const char *name, const rt::ArrayArg &a, const Shape &expect
     invalid(fmt::format("{} has dtype {}; expected bfloat16, float16 or float32", name, rt::dtypeName(a.dtype)));
 }
 
+// A gradient array the caller gave: float32, contiguous, its input's shape.
+void expectOutput(const char *name, const rt::ArrayArg &a, const Shape &expected) {
+  if (a.dtype != rt::DType::Float32 || a.shape != expected || !a.isContiguous())
+    invalid(fmt::format("the gradient {} must be a contiguous float32 array of shape {}; got {} {}", name,
+                        shapeString(expected), rt::dtypeName(a.dtype), shapeString(a.shape)));
+}
+
+// An optional input's gradient: given exactly when the input is.
+template <typename Input>
+void expectOptionalOutput(const char *name, const std::optional<rt::ArrayArg> &a, const std::optional<Input> &input) {
+  if (a.has_value() != input.has_value())
+    invalid(fmt::format("the gradient {} is {} but its input is {}", name, a ? "given" : "missing",
+                        input ? "given" : "absent"));
+  if (a)
+    expectOutput(name, *a, input->shape);
+}
+
 } // namespace
 
 SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, const rt::ArrayArg &dy,
-                               const std::optional<rt::ArrayArg> &dFinalStates, const ForwardOptions &options) {
+                               const std::optional<rt::ArrayArg> &dFinalStates, const ForwardOptions &options,
+                               const rt::Stream *stream) {
   const SsdDims d = validate(in, options);
   const std::int64_t b = d.batch, T = d.seqlen, H = d.nheads, P = d.headdim, G = d.ngroups, N = d.dstate;
-  expectGradient("dy", dy, {b, T, H, P});
-  if (dFinalStates)
-    expectGradient("dfinal_states", *dFinalStates, {b, H, P, N});
-
-  // The forward again: y before the gate in float32, and the intermediates.
-  SsdArrayInputs ungated = in;
-  ungated.z.reset();
-  ForwardOptions forwardOptions = options;
-  forwardOptions.outputDType = rt::DType::Float32;
-  const SsdOutputs f = ssdForward(backend, ungated, forwardOptions);
-  const std::int64_t Q = f.chunkSize, nc = f.dtOut.view.shape[2], PP = nextPow2(P);
-
   SsdGradientOutputs g;
   g.dx = output(backend, {b, T, H, P});
   g.ddt = output(backend, {b, T, H});
   g.dA = output(backend, {H});
   g.dB = output(backend, {b, T, G, N});
   g.dC = output(backend, {b, T, G, N});
-  if (in.D)
-    g.dD = output(backend, in.D->shape);
-  if (in.dtBias)
-    g.dDtBias = output(backend, {H});
+  SsdGradientArrays arrays{g.dx.view, g.ddt.view, g.dA.view, g.dB.view, g.dC.view};
+  auto optional = [&](const auto &input, SsdOutput &out, std::optional<rt::ArrayArg> &array) {
+    if (input) {
+      out = output(backend, input->shape);
+      array = out.view;
+    }
+  };
+  optional(in.D, g.dD, arrays.dD);
+  optional(in.z, g.dz, arrays.dz);
+  optional(in.dtBias, g.dDtBias, arrays.dDtBias);
+  optional(in.initialStates, g.dInitialStates, arrays.dInitialStates);
+  ssdBackwardInto(backend, in, dy, dFinalStates, arrays, options, stream);
+  return g;
+}
+
+void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &in, const rt::ArrayArg &dy,
+                     const std::optional<rt::ArrayArg> &dFinalStates, const SsdGradientArrays &grads,
+                     const ForwardOptions &options, const rt::Stream *stream) {
+  const SsdDims d = validate(in, options);
+  const std::int64_t b = d.batch, T = d.seqlen, H = d.nheads, P = d.headdim, G = d.ngroups, N = d.dstate;
+  expectGradient("dy", dy, {b, T, H, P});
+  if (dFinalStates)
+    expectGradient("dfinal_states", *dFinalStates, {b, H, P, N});
+  expectOutput("dx", grads.dx, in.x.shape);
+  expectOutput("ddt", grads.ddt, in.dt.shape);
+  expectOutput("dA", grads.dA, in.A.shape);
+  expectOutput("dB", grads.dB, in.B.shape);
+  expectOutput("dC", grads.dC, in.C.shape);
+  expectOptionalOutput("dD", grads.dD, in.D);
+  expectOptionalOutput("dz", grads.dz, in.z);
+  expectOptionalOutput("ddt_bias", grads.dDtBias, in.dtBias);
+  expectOptionalOutput("dinitial_states", grads.dInitialStates, in.initialStates);
+
+  // The forward again: y before the gate in float32, and the intermediates.
+  SsdArrayInputs ungated = in;
+  ungated.z.reset();
+  ForwardOptions forwardOptions = options;
+  forwardOptions.outputDType = rt::DType::Float32;
+  const SsdOutputs f = ssdForward(backend, ungated, forwardOptions, stream);
+  const std::int64_t Q = f.chunkSize, nc = f.dtOut.view.shape[2], PP = nextPow2(P);
+
   // Scratch: y's gradient after the gate, the gradients of the states leaving each chunk and of
   // u, and the per-chunk parts of dA, dt_bias and D.
   SsdOutput dyGated, dInit = output(backend, {b, H, P, N}), dStates = output(backend, {b, nc, H, P, N});
@@ -103,22 +146,22 @@ SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, 
 
   const rt::ArrayArg seqIdx = in.seqIdx ? *in.seqIdx : in.A; // placeholders: never read
   const rt::ArrayArg D = in.D ? *in.D : in.A, dtBias = in.dtBias ? *in.dtBias : in.A;
-  const rt::ArrayArg dD = in.D ? g.dD.view : dAPart.view, dDtBias = in.dtBias ? g.dDtBias.view : dAPart.view;
+  const rt::ArrayArg dD = in.D ? *grads.dD : dAPart.view, dDtBias = in.dtBias ? *grads.dDtBias : dAPart.view;
+  const rt::ArrayArg dInitial = in.initialStates ? *grads.dInitialStates : dInit.view;
   const std::int64_t BP = std::min<std::int64_t>(nextPow2(P), 64), BN = std::min<std::int64_t>(N, 64);
   const bool seq = in.seqIdx.has_value(), perChannel = in.D && in.D->shape.size() == 2;
 
   rt::ArrayArg dyOfY = dy;
   if (in.z) {
-    g.dz = output(backend, {b, T, H, P});
     dyGated = output(backend, {b, T, H, P});
     const std::int64_t BT = 64;
-    run(backend, "bwd_gate", {{"BT", BT}, {"BP", BP}},
-        {{"y", f.y.view}, {"z", *in.z}, {"dout", dy}, {"dy", dyGated.view}, {"dz", g.dz.view}, {"nheads", H}},
+    run(backend, stream, "bwd_gate", {{"BT", BT}, {"BP", BP}},
+        {{"y", f.y.view}, {"z", *in.z}, {"dout", dy}, {"dy", dyGated.view}, {"dz", *grads.dz}, {"nheads", H}},
         {(T + BT - 1) / BT, (P + BP - 1) / BP, b * H});
     dyOfY = dyGated.view;
   }
   const rt::ArrayArg dfinal = dFinalStates ? *dFinalStates : dInit.view;
-  run(backend, "bwd_pass_state",
+  run(backend, stream, "bwd_pass_state",
       {{"Q", Q}, {"BP", BP}, {"BN", BN}, {"HAS_DFINAL", dFinalStates.has_value()}, {"HAS_SEQ", seq}},
       {{"dy", dyOfY},
        {"C", in.C},
@@ -126,12 +169,12 @@ SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, 
        {"dfinal", dfinal},
        {"seq_idx", seqIdx},
        {"dstates", dStates.view},
-       {"dinit", dInit.view},
+       {"dinit", dInitial},
        {"nheads", H},
        {"ngroups", G},
        {"nchunks", nc}},
       {(P + BP - 1) / BP, (N + BN - 1) / BN, b * H});
-  run(backend, "bwd_chunk",
+  run(backend, stream, "bwd_chunk",
       {{"Q", Q}, {"PP", PP}, {"N", N}, {"HAS_D", in.D.has_value()}, {"D_PER_CHANNEL", perChannel}, {"HAS_SEQ", seq}},
       {{"x", in.x},
        {"B", in.B},
@@ -144,9 +187,9 @@ SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, 
        {"dstates", dStates.view},
        {"seq_idx", seqIdx},
        {"D", D},
-       {"dx", g.dx.view},
-       {"dB", g.dB.view},
-       {"dC", g.dC.view},
+       {"dx", grads.dx},
+       {"dB", grads.dB},
+       {"dC", grads.dC},
        {"du", du.view},
        {"dA_part", dAPart.view},
        {"dD_part", dDPart.view},
@@ -155,7 +198,7 @@ SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, 
        {"nchunks", nc}},
       {nc, G, b});
   const std::int64_t BH = std::min<std::int64_t>(16, nextPow2(H));
-  run(backend, "bwd_dt",
+  run(backend, stream, "bwd_dt",
       {{"Q", Q},
        {"BH", BH},
        {"HAS_BIAS", in.dtBias.has_value()},
@@ -165,25 +208,25 @@ SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &in, 
       {{"dt", in.dt},
        {"dt_bias", dtBias},
        {"du", du.view},
-       {"ddt", g.ddt.view},
+       {"ddt", grads.ddt},
        {"dbias_part", dBiasPart.view},
        {"seqlen", T},
        {"nchunks", nc}},
       {nc, (H + BH - 1) / BH, b});
-  run(backend, "bwd_reduce",
+  run(backend, stream, "bwd_reduce",
       {{"PP", PP}, {"HAS_BIAS", in.dtBias.has_value()}, {"HAS_D", in.D.has_value()}, {"D_PER_CHANNEL", perChannel}},
       {{"dA_part", dAPart.view},
        {"dbias_part", dBiasPart.view},
        {"dD_part", dDPart.view},
-       {"dA", g.dA.view},
+       {"dA", grads.dA},
        {"ddt_bias", dDtBias},
        {"dD", dD},
        {"rows", b * nc}},
       {H, 1, 1});
-  backend.synchronize();
-  if (in.initialStates)
-    g.dInitialStates = std::move(dInit);
-  return g;
+  if (stream)
+    stream->synchronize();
+  else
+    backend.synchronize();
 }
 
 } // namespace tile::mamba2

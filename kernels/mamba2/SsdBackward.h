@@ -28,6 +28,20 @@ struct SsdGradientOutputs {
 /// the argument) and waits for the result. Reference: ReferenceBackward.h.
 SsdGradientOutputs ssdBackward(jit::Backend &backend, const SsdArrayInputs &inputs, const rt::ArrayArg &dy,
                                const std::optional<rt::ArrayArg> &dFinalStates = std::nullopt,
-                               const ForwardOptions &options = {});
+                               const ForwardOptions &options = {}, const rt::Stream *stream = nullptr);
+
+/// The gradients' arrays for ssdBackwardInto: contiguous float32, each in its input's shape, one
+/// for each input given (D, z, dt_bias and initial_states only when those inputs are).
+struct SsdGradientArrays {
+  rt::ArrayArg dx, ddt, dA, dB, dC;
+  std::optional<rt::ArrayArg> dD, dz, dDtBias, dInitialStates;
+};
+
+/// ssdBackward into the caller's arrays (checked: dtype, shape, contiguity, one exactly for each
+/// optional input given), on `stream`. Returns when the stream has run it: its scratch (the
+/// recomputed forward's outputs, the gradients between kernels) is freed then.
+void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &inputs, const rt::ArrayArg &dy,
+                     const std::optional<rt::ArrayArg> &dFinalStates, const SsdGradientArrays &gradients,
+                     const ForwardOptions &options = {}, const rt::Stream *stream = nullptr);
 
 } // namespace tile::mamba2

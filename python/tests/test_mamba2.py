@@ -187,3 +187,46 @@ def test_bad_arguments_name_what_is_wrong():
         mamba_chunk_scan_combined(x, dt, A, B, C.tolist(), 16)
     with pytest.raises(TypeError, match="A is required"):
         mamba_chunk_scan_combined(x, dt, None, B, C, 16)
+
+
+def test_backward_matches_finite_differences_of_the_reference():
+    # Every input's gradient from the library's backward kernels (the interpreter) against
+    # central differences of the float64 reference, with D, z, dt_bias, softplus, initial states.
+    from tilecc.mamba2 import mamba_chunk_scan_combined_backward
+    p = problem(length=20, heads=2, headdim=4, groups=1, dstate=4, with_initial=True, seed=7)
+    rng = np.random.default_rng(8)
+    dy = rng.standard_normal(p["x"].shape).astype(np.float32)
+    dfinal = rng.standard_normal(p["initial_states"].shape).astype(np.float32)
+    names = ["x", "dt", "A", "B", "C", "D", "z", "dt_bias", "initial_states"]
+    grads = mamba_chunk_scan_combined_backward(dy, p["x"], p["dt"], p["A"], p["B"], p["C"], 16, D=p["D"], z=p["z"],
+                                               dt_bias=p["dt_bias"], initial_states=p["initial_states"],
+                                               dfinal_states=dfinal, dt_softplus=True)
+    assert grads[-1] is not None and len(grads) == len(names)
+    base = {k: v.astype(np.float64) for k, v in p.items()}
+
+    def loss(values):
+        y, final = ssd_reference(**values, dt_softplus=True)
+        return float(np.sum(dy * y) + np.sum(dfinal * final))
+
+    for name, grad in zip(names, grads):
+        assert grad.dtype == np.float32 and grad.shape == p[name].shape
+        fd = np.zeros(grad.shape)
+        for index in np.ndindex(grad.shape):
+            values = {k: v.copy() for k, v in base.items()}
+            e = 1e-6 * max(1.0, abs(values[name][index]))
+            values[name][index] += e
+            up = loss(values)
+            values[name][index] -= 2 * e
+            fd[index] = (up - loss(values)) / (2 * e)
+        scale = np.sqrt(np.mean(fd ** 2))
+        assert np.max(np.abs(grad - fd)) < 1e-3 * scale, f"d{name}: {np.max(np.abs(grad - fd)) / scale:.3g} of RMS"
+
+
+def test_backward_without_the_optional_inputs_and_its_errors():
+    from tilecc.mamba2 import mamba_chunk_scan_combined_backward
+    p = problem(length=20, heads=2, headdim=4, groups=1, dstate=4, with_z=False, seed=9)
+    dy = np.ones(p["x"].shape, np.float32)
+    grads = mamba_chunk_scan_combined_backward(dy, p["x"], p["dt"], p["A"], p["B"], p["C"], 16)
+    assert all(g is not None for g in grads[:5]) and all(g is None for g in grads[5:])
+    with pytest.raises(tilecc.TileError, match="dy has shape"):
+        mamba_chunk_scan_combined_backward(dy[:, :10], p["x"], p["dt"], p["A"], p["B"], p["C"], 16)

@@ -108,6 +108,8 @@ def _declare(lib):
         "tilecc_ssd_plan": (c_int, [ctypes.POINTER(c_void_p), ctypes.POINTER(SsdOptions), ctypes.POINTER(c_void_p)]),
         "tilecc_ssd_forward": (c_int, [c_void_p, ctypes.POINTER(c_void_p), ctypes.POINTER(c_void_p),
                                        ctypes.POINTER(SsdOptions), c_void_p]),
+        "tilecc_ssd_backward": (c_int, [c_void_p, ctypes.POINTER(c_void_p), c_void_p, c_void_p,
+                                        ctypes.POINTER(c_void_p), ctypes.POINTER(SsdOptions), c_void_p]),
         "tilecc_ssd_varlen_states": (c_int, [c_void_p, ctypes.POINTER(c_void_p), ctypes.POINTER(c_void_p), c_void_p,
                                              c_void_p, ctypes.POINTER(SsdOptions), c_void_p]),
     }

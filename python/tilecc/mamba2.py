@@ -1,5 +1,6 @@
 """Mamba-2's chunked selective scan (SSD) on tile-cc's kernels: ``mamba_chunk_scan_combined``
-with ``mamba_ssm``'s signature and semantics (the forward pass).
+with ``mamba_ssm``'s signature and semantics, differentiable under torch's autograd, and
+``mamba_chunk_scan_combined_backward`` for the gradients on any arrays.
 
     from tilecc.mamba2 import mamba_chunk_scan_combined
     y = mamba_chunk_scan_combined(x, dt, A, B, C, 128, D=D, z=z, dt_bias=dt_bias, dt_softplus=True)
@@ -7,7 +8,8 @@ with ``mamba_ssm``'s signature and semantics (the forward pass).
 torch tensors go through the custom operator ``torch.ops.tilecc.mamba_chunk_scan_combined``
 (``torch.compile`` traces through it, CUDA graphs capture it once a first call has compiled and
 tuned its kernels); its outputs are allocated by torch on the inputs' device, and it runs on
-torch's current stream. NumPy arrays (and CPU tensors) run on tile-cc's interpreter.
+torch's current stream; its backward (registered with torch.library) runs tile-cc's backward
+kernels. NumPy arrays (and CPU tensors) run on tile-cc's interpreter.
 """
 
 import ctypes
@@ -15,7 +17,7 @@ import json
 import math
 import sys
 import threading
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from . import _lib
 from ._dltensor import TORCH_DTYPES, TensorSlots, contiguous_strides
@@ -131,6 +133,47 @@ def _varlen_states(context, input_array, output_array, cu_seqlens, varlen, optio
     del capsules
 
 
+def _backward(inputs, dy, dfinal, options_key, device, stream, empty):
+    """The gradients of every input given (None for the others), float32 arrays from
+    `empty(shape)`, by the library's backward pass on `device`."""
+    grads = [None if a is None or name == "seq_idx" else empty(tuple(a.shape))
+             for name, a in zip(_INPUTS, inputs)]
+    ins, outs = _Tensors(inputs), _Tensors(grads)
+    capsules = [_capsule(dy)] + ([] if dfinal is None else [_capsule(dfinal)])
+    pointers = [_PyCapsule_GetPointer(c, b"dltensor") for c in capsules] + [None]
+    _lib.check(_lib.lib().tilecc_ssd_backward(context_for(*device), ins.c_array, pointers[0], pointers[1],
+                                              outs.c_array, ctypes.byref(_c_options(*options_key)),
+                                              ctypes.c_void_p(stream)))
+    del ins, outs, capsules
+    return grads
+
+
+def mamba_chunk_scan_combined_backward(dy, x, dt, A, B, C, chunk_size, D=None, z=None, dt_bias=None,
+                                       initial_states=None, seq_idx=None, dfinal_states=None, dt_softplus=False,
+                                       dt_limit=(0.0, float("inf"))):
+    """The gradients of sum(dy * y) + sum(dfinal_states * final_states) for
+    ``mamba_chunk_scan_combined`` with these arguments: a tuple (dx, ddt, dA, dB, dC, dD, dz,
+    ddt_bias, dinitial_states), float32 arrays of the library the inputs come from, None for an
+    input not given. torch tensors need not use this: their gradients flow through autograd."""
+    inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx]
+    for name, value in zip(_INPUTS[:_REQUIRED], inputs):
+        if value is None:
+            raise TypeError(f"{_NAME}: {name} is required")
+    options = _check_options(chunk_size, dt_softplus, dt_limit)
+    if _is_torch(x):
+        import torch
+        device = x.device
+        empty = lambda shape: torch.empty(shape, dtype=torch.float32, device=device)  # noqa: E731
+        stream = _stream_getter(torch, device)() if device.type == "cuda" else 0
+        dl = (_KDL_CUDA, device.index or 0) if device.type == "cuda" else (_KDL_CPU, 0)
+    else:
+        import numpy as np
+        empty = lambda shape: np.empty(shape, dtype=np.float32)  # noqa: E731
+        stream, dl = 0, _check_inputs(inputs)
+    grads = _backward(inputs, dy, dfinal_states, options, dl, stream, empty)
+    return tuple(grads[:len(_INPUTS) - 1])
+
+
 def _where(device):
     kind, index = device
     return "host memory" if kind in (_KDL_CPU, _KDL_CUDA_HOST) else f"cuda:{index}"
@@ -171,8 +214,8 @@ def mamba_chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None, dt_bia
     Returns y (b, T, H, P) in x's dtype, and with return_final_states also the final states
     (b, H, P, N) in float32, then with return_varlen_states the sequences' final states (as
     mamba_ssm: y, [final_states,] [varlen_states]). `chunk_size` is a power of two from 16 to 256, or None for
-    tile-cc's choice (the fastest it knows for the shape). Forward only: the outputs carry no
-    gradient.
+    tile-cc's choice (the fastest it knows for the shape). On torch tensors that require
+    gradients, autograd runs tile-cc's backward kernels.
     """
     inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx]
     if return_varlen_states and cu_seqlens is None:
@@ -362,6 +405,50 @@ def _register_torch_op():
         return (x.new_empty(x.shape), x.new_empty((b, heads, headdim, B.shape[-1]), dtype=torch.float32),
                 x.new_empty((nseq, heads, headdim, B.shape[-1]), dtype=torch.float32))
 
+    @torch.library.custom_op("tilecc::mamba_chunk_scan_combined_backward", mutates_args=())
+    def backward_op(dy: torch.Tensor, dfinal: torch.Tensor, x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor,
+                    B: torch.Tensor, C: torch.Tensor, chunk_size: int, D: Optional[torch.Tensor],
+                    z: Optional[torch.Tensor], dt_bias: Optional[torch.Tensor], initial_states: Optional[torch.Tensor],
+                    seq_idx: Optional[torch.Tensor], dt_softplus: bool, dt_min: float,
+                    dt_max: float) -> List[torch.Tensor]:
+        inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states, seq_idx]
+        device = x.device
+        stream = _stream_getter(torch, device)() if device.type == "cuda" else 0
+        dl = (_KDL_CUDA, device.index or 0) if device.type == "cuda" else (_KDL_CPU, 0)
+        grads = _backward(inputs, dy, dfinal, (chunk_size, dt_softplus, dt_min, dt_max), dl, stream,
+                          lambda shape: torch.empty(shape, dtype=torch.float32, device=device))
+        # Absent inputs' gradients as empty tensors (a custom op returns tensors only).
+        return [g if g is not None else x.new_empty((0,), dtype=torch.float32) for g in grads[:len(_INPUTS) - 1]]
+
+    @backward_op.register_fake
+    def _(dy, dfinal, x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx, dt_softplus, dt_min, dt_max):
+        inputs = [x, dt, A, B, C, D, z, dt_bias, initial_states]
+        return [x.new_empty(t.shape if t is not None else (0,), dtype=torch.float32) for t in inputs]
+
+    def setup_context(ctx, inputs, output):
+        ctx.save_for_backward(*[t for t in inputs if isinstance(t, torch.Tensor)])
+        ctx.arguments = inputs
+
+    def backward(ctx, dy, dfinal, dvarlen):
+        (x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx, cu_seqlens, dt_softplus, dt_min,
+         dt_max) = ctx.arguments
+        if dvarlen is not None and dvarlen.numel() and bool((dvarlen != 0).any()):
+            raise NotImplementedError(f"{_NAME}: gradients through varlen_states are not supported yet")
+        if dy is None:
+            dy = torch.zeros_like(x)
+        if dfinal is None:
+            dfinal = x.new_zeros((x.shape[0], x.shape[2], x.shape[3], B.shape[-1]), dtype=torch.float32)
+        grads = backward_op(dy, dfinal, x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states, seq_idx,
+                            dt_softplus, dt_min, dt_max)
+        # In each input's dtype, for the inputs that take gradients (the op's arguments 0-4, 6-9).
+        positions = (0, 1, 2, 3, 4, 6, 7, 8, 9)
+        result = [None] * len(ctx.needs_input_grad)
+        for g, i in zip(grads, positions):
+            if ctx.needs_input_grad[i]:
+                result[i] = g.to(ctx.arguments[i].dtype)
+        return tuple(result)
+
+    op.register_autograd(backward, setup_context=setup_context)
     return op
 
 

@@ -201,6 +201,15 @@ tilecc_status tilecc_ssd_forward(tilecc_context *context, const DLTensor *const 
   });
 }
 
+tilecc_status tilecc_ssd_backward(tilecc_context *context, const DLTensor *const *inputs, const DLTensor *dy,
+                                  const DLTensor *dfinal_states, const DLTensor *const *gradients,
+                                  const tilecc_ssd_options *options, void *stream) {
+  return guarded([&] {
+    require(context != nullptr, "tilecc_ssd_backward: the context is null");
+    tile::capi::ssdBackward(context->context, inputs, dy, dfinal_states, gradients, options, stream);
+  });
+}
+
 tilecc_status tilecc_ssd_varlen_states(tilecc_context *context, const DLTensor *const *inputs,
                                        const DLTensor *const *outputs, const DLTensor *cu_seqlens,
                                        const DLTensor *varlen_states, const tilecc_ssd_options *options, void *stream) {

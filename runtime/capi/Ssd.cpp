@@ -1,5 +1,6 @@
 #include "runtime/capi/Ssd.h"
 
+#include "kernels/mamba2/SsdBackward.h"
 #include "kernels/mamba2/SsdForward.h"
 #include "kernels/mamba2/SsdVarlen.h"
 #include "runtime/DLPack.h"
@@ -204,6 +205,50 @@ void ssdForward(Context &context, const DLTensor *const *inputs, const DLTensor 
   std::optional<rt::Stream> borrowed = context.borrow(stream);
   mamba2::ssdForwardInto(backend, in, out, optionsOf(options), borrowed ? &*borrowed : nullptr, nullptr,
                          /*wait=*/false, &context.ssdPasses());
+  if (staging)
+    staging->finish();
+}
+
+void ssdBackward(Context &context, const DLTensor *const *inputs, const DLTensor *dy, const DLTensor *dFinalStates,
+                 const DLTensor *const *gradients, const tilecc_ssd_options *options, void *stream) {
+  mamba2::SsdArrayInputs in = inputsOf(&context, inputs);
+  if (!dy)
+    invalid("ssd_backward: dy is required (null was given)");
+  if (!gradients)
+    invalid("ssd_backward: the gradient list is null");
+  rt::ArrayArg dyArray = arrayOf(&context, *dy, "ssd_backward: dy");
+  std::optional<rt::ArrayArg> dFinal;
+  if (dFinalStates)
+    dFinal = arrayOf(&context, *dFinalStates, "ssd_backward: dfinal_states");
+  // One slot per input, in the inputs' order (seq_idx's stays null: it has no gradient).
+  std::array<std::optional<rt::ArrayArg>, TILECC_SSD_NUM_INPUTS> grads;
+  for (unsigned i = 0; i < grads.size(); ++i)
+    if (gradients[i])
+      grads[i] = arrayOf(&context, *gradients[i], "ssd_backward: the gradient of " + tensorName(i));
+  auto index = [](SsdTensor t) { return static_cast<unsigned>(t); };
+  if (grads[index(SsdTensor::SeqIdx)])
+    invalid("ssd_backward: seq_idx has no gradient; leave its slot null");
+  for (SsdTensor t : {SsdTensor::X, SsdTensor::Dt, SsdTensor::A, SsdTensor::B, SsdTensor::C})
+    if (!grads[index(t)])
+      invalid("ssd_backward: the gradient of " + tensorName(index(t)) + " is required (null was given)");
+  jit::Backend &backend = context.backend();
+  std::optional<HostStaging> staging;
+  if (!backend.onGpu()) {
+    staging.emplace(backend);
+    stageInputs(*staging, in);
+    dyArray = staging->in(dyArray);
+    if (dFinal)
+      dFinal = staging->in(*dFinal);
+    for (std::optional<rt::ArrayArg> &g : grads)
+      if (g)
+        g = staging->out(*g);
+  }
+  const mamba2::SsdGradientArrays out{
+      *grads[index(SsdTensor::X)], *grads[index(SsdTensor::Dt)],    *grads[index(SsdTensor::A)],
+      *grads[index(SsdTensor::B)], *grads[index(SsdTensor::C)],     grads[index(SsdTensor::D)],
+      grads[index(SsdTensor::Z)],  grads[index(SsdTensor::DtBias)], grads[index(SsdTensor::InitialStates)]};
+  std::optional<rt::Stream> borrowed = context.borrow(stream);
+  mamba2::ssdBackwardInto(backend, in, dyArray, dFinal, out, optionsOf(options), borrowed ? &*borrowed : nullptr);
   if (staging)
     staging->finish();
 }

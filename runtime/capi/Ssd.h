@@ -16,6 +16,9 @@ std::string ssdPlanJson(const DLTensor *const *inputs, const tilecc_ssd_options 
 void ssdForward(Context &context, const DLTensor *const *inputs, const DLTensor *const *outputs,
                 const tilecc_ssd_options *options, void *stream);
 
+void ssdBackward(Context &context, const DLTensor *const *inputs, const DLTensor *dy, const DLTensor *dFinalStates,
+                 const DLTensor *const *gradients, const tilecc_ssd_options *options, void *stream);
+
 void ssdVarlenStates(Context &context, const DLTensor *const *inputs, const DLTensor *const *outputs,
                      const DLTensor *cuSeqlens, const DLTensor *varlenStates, const tilecc_ssd_options *options,
                      void *stream);

@@ -157,6 +157,15 @@ tilecc_status tilecc_ssd_plan(const DLTensor *const *inputs, const tilecc_ssd_op
 tilecc_status tilecc_ssd_forward(tilecc_context *context, const DLTensor *const *inputs, const DLTensor *const *outputs,
                                  const tilecc_ssd_options *options, void *stream);
 
+/* The gradients of the forward pass (since version 4) for loss = sum(dy * y) + sum(dfinal_states
+ * * final_states): inputs and options as tilecc_ssd_forward's, dy (b, T, H, P), dfinal_states
+ * (b, H, P, N) or NULL; gradients has TILECC_SSD_NUM_INPUTS slots in the inputs' order, each a
+ * contiguous float32 array of its input's shape, exactly those of the inputs given (seq_idx's
+ * slot NULL). Runs on `stream` and returns when the stream has run it. */
+tilecc_status tilecc_ssd_backward(tilecc_context *context, const DLTensor *const *inputs, const DLTensor *dy,
+                                  const DLTensor *dfinal_states, const DLTensor *const *gradients,
+                                  const tilecc_ssd_options *options, void *stream);
+
 /* Each packed sequence's final state (mamba_ssm's return_varlen_states; since version 4): after
  * tilecc_ssd_forward over these inputs and options with seq_idx and batch 1, into `outputs`,
  * writes to varlen_states ((nseq, H, P, N) float32, contiguous) the state after the last
