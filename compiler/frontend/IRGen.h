@@ -419,6 +419,9 @@ private:
   /// The target of the specialization being emitted (for ct.ByTarget).
   std::string arch_;
   Scope *scope_ = nullptr;
+  /// The names a kernel's decorators may use besides the module's: its factory's constants
+  /// (`@ct.kernel(occupancy=occupancy)` inside `def make(occupancy)`); null elsewhere.
+  const Scope *decoratorScope_ = nullptr;
   /// Names that are not usable here, with the reason (e.g. defined only in one branch).
   std::map<std::string, std::string> *undefined_ = nullptr;
 

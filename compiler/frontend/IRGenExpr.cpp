@@ -408,6 +408,15 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
         return KValue::ns("ct." + attr);
       if (attr == "Constant")
         return KValue::constantAnnotation("");
+      // cuTile's Blackwell block-scaled formats and their operations: named as such.
+      static const char *const kBlackwellOnly[] = {"float4_e2m1fn", "float8_e8m0fnu", "pack_to_bytes", "mma_scaled"};
+      for (const char *name : kBlackwellOnly)
+        if (attr == name) {
+          error(e.attrRange, "'ct." + attr +
+                                 "' is not supported by tile-cc yet: it belongs to cuTile's block-scaled (fp4 and "
+                                 "e8m0) formats, and code generation targets sm_70 ... sm_90a");
+          return KValue::error();
+        }
       error(e.attrRange, "'ct." + attr + "' is not a supported operation or dtype" + ctSuggestion(attr));
       return KValue::error();
     }

@@ -138,6 +138,7 @@ void KernelIRGen::collectModuleScope(const Module &m) {
       missingImports_[&m][hostValue] = b;
     return false;
   };
+  std::map<std::string, SourceRange> fromCtRanges; // where each `from cuda.tile import` name is
   for (const StmtPtr &stmt : m.body) {
     if (auto *imp = stmt->dynCast<ImportStmt>()) {
       for (const ImportAlias &alias : imp->names) {
@@ -153,9 +154,12 @@ void KernelIRGen::collectModuleScope(const Module &m) {
         std::string bound = alias.boundName();
         if (from->module == "cuda" && alias.name == "tile")
           scope[bound] = KValue::ns("ct");
-        else if (from->module == "cuda.tile")
+        else if (from->module == "cuda.tile" || from->module == "cuda.tile._datatype" ||
+                 from->module == "cuda.tile._stub") {
+          // cuTile's private modules (its dtypes, its operations) as TileGym imports from them.
           scope[bound] = KValue::ns("from-ct:" + alias.name);
-        else if (!kernelImport(alias, "extern:" + from->module + "." + alias.name))
+          fromCtRanges[bound] = alias.range;
+        } else if (!kernelImport(alias, "extern:" + from->module + "." + alias.name))
           scope[bound] = KValue::ns("extern:" + from->module + "." + alias.name);
       }
     } else if (auto *fn = stmt->dynCast<FunctionDefStmt>()) {
@@ -171,7 +175,8 @@ void KernelIRGen::collectModuleScope(const Module &m) {
       Scope saved;
       std::string member = value.name().substr(8);
       // Evaluate `ct.<member>` through the attribute logic.
-      AttributeExpr attr(SourceRange(), std::make_unique<NameExpr>(SourceRange(), "__ct__"), member, SourceRange());
+      const SourceRange at = fromCtRanges[name];
+      AttributeExpr attr(at, std::make_unique<NameExpr>(at, "__ct__"), member, at);
       Scope tmp{{"__ct__", ct}};
       Scope *old = scope_;
       scope_ = &tmp;
@@ -295,9 +300,9 @@ KValue KernelIRGen::evalDecorator(const Expr &e) {
         !lookupGlobal(*current_, name->id, name->range, /*quiet=*/true))
       return KValue::ns("extern:" + name->id + dotted);
   }
-  Scope empty;
+  Scope names = decoratorScope_ ? *decoratorScope_ : Scope();
   Scope *old = scope_;
-  scope_ = &empty;
+  scope_ = &names;
   KValue v = eval(e);
   scope_ = old;
   return v;
@@ -429,6 +434,9 @@ std::vector<std::string> KernelIRGen::capturedFactoryNames(const FunctionDefStmt
   std::function<void(const Stmt &)> onStmt = [&](const Stmt &s) { forEachChild(s, onExpr, onStmt); };
   for (const StmtPtr &s : fn.body)
     onStmt(*s);
+  // The decorators' options too (`@ct.kernel(occupancy=occupancy)`).
+  for (const ExprPtr &dec : fn.decorators)
+    onExpr(*dec);
   std::vector<std::string> captured;
   for (const std::string &name : factoryNames)
     if (used.count(name) && !local.count(name) && std::find(captured.begin(), captured.end(), name) == captured.end())
@@ -857,15 +865,19 @@ OwningOpRef<ModuleOp> KernelIRGen::emit(const Specialization &spec) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc(fn->range));
   builder_.setInsertionPointToEnd(module->getBody());
   auto kernel = mlir::tile::KernelOp::create(builder_, loc(fn->nameRange), fn->name, builder_.getFunctionType({}, {}));
-  std::map<std::string, ConstantValue> configConstants;
-  if (!applyDecorators(*fn, kernel, configConstants, spec))
-    return nullptr;
-
   SmallVector<Type> argTypes;
   std::vector<std::pair<std::string, KValue>> constants;
   std::vector<std::pair<std::string, size_t>> runtimeArgs;
   std::set<std::string> factoryNames;
   if (ref.factory && !bindFactoryConstants(*ref.factory, *fn, spec, constants, factoryNames))
+    return nullptr;
+  // The decorators see the factory's constants.
+  Scope factoryScope(constants.begin(), constants.end());
+  decoratorScope_ = &factoryScope;
+  std::map<std::string, ConstantValue> configConstants;
+  const bool decorated = applyDecorators(*fn, kernel, configConstants, spec);
+  decoratorScope_ = nullptr;
+  if (!decorated)
     return nullptr;
   if (!bindKernelParams(*fn, spec, configConstants, argTypes, constants, runtimeArgs, factoryNames,
                         ref.qualifiedName()))

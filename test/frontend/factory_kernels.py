@@ -42,12 +42,13 @@ def make_scale(factor, BLOCK, unused=3):
 # LIST-NEXT: make_shift.shift: amount(const) x
 # LIST-NEXT: first.add_one: n(const) x
 # LIST-NEXT: second.add_one: n(const) x
+# LIST-NEXT: make_tuned.copy: occupancy(const) x y
 # LIST-NOT: host_helper
 
 # MISSING: [[FILE]]:19:24: error: kernel 'make_scale.scale' needs a value for 'BLOCK', a parameter of its factory 'make_scale' (pass --const BLOCK=VALUE)
 # MISSING-NOT: offset
 
-# HOSTLOCAL: [[FILE]]:61:5: error: kernel 'make_shift.shift' needs a value for 'amount', which its factory 'make_shift' computes in host code (pass --const amount=VALUE)
+# HOSTLOCAL: [[FILE]]:62:5: error: kernel 'make_shift.shift' needs a value for 'amount', which its factory 'make_shift' computes in host code (pass --const amount=VALUE)
 
 # AMBIGUOUS: error: kernel name 'add_one' is ambiguous in {{.*}}: name one of first.add_one, second.add_one
 
@@ -92,3 +93,17 @@ def host_helper(n):
 
 if __name__ == "__main__":
     kern = make_scale(2.0, 16)
+
+
+# Kernel options from the factory's arguments (TileGym's nvfp4: @ct.kernel(occupancy=occupancy)).
+# RUN: tile-cc %s --kernel make_tuned.copy --const occupancy=3 --arg x=f32:1 --arg y=f32:1 --emit=tile -o - | FileCheck %s --check-prefix=OPTION
+# RUN: not tile-cc %s --kernel make_tuned.copy --arg x=f32:1 --arg y=f32:1 2>&1 | FileCheck %s --check-prefix=OPTION-MISSING
+# OPTION: tile.kernel @copy
+# OPTION-SAME: occupancy = 3 : i32
+# OPTION-MISSING: error: kernel 'make_tuned.copy' needs a value for 'occupancy', a parameter of its factory 'make_tuned' (pass --const occupancy=VALUE)
+def make_tuned(occupancy):
+    @ct.kernel(occupancy=occupancy)
+    def copy(x, y):
+        ct.store(y, index=(0,), tile=ct.load(x, index=(0,), shape=(8,)))
+
+    return copy
