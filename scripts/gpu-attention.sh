@@ -7,17 +7,12 @@
 # (3) ours on the same shapes (batch 16 x 8 heads, S 1024/4096/16384, D 64/128, causal and not),
 # (4) our results on two of them checked against torch. Writes $OUT/attention.log and .summary.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-log="$out/attention.log"
-work=$(mktemp -d)
-tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
+LOG_NAME=attention.log
+# shellcheck source=gpu-common.sh
+source "$(dirname "$0")/gpu-common.sh"
 run="$work/bin/tile-run"
 kernel="$root/kernels/examples/attention.py"
-step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; echo "rc=$?" >> "$log"; }
 scale() { python3 -c "print(1 / $1 ** 0.5)"; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
 # (1) against the interpreter: B x H x S x D, K/V with H / G heads
 for cfg in "64 64 False True 1 bf16 256" "64 64 True True 1 bf16 256" "64 64 False False 1 bf16 200" \
            "64 64 True False 2 bf16 200" "128 64 False False 1 bf16 136" "128 64 True False 1 f16 136" \

@@ -8,16 +8,9 @@
 # BatchMatMul sample (its float8_e4m3fn case) when bundle/cutile-samples has it. Writes
 # $OUT/float8.log.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-log="$out/float8.log"
-work=$(mktemp -d)
-tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
-export TILECC_LIBRARY="$work/lib/libtilecc.so" PYTHONPATH="$root/python" TILE_CACHE_DIR="$work/cache"
-status=0
-step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; local rc=$?; echo "rc=$rc" >> "$log"; [ $rc -eq 0 ] || status=1; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
+LOG_NAME=float8.log
+# shellcheck source=gpu-common.sh
+source "$(dirname "$0")/gpu-common.sh"
 cubin="$root/bundle/cubins/fp8_gemm.cubin"
 if [ -f "$cubin" ]; then
   sass=$(cuobjdump -sass "$cubin")

@@ -6,18 +6,13 @@
 # and a device-to-device copy), (3) ours on the same shapes, timed, results saved, (4) our results
 # against torch's (kernel_suite_torch.py check). Writes $OUT/kernel-suite.log and .summary.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-log="$out/kernel-suite.log"
-work=$(mktemp -d)
-tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
+LOG_NAME=kernel-suite.log
+# shellcheck source=gpu-common.sh
+source "$(dirname "$0")/gpu-common.sh"
 run="$work/bin/tile-run"
 results="$work/results"
 mkdir -p "$results"
 s="$root/kernels/suite"
-step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; echo "rc=$?" >> "$log"; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
 # (1) ragged shapes against the interpreter
 step "$run" "$s/norms.py" --kernel layer_norm --const N=256 --const TM=2 --grid 5 --backend gpu --print none \
   --array x=bf16:9x256:random:1 --array w=f32:256:random:2 --array b=f32:256:random:3 --array y=bf16:9x256

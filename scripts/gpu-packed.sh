@@ -7,16 +7,9 @@
 # --decode` at batch 1, 16 and 256 with fp32 and bf16 states, (5) `tile-bench ssd --chunk-size 0`
 # (the forward pass, whose kernels gained the packed-sequence parameters). Writes $OUT/packed.log.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-log="$out/packed.log"
-work=$(mktemp -d)
-tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
-export TILE_CACHE_DIR="$work/cache" TILECC_LIBRARY="$work/lib/libtilecc.so" PYTHONPATH="$root/python"
-status=0
-step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; local rc=$?; echo "rc=$rc" >> "$log"; [ $rc -eq 0 ] || status=1; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
+LOG_NAME=packed.log
+# shellcheck source=gpu-common.sh
+source "$(dirname "$0")/gpu-common.sh"
 step env TILE_TEST_REQUIRE_GPU=1 timeout 200 "$work/bin/tile-unittests" "[seq_idx],[backward]"
 [ -f "$work/lib/libtilecc.so" ] && step timeout 240 python3 "$root/python/tests/test_mamba2_torch.py"
 step timeout 150 "$work/bin/tile-bench" ssd --backward --iters 3 --json "$out/backward.json"

@@ -10,18 +10,10 @@
 # skips it), (4) with .peers/mamba_ssm_min: the operator beside mamba_ssm, and the decode step
 # (`tile-bench ssd --decode`) beside its selective_state_update. Writes $OUT/python.log.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-log="$out/python.log"
-work=$(mktemp -d)
-tar -C "$work" -xJf "$root/bundle/tools.tar.xz" || { echo "no bundle" | tee "$log"; exit 2; }
+LOG_NAME=python.log
+# shellcheck source=gpu-common.sh
+source "$(dirname "$0")/gpu-common.sh"
 [ -f "$work/lib/libtilecc.so" ] || { echo "the bundle has no lib/libtilecc.so" | tee "$log"; exit 2; }
-export TILECC_LIBRARY="$work/lib/libtilecc.so" PYTHONPATH="$root/python"
-export TILE_CACHE_DIR="$work/cache"
-status=0
-step() { echo "== $*" >> "$log"; "$@" >> "$log" 2>&1; local rc=$?; echo "rc=$rc" >> "$log"; [ $rc -eq 0 ] || status=1; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$log"
 python3 -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__)' >> "$log" 2>&1
 step python3 "$root/python/tests/test_torch.py"
 step python3 "$root/python/tests/test_mamba2_torch.py"

@@ -34,6 +34,23 @@ void expectGradientShape(const char *name, const Shape &actual, const Shape &exp
 
 } // namespace
 
+std::vector<std::pair<std::string, const Tensor *>> namedGradients(const SsdGradients &g) {
+  std::vector<std::pair<std::string, const Tensor *>> named;
+  for (const auto &[name, t] :
+       std::initializer_list<std::pair<const char *, const Tensor *>>{{"x", &g.dx},
+                                                                      {"dt", &g.ddt},
+                                                                      {"A", &g.dA},
+                                                                      {"B", &g.dB},
+                                                                      {"C", &g.dC},
+                                                                      {"D", &g.dD},
+                                                                      {"z", &g.dz},
+                                                                      {"dt_bias", &g.dDtBias},
+                                                                      {"initial_states", &g.dInitialStates}})
+    if (!t->shape.empty())
+      named.emplace_back(name, t);
+  return named;
+}
+
 SsdGradients referenceBackward(const SsdInputs &inputs, const TensorView &dyView,
                                const std::optional<TensorView> &dFinalView, const SsdOptions &options) {
   SsdDims d;

@@ -6,6 +6,9 @@
 #include "kernels/mamba2/Reference.h"
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace tile::mamba2 {
 
@@ -16,6 +19,10 @@ struct SsdGradients {
   Tensor dD, dz, dDtBias;     // D's shape ((H,) or (H, P)), (b, T, H, P), (H,)
   Tensor dInitialStates;      // (b, H, P, N)
 };
+
+/// The gradients by their inputs' names ("x", "dt", "A", "B", "C", "D", "z", "dt_bias",
+/// "initial_states"), in that order, without those of absent inputs (empty tensors).
+std::vector<std::pair<std::string, const Tensor *>> namedGradients(const SsdGradients &gradients);
 
 /// The gradients of `reference(inputs, options)` for the output gradient dy (b, T, H, P) and
 /// optionally the final states' dFinalStates (b, H, P, N). Through every option the forward

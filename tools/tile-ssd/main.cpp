@@ -189,22 +189,12 @@ int backwardMain(jit::Backend &backend, const std::string &inputDir, const std::
   const ssd::BackwardResult r = ssd::runBackward(backend, inputs, *dy, dFinal, options);
   std::printf("tile-ssd: backward %.1f ms (one call: the forward recomputed, then the backward kernels%s)\n", r.ms,
               backend.onGpu() ? ", compiling included" : ", interpreted");
-  const SsdGradients &g = r.gradients;
-  const std::pair<const char *, const Tensor *> named[] = {{"dx", &g.dx},
-                                                           {"ddt", &g.ddt},
-                                                           {"dA", &g.dA},
-                                                           {"dB", &g.dB},
-                                                           {"dC", &g.dC},
-                                                           {"dD", &g.dD},
-                                                           {"dz", &g.dz},
-                                                           {"ddt_bias", &g.dDtBias},
-                                                           {"dinitial_states", &g.dInitialStates}};
+  const auto got = namedGradients(r.gradients); // the file of "dt"'s is ddt.npy
   if (!outDir.empty()) {
     std::vector<std::pair<std::string, std::string>> files;
-    for (const auto &[name, t] : named)
-      if (!t->shape.empty())
-        files.push_back({outDir + "/" + name + ".npy",
-                         rt::encodeNpy(t->shape, t->data.data(), t->data.size(), rt::DType::Float32)});
+    for (const auto &[name, t] : got)
+      files.push_back(
+          {outDir + "/d" + name + ".npy", rt::encodeNpy(t->shape, t->data.data(), t->data.size(), rt::DType::Float32)});
     std::string error;
     if (!tools::writeFilesAtomically(files, error))
       return ioError(error + " (no gradient was written)");
@@ -216,19 +206,19 @@ int backwardMain(jit::Backend &backend, const std::string &inputDir, const std::
   if (dFinal)
     dFinalView = dFinal->values.view();
   const SsdGradients want = referenceBackward(inputs.reference(), dy->values, dFinalView, options.dt);
-  const std::pair<const Tensor *, const Tensor *> expected[] = {
-      {&g.dx, &want.dx}, {&g.ddt, &want.ddt},         {&g.dA, &want.dA},
-      {&g.dB, &want.dB}, {&g.dC, &want.dC},           {&g.dD, &want.dD},
-      {&g.dz, &want.dz}, {&g.dDtBias, &want.dDtBias}, {&g.dInitialStates, &want.dInitialStates}};
+  const auto wanted = namedGradients(want);
   // The kernels compute in float32 on the inputs' values; with bf16 data the recomputed
   // chunk-entry states are bf16 (the forward keeps them so), a few 1e-3 of the gradients' RMS.
   const auto &x = inputs.tensors[unsigned(SsdTensor::X)];
   const double relative = x && x->dtype == rt::DType::BFloat16 ? 3e-2 : 1e-3;
+  std::vector<std::string> labels;
+  labels.reserve(got.size()); // Checked keeps their c_str()
   std::vector<Checked> checked;
-  for (size_t i = 0; i < std::size(named); ++i)
-    if (!expected[i].second->shape.empty())
-      checked.push_back({named[i].first, *expected[i].first, *expected[i].second,
-                         relative * compare(*expected[i].second, *expected[i].second, 0, 0).refRms});
+  for (size_t i = 0; i < got.size() && i < wanted.size(); ++i) {
+    labels.push_back("d" + got[i].first);
+    checked.push_back({labels.back().c_str(), *got[i].second, *wanted[i].second,
+                       relative * compare(*wanted[i].second, *wanted[i].second, 0, 0).refRms});
+  }
   return reportCheck(checked);
 }
 

@@ -60,6 +60,27 @@ struct Problem {
       initialStates = fill({s.b, s.H, s.P, s.N}, -1, 1);
   }
 
+  /// The input named as in SsdGradients' names ("x", "dt_bias", "initial_states", ...).
+  Tensor &input(const std::string &name) {
+    if (name == "x")
+      return x;
+    if (name == "dt")
+      return dt;
+    if (name == "A")
+      return A;
+    if (name == "B")
+      return B;
+    if (name == "C")
+      return C;
+    if (name == "D")
+      return D;
+    if (name == "z")
+      return z;
+    if (name == "dt_bias")
+      return dtBias;
+    return initialStates;
+  }
+
   SsdInputs inputs() const {
     SsdInputs in{x, dt, A, B, C, {}, {}, {}, {}};
     if (spec.dRank)

@@ -65,7 +65,7 @@ void run(const Case &c) {
   const SsdGradients g = referenceBackward(in, dy, dFinal.view(), s.options);
 
   // Each input's gradient against (L(v + e) - L(v - e)) / 2e, element by element.
-  auto check = [&](const char *name, Tensor &input, const Tensor &grad) {
+  auto check = [&](const std::string &name, Tensor &input, const Tensor &grad) {
     REQUIRE(grad.shape == input.shape);
     double worst = 0, scale = 0;
     for (double v : grad.data)
@@ -79,24 +79,14 @@ void run(const Case &c) {
       input.data[i] = v;
       worst = std::max(worst, std::abs((up - down) / (2 * e) - grad.data[i]));
     }
-    std::printf("reference backward %-34s d%-15s max |fd - grad| %.3g (max |grad| %.3g, %zu values)\n", c.name, name,
-                worst, scale, input.data.size());
+    std::printf("reference backward %-34s d%-15s max |fd - grad| %.3g (max |grad| %.3g, %zu values)\n", c.name,
+                name.c_str(), worst, scale, input.data.size());
     CHECK(scale > 0);
     CHECK(worst <= 1e-6 * std::max(1.0, scale));
   };
-  check("x", p.x, g.dx);
-  check("dt", p.dt, g.ddt);
-  check("A", p.A, g.dA);
-  check("B", p.B, g.dB);
-  check("C", p.C, g.dC);
-  if (s.dRank)
-    check("D", p.D, g.dD);
-  if (s.z)
-    check("z", p.z, g.dz);
-  if (s.dtBias)
-    check("dt_bias", p.dtBias, g.dDtBias);
-  if (s.initialStates)
-    check("initial_states", p.initialStates, g.dInitialStates);
+  for (const auto &[name, grad] : namedGradients(g))
+    check(name, p.input(name), *grad);
+  CHECK(namedGradients(g).size() == 5u + (s.dRank != 0) + s.z + s.dtBias + s.initialStates);
 }
 
 } // namespace

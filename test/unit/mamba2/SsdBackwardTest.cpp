@@ -85,25 +85,25 @@ void run(const Case &c, jit::Backend &backend) {
   const SsdGradientOutputs got = ssdBackward(backend, in, dyStored.array, dFinalStored.array, options);
   const SsdGradients want = referenceBackward(ref, dyStored.rounded, dFinalStored.rounded.view(), s.options);
 
-  auto check = [&](const char *what, const SsdOutput &out, const Tensor &expected) {
-    REQUIRE(out.view.shape == expected.shape);
-    const ErrorStats e = compare(out.values(), expected);
-    std::printf("ssd backward %-38s d%-15s %s\n", c.name, what, e.str(expected.shape).c_str());
+  const SsdGradients gotValues{got.dx.values(),
+                               got.ddt.values(),
+                               got.dA.values(),
+                               got.dB.values(),
+                               got.dC.values(),
+                               s.dRank ? got.dD.values() : Tensor(),
+                               s.z ? got.dz.values() : Tensor(),
+                               s.dtBias ? got.dDtBias.values() : Tensor(),
+                               s.initialStates ? got.dInitialStates.values() : Tensor()};
+  const auto gotNamed = namedGradients(gotValues), wantNamed = namedGradients(want);
+  REQUIRE(gotNamed.size() == wantNamed.size());
+  for (size_t i = 0; i < gotNamed.size(); ++i) {
+    const auto &[name, expected] = wantNamed[i];
+    REQUIRE(gotNamed[i].first == name);
+    REQUIRE(gotNamed[i].second->shape == expected->shape);
+    const ErrorStats e = compare(*gotNamed[i].second, *expected);
+    std::printf("ssd backward %-38s d%-15s %s\n", c.name, name.c_str(), e.str(expected->shape).c_str());
     CHECK(e.relToRms < c.tol);
-  };
-  check("x", got.dx, want.dx);
-  check("dt", got.ddt, want.ddt);
-  check("A", got.dA, want.dA);
-  check("B", got.dB, want.dB);
-  check("C", got.dC, want.dC);
-  if (s.dRank)
-    check("D", got.dD, want.dD);
-  if (s.z)
-    check("z", got.dz, want.dz);
-  if (s.dtBias)
-    check("dt_bias", got.dDtBias, want.dDtBias);
-  if (s.initialStates)
-    check("initial_states", got.dInitialStates, want.dInitialStates);
+  }
 }
 
 std::vector<Case> cases() {
