@@ -2,12 +2,16 @@
 // (bwd_gate with z, bwd_pass_state, bwd_chunk, bwd_dt, bwd_reduce).
 #include "kernels/mamba2/SsdBackward.h"
 
+#include "kernels/mamba2/SsdTuning.h"
 #include "runtime/Error.h"
+#include "runtime/jit/KernelDecl.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <variant>
 
 namespace tile::mamba2 {
@@ -27,10 +31,17 @@ std::int64_t nextPow2(std::int64_t v) {
 
 using LaunchArg = std::variant<rt::ArrayArg, std::int64_t>;
 
-// Compiles ssd.py's `kernel` for these constants and arguments (named in parameter order) and
-// launches it on `grid`.
-void run(jit::Backend &backend, const rt::Stream *stream, const char *kernel, KernelConstants constants,
-         const std::vector<std::pair<const char *, LaunchArg>> &args, const std::array<std::int64_t, 3> &grid) {
+using GridOf = std::function<std::array<std::int64_t, 3>(const KernelConstants &)>;
+using Fit = std::function<void(KernelConstants &)>;
+
+// Launches ssd.py's `kernel` with these constants and arguments (named in parameter order) on the
+// grid `grid` gives for its constants: in the @ct.autotune configuration the backend's tuner
+// chooses (fitted to the shape by `fit`; timed on these arguments when the tuner must: every
+// backward kernel writes only what it would write again), or as it is when it has none.
+void run(
+    jit::Backend &backend, const rt::Stream *stream, const char *kernel, KernelConstants constants,
+    const std::vector<std::pair<const char *, LaunchArg>> &args, const GridOf &grid,
+    const std::map<std::string, std::int64_t> &dims, const Fit &fit = [](KernelConstants &) {}) {
   jit::KernelRequest request;
   request.source = ssdSource();
   request.fileName = "ssd.py";
@@ -46,9 +57,19 @@ void run(jit::Backend &backend, const rt::Stream *stream, const char *kernel, Ke
       values.emplace_back(rt::Scalar(std::get<std::int64_t>(arg)));
     }
   }
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
+  if (jit::kernelDecl(request.source, request.fileName, kernel).configs.empty()) {
+    const std::array<std::int64_t, 3> g = grid(request.constants);
+    if (g[0] != 0 && g[1] != 0 && g[2] != 0)
+      backend.launch(backend.compile(request), rt::Grid(g[0], g[1], g[2]), values, stream);
     return;
-  backend.launch(backend.compile(request), rt::Grid(grid[0], grid[1], grid[2]), values, stream);
+  }
+  const SsdLaunch l = autotunedLaunch(request, fit, grid, dims);
+  if (l.empty())
+    return;
+  const ChosenVariant chosen = chooseVariant(
+      backend, l, [&] { return values; }, stream);
+  const std::array<std::int64_t, 3> &g = l.variants[chosen.index].grid;
+  backend.launch(*chosen.kernel, rt::Grid(g[0], g[1], g[2]), values, stream);
 }
 
 // A float32 output of `shape` in the backend's memory (zeroed: some kernels write only parts).
@@ -148,21 +169,30 @@ void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &in, const rt::
   const rt::ArrayArg D = in.D ? *in.D : in.A, dtBias = in.dtBias ? *in.dtBias : in.A;
   const rt::ArrayArg dD = in.D ? *grads.dD : dAPart.view, dDtBias = in.dtBias ? *grads.dDtBias : dAPart.view;
   const rt::ArrayArg dInitial = in.initialStates ? *grads.dInitialStates : dInit.view;
-  const std::int64_t BP = std::min<std::int64_t>(nextPow2(P), 64), BN = std::min<std::int64_t>(N, 64);
+  // The dimensions the kernels' autotune key= may name, and the block sizes fitted to them.
+  const std::map<std::string, std::int64_t> dims = {{"batch", b},   {"seqlen", T}, {"nheads", H}, {"headdim", P},
+                                                    {"ngroups", G}, {"dstate", N}, {"Q", Q}};
+  auto fitPow2 = [](KernelConstants &c, const char *name, std::int64_t dim) {
+    c[name] = pow2AtMost(dim, intOf(c, name));
+  };
+  auto cdiv = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
   const bool seq = in.seqIdx.has_value(), perChannel = in.D && in.D->shape.size() == 2;
 
   rt::ArrayArg dyOfY = dy;
   if (in.z) {
     dyGated = output(backend, {b, T, H, P});
-    const std::int64_t BT = 64;
-    run(backend, stream, "bwd_gate", {{"BT", BT}, {"BP", BP}},
+    run(
+        backend, stream, "bwd_gate", {},
         {{"y", f.y.view}, {"z", *in.z}, {"dout", dy}, {"dy", dyGated.view}, {"dz", *grads.dz}, {"nheads", H}},
-        {(T + BT - 1) / BT, (P + BP - 1) / BP, b * H});
+        [&](const KernelConstants &c) {
+          return std::array<std::int64_t, 3>{cdiv(T, intOf(c, "BT")), cdiv(P, intOf(c, "BP")), b * H};
+        },
+        dims, [&](KernelConstants &c) { fitPow2(c, "BP", P); });
     dyOfY = dyGated.view;
   }
   const rt::ArrayArg dfinal = dFinalStates ? *dFinalStates : dInit.view;
-  run(backend, stream, "bwd_pass_state",
-      {{"Q", Q}, {"BP", BP}, {"BN", BN}, {"HAS_DFINAL", dFinalStates.has_value()}, {"HAS_SEQ", seq}},
+  run(
+      backend, stream, "bwd_pass_state", {{"Q", Q}, {"HAS_DFINAL", dFinalStates.has_value()}, {"HAS_SEQ", seq}},
       {{"dy", dyOfY},
        {"C", in.C},
        {"dA_cumsum", f.dACumsum.view},
@@ -173,8 +203,16 @@ void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &in, const rt::
        {"nheads", H},
        {"ngroups", G},
        {"nchunks", nc}},
-      {(P + BP - 1) / BP, (N + BN - 1) / BN, b * H});
-  run(backend, stream, "bwd_chunk",
+      [&](const KernelConstants &c) {
+        return std::array<std::int64_t, 3>{cdiv(P, intOf(c, "BP")), cdiv(N, intOf(c, "BN")), b * H};
+      },
+      dims,
+      [&](KernelConstants &c) {
+        fitPow2(c, "BP", P);
+        fitPow2(c, "BN", N);
+      });
+  run(
+      backend, stream, "bwd_chunk",
       {{"Q", Q}, {"PP", PP}, {"N", N}, {"HAS_D", in.D.has_value()}, {"D_PER_CHANNEL", perChannel}, {"HAS_SEQ", seq}},
       {{"x", in.x},
        {"B", in.B},
@@ -196,11 +234,13 @@ void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &in, const rt::
        {"nheads", H},
        {"ngroups", G},
        {"nchunks", nc}},
-      {nc, G, b});
-  const std::int64_t BH = std::min<std::int64_t>(16, nextPow2(H));
-  run(backend, stream, "bwd_dt",
+      [&](const KernelConstants &) {
+        return std::array<std::int64_t, 3>{nc, G, b};
+      },
+      dims);
+  run(
+      backend, stream, "bwd_dt",
       {{"Q", Q},
-       {"BH", BH},
        {"HAS_BIAS", in.dtBias.has_value()},
        {"SOFTPLUS", options.dt.dtSoftplus},
        {"DT_MIN", options.dt.dtMin},
@@ -212,8 +252,12 @@ void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &in, const rt::
        {"dbias_part", dBiasPart.view},
        {"seqlen", T},
        {"nchunks", nc}},
-      {nc, (H + BH - 1) / BH, b});
-  run(backend, stream, "bwd_reduce",
+      [&](const KernelConstants &c) {
+        return std::array<std::int64_t, 3>{nc, cdiv(H, intOf(c, "BH")), b};
+      },
+      dims, [&](KernelConstants &c) { fitPow2(c, "BH", H); });
+  run(
+      backend, stream, "bwd_reduce",
       {{"PP", PP}, {"HAS_BIAS", in.dtBias.has_value()}, {"HAS_D", in.D.has_value()}, {"D_PER_CHANNEL", perChannel}},
       {{"dA_part", dAPart.view},
        {"dbias_part", dBiasPart.view},
@@ -222,7 +266,10 @@ void ssdBackwardInto(jit::Backend &backend, const SsdArrayInputs &in, const rt::
        {"ddt_bias", dDtBias},
        {"dD", dD},
        {"rows", b * nc}},
-      {H, 1, 1});
+      [&](const KernelConstants &) {
+        return std::array<std::int64_t, 3>{H, 1, 1};
+      },
+      dims);
   if (stream)
     stream->synchronize();
   else

@@ -6,8 +6,9 @@
 //   Tensor dx = g.dx.values();
 //
 // The forward is recomputed first (its intermediates are not kept between the calls), without
-// the gate and with a float32 y; then five kernels (ssd.py, "The backward pass"). This first
-// version computes in float32 with one configuration per kernel and no tuning.
+// the gate and with a float32 y; then five kernels (ssd.py, "The backward pass"), each in the
+// @ct.autotune configuration the backend's tuner picks (SsdTuning.h). This first version
+// computes in float32 (no Tensor Cores).
 #pragma once
 
 #include "kernels/mamba2/SsdForward.h"

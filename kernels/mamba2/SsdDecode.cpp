@@ -2,8 +2,9 @@
 // SsdPlan.h autotunedLaunch) and its executor over a jit::Backend.
 #include "kernels/mamba2/SsdDecode.h"
 
+#include "kernels/mamba2/SsdTuning.h"
+
 #include "runtime/Error.h"
-#include "runtime/jit/LaunchTimer.h"
 
 #include <fmt/format.h>
 
@@ -179,45 +180,21 @@ static SsdDecodePrepared prepare(jit::Backend &backend, const SsdLaunch &l, std:
     p.choice.skipped = true;
     return p;
   }
-  std::vector<jit::TuneCandidate> candidates;
-  for (const SsdVariant &v : l.variants)
-    candidates.push_back(v.candidate);
-  const auto &g = l.grid();
-  const jit::TuneKey key = jit::makeTuneKey({l.request(), l.keyNames, l.keyValues, g[0] * g[1] * g[2],
-                                             backend.deviceName(), backend.driverVersion(), backend.targetOptions()},
-                                            candidates);
-  jit::Tuner &tuner = backend.tuner();
-  std::optional<jit::TuneDecision> decision = tuner.known(key, candidates);
-  if (decision) {
-    p.kernel = backend.compile(l.variants[decision->winner].request);
-  } else {
-    std::vector<jit::KernelRequest> requests;
-    std::vector<jit::LaunchTimer::Variant> variants;
-    for (const SsdVariant &v : l.variants) {
-      requests.push_back(v.request);
-      variants.push_back({v.request, gridOf(v)});
-    }
-    const std::int64_t elements = span(arrays[State]);
-    jit::Buffer scratch = backend.allocate(std::size_t(elements) * rt::dtypeSize(arrays[State].dtype));
-    arrays[NewState] = scratch.array(arrays[State].dtype, arrays[State].shape, arrays[State].stridesOrContiguous());
-    jit::LaunchTimer timer(backend, variants, argsOf(arrays, d), stream);
-    timer.provide(backend.tryCompileAll(requests));
-    decision = tuner.choose(key, candidates, timer);
-    p.kernel = timer.kernel(decision->winner);
-    // The scratch buffer is freed when this returns: nothing may still be writing it.
-    if (stream)
-      stream->synchronize();
-    else
-      backend.synchronize();
-  }
-  const SsdVariant &v = l.variants[decision->winner];
-  p.grid = gridOf(v);
-  p.choice.config = v.candidate.config;
-  p.choice.label = v.candidate.label();
-  p.choice.source = decision->source;
-  p.choice.ms = decision->msOf(v.candidate.config);
-  p.choice.config0Ms = decision->msOf(0);
-  p.choice.tuneMs = decision->tuneMs;
+  // Timed with the new state written to scratch memory of the state's strides.
+  jit::Buffer scratch;
+  const ChosenVariant chosen = chooseVariant(
+      backend, l,
+      [&] {
+        const std::int64_t elements = span(arrays[State]);
+        scratch = backend.allocate(std::size_t(elements) * rt::dtypeSize(arrays[State].dtype));
+        std::array<rt::ArrayArg, kParams> timing = arrays;
+        timing[NewState] = scratch.array(arrays[State].dtype, arrays[State].shape, arrays[State].stridesOrContiguous());
+        return argsOf(timing, d);
+      },
+      stream);
+  p.kernel = chosen.kernel;
+  p.grid = gridOf(l.variants[chosen.index]);
+  p.choice = choiceOf(l, chosen);
   return p;
 }
 

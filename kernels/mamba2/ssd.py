@@ -461,9 +461,11 @@ def varlen_states(x, B, dt_out, dA_cumsum, states, cu_seqlens, varlen, nheads: i
 # gradient into y's, bwd_pass_state carries G backwards over the chunks, bwd_chunk computes each
 # chunk's gradients (x, B, C, and those of s and u, folded into u's through s = cumsum(u A)),
 # bwd_dt takes u's gradient through the clamp, softplus and bias to dt, and bwd_reduce sums the
-# per-chunk parts of dA, dt_bias and D. Products are float32 (exact FMAs); one configuration each.
+# per-chunk parts of dA, dt_bias and D. Products are float32 (exact FMAs). The configurations are
+# starting points, not yet measured: the tuner times them on the call's own arguments.
 
 
+@ct.autotune(configs=[dict(BT=64, BP=64), dict(BT=128, BP=64), dict(BT=32, BP=64)], key=["headdim"])
 @ct.kernel
 def bwd_gate(y, z, dout, dy, dz, nheads: int, BT: ct.Constant[int], BP: ct.Constant[int]):
     """dy = dout z sigmoid(z), dz = dout y sigmoid(z) (1 + z (1 - sigmoid(z))), for y before the
@@ -480,6 +482,8 @@ def bwd_gate(y, z, dout, dy, dz, nheads: int, BT: ct.Constant[int], BP: ct.Const
     ct.store(dy, (bi, tb, h, pb), (g * zv * sz).astype(dy.dtype))
 
 
+@ct.autotune(configs=[dict(BP=64, BN=64), dict(BP=32, BN=64), dict(BP=64, BN=32), dict(BP=32, BN=32)],
+             key=["headdim", "dstate", "Q"])
 @ct.kernel
 def bwd_pass_state(dy, C, dA_cumsum, dfinal, seq_idx, dstates, dinit, nheads: int, ngroups: int, nchunks: int,
                    Q: ct.Constant[int], BP: ct.Constant[int], BN: ct.Constant[int],
@@ -517,6 +521,8 @@ def bwd_pass_state(dy, C, dA_cumsum, dfinal, seq_idx, dstates, dinit, nheads: in
     ct.store(dinit, (bi, h, pb, nb), ct.reshape(G, (1, 1, BP, BN)))
 
 
+@ct.autotune(configs=[dict(num_threads=256), dict(num_threads=512), dict(num_threads=128)],
+             key=["headdim", "dstate", "Q", "nheads", "ngroups"])
 @ct.kernel
 def bwd_chunk(x, B, C, dy, dt_out, dA_cumsum, A, states, dstates, seq_idx, D, dx, dB, dC, du, dA_part, dD_part,
               nheads: int, ngroups: int, nchunks: int,
@@ -605,6 +611,7 @@ def bwd_chunk(x, B, C, dy, dt_out, dA_cumsum, A, states, dstates, seq_idx, D, dx
     ct.store(dC, (bi, c, g, 0), ct.reshape(dc_acc, (1, Q, 1, N)).astype(dC.dtype))
 
 
+@ct.autotune(configs=[dict(BH=16), dict(BH=8), dict(BH=4)], key=["nheads", "Q"])
 @ct.kernel
 def bwd_dt(dt, dt_bias, du, ddt, dbias_part, seqlen: int, nchunks: int,
            Q: ct.Constant[int], BH: ct.Constant[int],

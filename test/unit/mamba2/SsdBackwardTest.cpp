@@ -149,6 +149,28 @@ TEST_CASE("mamba2 interpreted: ssd_backward matches the float64 reference backwa
     run(c, test::interpreter());
 }
 
+TEST_CASE("mamba2 interpreted: every autotune configuration of the backward kernels",
+          "[mamba2][interpreter][backward]") {
+  // Each configuration of each tuned backward kernel forced in turn (the others in their first),
+  // on the case with z (bwd_gate runs) and headdim 16.
+  Case c = cases()[2];
+  c.name = "packed init z softplus, forced";
+  const std::pair<const char *, int> kernels[] = {
+      {"bwd_gate", 3}, {"bwd_pass_state", 4}, {"bwd_chunk", 3}, {"bwd_dt", 3}};
+  for (const auto &[kernel, count] : kernels)
+    for (int config = 0; config < count; ++config) {
+      const std::string rule = std::string(kernel) + ":" + std::to_string(config);
+      INFO("TILE_AUTOTUNE_FORCE=" << rule);
+      jit::BackendOptions bo;
+      bo.choice = jit::BackendOptions::Choice::Interpreter;
+      jit::TuneSettings tuning;
+      tuning.force = jit::parseForceRules(rule);
+      bo.tuning = tuning;
+      jit::Backend backend(bo);
+      run(c, backend);
+    }
+}
+
 TEST_CASE("gpu: ssd_backward matches the float64 reference backward", "[gpu][mamba2][backward]") {
   TILE_REQUIRE_GPU(device);
   jit::BackendOptions options;
