@@ -161,12 +161,7 @@ TEST_CASE("mamba2 interpreted: every autotune configuration of the backward kern
     for (int config = 0; config < count; ++config) {
       const std::string rule = std::string(kernel) + ":" + std::to_string(config);
       INFO("TILE_AUTOTUNE_FORCE=" << rule);
-      jit::BackendOptions bo;
-      bo.choice = jit::BackendOptions::Choice::Interpreter;
-      jit::TuneSettings tuning;
-      tuning.force = jit::parseForceRules(rule);
-      bo.tuning = tuning;
-      jit::Backend backend(bo);
+      jit::Backend backend(test::interpreterForcing(rule));
       run(c, backend);
     }
 }

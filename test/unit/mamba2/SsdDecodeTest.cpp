@@ -174,12 +174,7 @@ TEST_CASE("mamba2 decode: every configuration, and two steps through the cache",
   // decode.py's BP list, each fitted to P = 64: five block sizes.
   for (unsigned config = 0; config < 5; ++config) {
     INFO("TILE_AUTOTUNE_FORCE=decode_step:" << config);
-    jit::BackendOptions bo;
-    bo.choice = jit::BackendOptions::Choice::Interpreter;
-    jit::TuneSettings tuning;
-    tuning.force = jit::parseForceRules("decode_step:" + std::to_string(config));
-    bo.tuning = tuning;
-    jit::Backend backend(bo);
+    jit::Backend backend(test::interpreterForcing("decode_step:" + std::to_string(config)));
     DecodeProblem p(c, backend); // the same values, in this backend's buffers
     const rt::ArrayArg &state = p.state->array, &y = p.y;
     SsdDecodeCache cache;

@@ -301,12 +301,7 @@ TEST_CASE("mamba2 interpreted: every autotune configuration of every kernel matc
     for (const SsdVariant &v : l.variants) {
       const std::string rule = l.request().kernel + ":" + std::to_string(v.candidate.config);
       INFO("TILE_AUTOTUNE_FORCE=" << rule << " (" << v.candidate.label() << ")");
-      jit::BackendOptions bo;
-      bo.choice = jit::BackendOptions::Choice::Interpreter;
-      jit::TuneSettings tuning;
-      tuning.force = jit::parseForceRules(rule);
-      bo.tuning = tuning;
-      jit::Backend backend(bo);
+      jit::Backend backend(test::interpreterForcing(rule));
       const std::array<SsdKernelChoice, 4> ran = run(c, backend);
       // The forced kernel ran in that configuration, the others in configuration 0.
       for (size_t j = 0; j < ran.size(); ++j) {
@@ -359,12 +354,7 @@ TEST_CASE("mamba2 interpreted: mixed configurations at chunks 128 and 256 over e
     const std::string name = std::string(c.name) + " [" + runs[r] + "]";
     c.name = name.c_str();
     INFO("TILE_AUTOTUNE_FORCE=" << runs[r]);
-    jit::BackendOptions bo;
-    bo.choice = jit::BackendOptions::Choice::Interpreter;
-    jit::TuneSettings tuning;
-    tuning.force = jit::parseForceRules(runs[r]);
-    bo.tuning = tuning;
-    jit::Backend backend(bo);
+    jit::Backend backend(test::interpreterForcing(runs[r]));
     const std::array<SsdKernelChoice, 4> ran = run(c, backend);
     for (const SsdKernelChoice &k : ran)
       CHECK(k.source == jit::TuneSource::Forced);

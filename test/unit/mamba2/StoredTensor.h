@@ -6,6 +6,9 @@
 #include "kernels/mamba2/HostTensor.h"
 #include "runtime/jit/Backend.h"
 
+#include "runtime/jit/TuneSettings.h"
+
+#include <string>
 #include <vector>
 
 namespace tile::mamba2::test {
@@ -18,6 +21,17 @@ inline jit::Backend &interpreter() {
     return options;
   }());
   return backend;
+}
+
+// The interpreter with TILE_AUTOTUNE_FORCE's `rules` ("compute_out:1;bwd_chunk:2"): each named
+// kernel runs in that configuration.
+inline jit::BackendOptions interpreterForcing(const std::string &rules) {
+  jit::BackendOptions options;
+  options.choice = jit::BackendOptions::Choice::Interpreter;
+  jit::TuneSettings tuning;
+  tuning.force = jit::parseForceRules(rules);
+  options.tuning = tuning;
+  return options;
 }
 
 // A tensor stored in a kernel dtype in a buffer of the backend (optionally as a view whose last
