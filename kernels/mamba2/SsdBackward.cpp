@@ -72,11 +72,12 @@ void run(
   backend.launch(*chosen.kernel, rt::Grid(g[0], g[1], g[2]), values, stream);
 }
 
-// A float32 output of `shape` in the backend's memory (zeroed: some kernels write only parts).
+// A float32 array of `shape` in the backend's memory, not initialized: every kernel writes all of
+// each array it writes (nothing is uploaded: the arrays of a large problem are hundreds of MB).
 SsdOutput output(jit::Backend &backend, const Shape &shape) {
   SsdOutput o;
   const std::size_t bytes = static_cast<std::size_t>(numElements(shape)) * sizeof(float);
-  o.buffer = backend.upload(std::vector<unsigned char>(std::max<std::size_t>(bytes, 1), 0));
+  o.buffer = backend.allocate(std::max<std::size_t>(bytes, 1));
   o.view = o.buffer.array(rt::DType::Float32, shape);
   return o;
 }
