@@ -180,7 +180,14 @@ void KernelIRGen::collectModuleScope(const Module &m) {
       Scope tmp{{"__ct__", ct}};
       Scope *old = scope_;
       scope_ = &tmp;
-      value = evalAttribute(attr);
+      // A name tile-cc does not support stays unresolved: its error is reported where a kernel
+      // uses it (lookupGlobal), so that the file's other kernels compile.
+      DiagnosticEngine::Checkpoint cp = diags_.checkpoint();
+      KValue resolved = evalAttribute(attr);
+      if (diags_.numErrors() != cp.numErrors)
+        diags_.takeSince(cp);
+      else
+        value = resolved;
       scope_ = old;
     }
   current_ = saved;
@@ -188,8 +195,21 @@ void KernelIRGen::collectModuleScope(const Module &m) {
 
 std::optional<KValue> KernelIRGen::lookupGlobal(const Module &m, const std::string &name, SourceRange use, bool quiet) {
   Scope &scope = scopes_[&m];
-  if (auto g = scope.find(name); g != scope.end())
+  if (auto g = scope.find(name); g != scope.end()) {
+    // `from cuda.tile import X` of an X tile-cc does not support: its error, at this use.
+    if (g->second.kind() == KValue::Kind::Namespace && g->second.name().rfind("from-ct:", 0) == 0) {
+      if (quiet)
+        return std::nullopt;
+      AttributeExpr attr(use, std::make_unique<NameExpr>(use, "__ct__"), g->second.name().substr(8), use);
+      Scope tmp{{"__ct__", KValue::ns("ct")}};
+      Scope *old = scope_;
+      scope_ = &tmp;
+      KValue v = evalAttribute(attr);
+      scope_ = old;
+      return v;
+    }
     return g->second;
+  }
   const Module *saved = current_;
   current_ = &m;
   struct Restore {
