@@ -15,6 +15,14 @@ namespace tile::mamba2::test {
 
 struct ProblemSpec {
   std::int64_t b = 1, T = 1, H = 1, P = 1, G = 1, N = 1;
+
+  /// A spec of these dimensions, no optional input.
+  static ProblemSpec of(std::int64_t b, std::int64_t T, std::int64_t H, std::int64_t P, std::int64_t G,
+                        std::int64_t N) {
+    ProblemSpec s;
+    s.b = b, s.T = T, s.H = H, s.P = P, s.G = G, s.N = N;
+    return s;
+  }
   int dRank = 0; // 0: no D, 1: (H,), 2: (H, P)
   bool z = false, initialStates = false, dtBias = false;
   SsdOptions options;

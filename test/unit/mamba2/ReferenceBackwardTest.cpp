@@ -92,11 +92,7 @@ void run(const Case &c) {
 } // namespace
 
 TEST_CASE("mamba2 reference backward matches finite differences", "[mamba2][reference][backward]") {
-  auto spec = [](int64_t b, int64_t T, int64_t H, int64_t P, int64_t G, int64_t N) {
-    ProblemSpec s;
-    s.b = b, s.T = T, s.H = H, s.P = P, s.G = G, s.N = N;
-    return s;
-  };
+  const auto spec = ProblemSpec::of;
   std::vector<Case> cases;
   {
     Case c{"D(H) z bias softplus init groups2", spec(2, 9, 4, 3, 2, 4)};

@@ -107,11 +107,7 @@ void run(const Case &c, jit::Backend &backend) {
 }
 
 std::vector<Case> cases() {
-  auto spec = [](int64_t b, int64_t T, int64_t H, int64_t P, int64_t G, int64_t N) {
-    ProblemSpec s;
-    s.b = b, s.T = T, s.H = H, s.P = P, s.G = G, s.N = N;
-    return s;
-  };
+  const auto spec = ProblemSpec::of;
   std::vector<Case> list;
   {
     Case c{"ragged fp32 D(H) z bias softplus init", spec(2, 40, 4, 8, 2, 8)};

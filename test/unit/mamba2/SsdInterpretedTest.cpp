@@ -194,11 +194,7 @@ std::array<SsdKernelChoice, 4> run(const Case &c, jit::Backend &backend = interp
 
 TEST_CASE("mamba2 interpreted: ssd_forward's kernels match the float64 references", "[mamba2][interpreter]") {
   const interp::DType bf16 = interp::DType::BFloat16, f16 = interp::DType::Float16, f32 = interp::DType::Float32;
-  auto spec = [](int64_t b, int64_t T, int64_t H, int64_t P, int64_t G, int64_t N) {
-    ProblemSpec s;
-    s.b = b, s.T = T, s.H = H, s.P = P, s.G = G, s.N = N;
-    return s;
-  };
+  const auto spec = ProblemSpec::of;
   std::vector<Case> cases;
   {
     // Ragged seqlen (40 = 2.5 chunks), two sequences, D per head, dt bias + softplus.
