@@ -27,8 +27,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     Kernel options recorded as attributes: `occupancy` (blocks per SM the
     compiler should aim for, 1-32), `num_ctas` (cluster size, a power of two
     up to 16), `num_threads` (threads per block, a power of two from 32 to
-    1024: given by the kernel option, or chosen by `tile-choose-threads`) and
-    `constants` (the specialization constants, for the record).
+    1024: given by the kernel option, or chosen by `tile-choose-threads`),
+    `warp_specialize` (true: a producer warpgroup issues a pipelined loop's copies where the
+    loop admits it; false: never; absent: `tile-warp-specialize` decides) and `constants`
+    (the specialization constants, for the record).
 
     ```mlir
     tile.kernel @scale(%x: !tile.array<?xf32>, %s: f32) attributes {occupancy = 2 : i32} {
@@ -43,6 +45,7 @@ def Tile_KernelOp : Tile_Op<"kernel", [
                        OptionalAttr<I32Attr>:$occupancy,
                        OptionalAttr<I32Attr>:$num_ctas,
                        OptionalAttr<I32Attr>:$num_threads,
+                       OptionalAttr<BoolAttr>:$warp_specialize,
                        OptionalAttr<DictionaryAttr>:$constants);
   let regions = (region AnyRegion:$body);
   let builders = [OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::FunctionType":$type)>];

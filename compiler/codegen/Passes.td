@@ -144,6 +144,22 @@ def TilePlaceTma : Pass<"tile-place-tma", "::mlir::ModuleOp"> {
   let options = TileTargetOptions;
 }
 
+def TileWarpSpecialize : Pass<"tile-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "Give a pipelined loop's copies to a producer warpgroup";
+  let description = [{
+    On sm_90a, for a loop of a kernel's top block with two or more wgmma products (attention's
+    Q K^T and P V) whose every copied load is a TMA copy: the block gets one warpgroup more,
+    whose first thread issues the loop's copies (waiting for each stage to be released),
+    while the kernel's threads only wait for each stage's copies and release it when done, so
+    that no consumer thread stops to issue copies and the consumer warpgroups drift apart (one's
+    softmax beside another's products). With 256 or more consumer threads, setmaxnreg moves
+    registers from the producer to them. Decision: `tile.warp_specialize` on the loop, a
+    dictionary {producer_threads, producer_registers, consumer_registers}; a remark for each
+    loop with two or more products, chosen or not and why (WarpSpecialization.h).
+  }];
+  let options = TileTargetOptions;
+}
+
 def TilePlaceSharedOperands : Pass<"tile-place-shared-operands", "::mlir::ModuleOp"> {
   let summary = "Give each wgmma operand read from shared memory a tgpu buffer";
   let description = [{

@@ -574,13 +574,15 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         if (v.isNone()) // ct.ByTarget without a value for this target: the default
           continue;
         if (!isKernelOption(kw.name)) {
-          error(kw.nameRange, "unknown kernel option '" + kw.name + "' (expected occupancy, num_ctas or num_threads)");
+          error(kw.nameRange, "unknown kernel option '" + kw.name +
+                                  "' (expected occupancy, num_ctas, num_threads or warp_specialize)");
           ok = false;
-        } else if (!v.isInt()) {
-          error(kw.value->range, "kernel option '" + kw.name + "' must be an integer constant");
+        } else if (kw.name == "warp_specialize" ? !v.isBool() : !v.isInt()) {
+          error(kw.value->range, "kernel option '" + kw.name + "' must be " +
+                                     (kw.name == "warp_specialize" ? "True or False" : "an integer constant"));
           ok = false;
         } else if (!configOptions.count(kw.name)) {
-          options[kw.name] = v.intValue();
+          options[kw.name] = v.isBool() ? int64_t(v.boolValue()) : v.intValue();
           optionRanges[kw.name] = kw.range;
         }
       }
@@ -647,8 +649,9 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
         const std::string &key = chosen.keys()[i];
         auto c = toConstantValue(chosen.elements()[i]);
         bool isOption = isKernelOption(key);
-        if (isOption && std::holds_alternative<int64_t>(*c)) {
-          options[key] = std::get<int64_t>(*c);
+        bool flag = key == "warp_specialize";
+        if (isOption && (flag ? std::holds_alternative<bool>(*c) : std::holds_alternative<int64_t>(*c))) {
+          options[key] = flag ? int64_t(std::get<bool>(*c)) : std::get<int64_t>(*c);
           optionRanges[key] = configs->value->range;
           configOptions.insert(key);
         } else if (!isOption && !spec.constants.count(key))
@@ -697,6 +700,8 @@ bool KernelIRGen::applyDecorators(const FunctionDefStmt &fn, Operation *kernel,
     } else if (name == "num_threads" && (value < 32 || value > 1024 || (value & (value - 1)))) {
       error(where, "num_threads " + std::to_string(value) + " must be a power of two from 32 to 1024");
       ok = false;
+    } else if (name == "warp_specialize") {
+      kernel->setAttr(name, builder_.getBoolAttr(value != 0));
     } else {
       kernel->setAttr(name, builder_.getI32IntegerAttr(static_cast<int32_t>(value)));
       // Clusters exist from sm_90 on; the launch forms them (preferred_cluster_size in the

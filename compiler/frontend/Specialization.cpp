@@ -47,7 +47,7 @@ std::optional<std::string> canonicalDTypeName(const std::string &s) {
 }
 
 bool isKernelOption(const std::string &name) {
-  return name == "occupancy" || name == "num_ctas" || name == "num_threads";
+  return name == "occupancy" || name == "num_ctas" || name == "num_threads" || name == "warp_specialize";
 }
 
 static bool splitAssignment(const std::string &text, std::string &name, std::string &value, std::string &error,

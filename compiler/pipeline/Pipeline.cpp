@@ -39,6 +39,7 @@ void buildGpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options) {
   buildTileLayoutPipeline(pm, options);
   pm.addPass(codegen::createTilePipelineLoops({fallbackThreads(options), options.arch, options.pipelineStages}));
   pm.addPass(codegen::createTilePlaceTma({fallbackThreads(options), options.arch}));
+  pm.addPass(codegen::createTileWarpSpecialize({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTilePlaceSharedOperands({fallbackThreads(options), options.arch}));
   pm.addPass(codegen::createTileAllocateShared({fallbackThreads(options), options.arch}));
   // Decision remarks on: they reach the user only under tile-cc --remarks.

@@ -12,6 +12,10 @@
 # RUN: tile-cc %s --kernel clustered --arg x=f32:1 --emit=launcher --ptx-only --arch sm_80 -o %t80.h 2>&1
 # RUN: FileCheck %s --check-prefix=META80 --input-file %t80.cpp
 # RUN: tile-cc %s --kernel clustered_elsewhere --arg x=f32:1 --emit=tile 2>&1 | FileCheck %s --check-prefix=NOWARN
+# warp_specialize=True/False is recorded on the kernel, for tile-warp-specialize
+# (warp-specialize.mlir, warp-specialize-lowering.py); an autotune config may set it.
+# RUN: tile-cc %s --kernel specialized --arg x=f32:1 --emit=tile 2>&1 | FileCheck %s --check-prefix=WS
+# RUN: tile-cc %s --kernel tuned_specialized --arg x=f32:1 --config 1 --emit=tile 2>&1 | FileCheck %s --check-prefix=WSCONFIG
 import cuda.tile as ct
 
 
@@ -54,4 +58,17 @@ def clustered_elsewhere(x):
 # BADKEY: kernel-options.py:[[@LINE+1]]:34: error: ct.ByTarget keys are architectures like sm_90 or sm_100, or 'default'; got 'sm_9x'
 @ct.kernel(occupancy=ct.ByTarget(sm_9x=3, default=1))
 def bad_key(x):
+    ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)
+
+
+# WS: tile.kernel @specialized{{.*}}warp_specialize = false
+@ct.kernel(warp_specialize=False)
+def specialized(x):
+    ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)
+
+
+# WSCONFIG: tile.kernel @tuned_specialized{{.*}}warp_specialize = true
+@ct.autotune(configs=[dict(warp_specialize=False), dict(warp_specialize=True)])
+@ct.kernel
+def tuned_specialized(x):
     ct.store(x, (ct.bid(0),), ct.load(x, (ct.bid(0),), (128,)) + 1.0)

@@ -314,7 +314,10 @@ Value KernelLowering::paddedPosition(Value linear, int64_t rowLength, int64_t ro
 // not part of: its wait comes first.
 void KernelLowering::barrier() {
   waitForDeferredWgmma();
-  NVVM::Barrier0Op::create(b_, loc_);
+  if (producerThreads_)
+    consumerBarrier();
+  else
+    NVVM::Barrier0Op::create(b_, loc_);
 }
 
 void KernelLowering::shareOwnersValues(Elements &values, const TileLayout &layout, Type type) {
@@ -449,10 +452,11 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   if (tmaMapList)
     params.append(tmaMapList.size(), LLVM::LLVMPointerType::get(ctx));
   std::string symbol = kernel_.getSymName().str();
+  findSpecializedLoop();
   auto fn = LLVM::LLVMFuncOp::create(b_, kernel_.getLoc(), symbol + "__tile",
                                      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
   fn->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  fn->setAttr("nvvm.maxntid", b_.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads_), 1, 1}));
+  fn->setAttr("nvvm.maxntid", b_.getDenseI32ArrayAttr({static_cast<int32_t>(numThreads_ + producerThreads_), 1, 1}));
   // .minnctapersm 1: one resident block per SM is enough, so ptxas may give every thread the
   // registers it needs (up to 65536 / numThreads, at most 255). With .maxntid alone, ptxas
   // (CUDA 13.0) compiles kernels that spill heavily for full occupancy instead, at 32
@@ -508,6 +512,8 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   waitBeforeCopiesAhead();
   declareTmaBarriers(tmaPrefetches ? 2 : 0);
   declareTmaStaging();
+  // With a warp-specialized loop, the rest is the consumers' code.
+  scf::IfOp consumers = startWarpSpecialization();
   if (tmaPrefetches) {
     initMbarriers(tmaPrefetchBarrier_, 2);
     barrier();
@@ -516,6 +522,8 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   if (failed(lowerRegion(kernel_.getBody())))
     return failure();
   waitForTmaStores();
+  if (consumers)
+    b_.setInsertionPointAfter(consumers);
   LLVM::ReturnOp::create(b_, loc_, ValueRange{});
   // The stages were sized from an estimate of the scratch; when the scratch turns out larger,
   // the caller lowers the kernel again without them (pipelineOverflow).
@@ -530,7 +538,7 @@ FailureOr<KernelLaunchInfo> KernelLowering::run() {
   int64_t dataBytes = alignTo16(std::max(prefetchBytes_ + pipelineBytes_, sharedBytes_));
   KernelLaunchInfo info;
   info.symbol = symbol + "__tile";
-  info.numThreads = numThreads_;
+  info.numThreads = numThreads_ + producerThreads_;
   info.maxUsefulThreads = wgmmaThreadLimit();
   info.sharedMemoryBytes = alignTo16(placeTail(dataBytes));
   return info;
@@ -829,15 +837,10 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   flatten(*this, op.getInitArgs(), inits);
   if (pipelined)
     inits.push_back(i32(0));
-  auto newFor = scf::ForOp::create(b_, loc_, scalars_.lookup(op.getLowerBound()), scalars_.lookup(op.getUpperBound()),
-                                   scalars_.lookup(op.getStep()), inits);
-  newFor.setUnsignedCmp(op.getUnsignedCmp());
+  scf::ForOp newFor = createLoweredLoop(op, inits);
   {
     OpBuilder::InsertionGuard guard(b_);
-    Block *body = newFor.getBody();
-    if (!body->empty() && isa<scf::YieldOp>(body->back()))
-      body->back().erase();
-    b_.setInsertionPointToEnd(body);
+    b_.setInsertionPointToEnd(newFor.getBody());
     scalars_[op.getInductionVar()] = newFor.getInductionVar();
     unflatten(*this, op.getRegionIterArgs(), newFor.getRegionIterArgs(), 0);
     Value stage = pipelined ? newFor.getRegionIterArgs().back() : Value();
@@ -862,6 +865,16 @@ LogicalResult KernelLowering::lowerFor(scf::ForOp op) {
   if (pipelined)
     pipelineEpilogue(op);
   return success();
+}
+
+scf::ForOp KernelLowering::createLoweredLoop(scf::ForOp op, ValueRange inits) {
+  auto lowered = scf::ForOp::create(b_, loc_, scalars_.lookup(op.getLowerBound()), scalars_.lookup(op.getUpperBound()),
+                                    scalars_.lookup(op.getStep()), inits);
+  lowered.setUnsignedCmp(op.getUnsignedCmp());
+  Block *body = lowered.getBody();
+  if (!body->empty() && isa<scf::YieldOp>(body->back()))
+    body->back().erase();
+  return lowered;
 }
 
 LogicalResult KernelLowering::lowerIf(scf::IfOp op) {

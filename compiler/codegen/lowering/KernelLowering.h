@@ -81,6 +81,8 @@ private:
   /// Each register's element coordinates (i32 per dim), sharing values across registers.
   std::vector<llvm::SmallVector<mlir::Value>> elementCoordinates(const TileLayout &layout);
   mlir::LogicalResult lowerFor(mlir::scf::ForOp op);
+  /// An scf.for over `op`'s lowered bounds carrying `inits`, its body empty (no terminator).
+  mlir::scf::ForOp createLoweredLoop(mlir::scf::ForOp op, mlir::ValueRange inits);
   // Loads copied into shared-memory stages ahead of their iteration, as tile-pipeline-loops
   // decided (KernelLoweringPipeline.cpp).
   /// Refuses pipelining attributes that do not fit together (hand-written IR).
@@ -119,8 +121,9 @@ private:
   mlir::Value mbarrierAddress(mlir::Value index);
   /// `then` on thread 0 only (it issues the bulk copies and manages the barriers).
   void onThreadZero(const std::function<void()> &then);
-  /// Thread 0 initializes (arrival count 1) or invalidates barriers first .. first + count - 1.
-  void initMbarriers(int64_t first, int64_t count);
+  /// Thread 0 initializes (arrival count `arrivals`) or invalidates barriers first .. first +
+  /// count - 1.
+  void initMbarriers(int64_t first, int64_t count, int64_t arrivals = 1);
   void invalidateMbarriers(int64_t first, int64_t count);
   /// Every thread waits until the barrier at `address` completes the phase of parity `parity`.
   void waitMbarrier(mlir::Value address, mlir::Value parity);
@@ -154,6 +157,24 @@ private:
   mlir::tile::StoreOp storeFreedByLoopTop(mlir::scf::ForOp loop);
   /// Whether `loop`'s iterations start with a barrier (KernelLoweringPipeline.cpp).
   bool pipelineTopBarrier(mlir::scf::ForOp loop);
+  /// Whether the threads release `loop`'s stages through a second mbarrier per stage instead
+  /// of that barrier (KernelLoweringPipeline.cpp).
+  bool stagesReleasedByMbarrier(mlir::scf::ForOp loop);
+  /// The byte offset (i32) of stage `stage` (i32) of pipelined loop `op`.
+  mlir::Value pipelineStageStart(mlir::scf::ForOp op, mlir::Value stage);
+  // Warp specialization (KernelLoweringWarpSpecialize.cpp).
+  /// The loop of the kernel's top block marked tile.warp_specialize that still admits it.
+  void findSpecializedLoop();
+  bool isSpecialized(mlir::scf::ForOp loop);
+  /// At kernel start: the specialized loop's barriers, the producer's branch, and the
+  /// insertion point in the consumers' (the returned scf.if; null without a specialized loop).
+  mlir::scf::IfOp startWarpSpecialization();
+  /// The producer thread's loop of copies.
+  void produceCopies(mlir::scf::ForOp loop);
+  /// At the specialized loop's start: every consumer thread releases every stage once.
+  void releaseStagesToProducer(mlir::scf::ForOp loop);
+  /// A barrier of the consumer threads only (named barrier 1).
+  void consumerBarrier();
   mlir::LogicalResult lowerTmaStore(mlir::tile::StoreOp op);
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
   void readStage(mlir::tile::LoadOp op, mlir::Value base);
@@ -455,6 +476,12 @@ public:
   llvm::DenseMap<mlir::Value, Elements> tiles_;
   llvm::DenseMap<mlir::Value, mlir::Value> scalars_;
   llvm::DenseMap<mlir::Value, Array> arrays_;
+  /// The warp-specialized loop (null when none), the threads of its producer warpgroup beyond
+  /// numThreads_, the registers each side asks for (0: no setmaxnreg), and whether the
+  /// producer thread's code is being built (onThreadZero then runs its code directly).
+  mlir::scf::ForOp specializedLoop_;
+  int64_t producerThreads_ = 0, producerRegisters_ = 0, consumerRegisters_ = 0;
+  bool producing_ = false;
 
   mlir::Value scalar(mlir::Value v) { return scalars_.lookup(v); }
   const Elements &elements(mlir::Value v) { return tiles_[v]; }

@@ -127,7 +127,8 @@ int64_t KernelLowering::countTmaBarriers() {
           return load && usesTma(load);
         })) {
       tmaLoopBarriers_[loop] = count;
-      count += pipelineStages(loop);
+      // Full barriers (the copies landed), then empty ones (every thread left the stage).
+      count += pipelineStages(loop) * (stagesReleasedByMbarrier(loop) ? 2 : 1);
     }
   });
   return count;
@@ -153,13 +154,16 @@ Value KernelLowering::mbarrierAddress(Value index) {
 }
 
 void KernelLowering::onThreadZero(const std::function<void()> &then) {
+  if (producing_)
+    return then(); // the producer's one thread
   ifThen(arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, tid_, i32(0)), then);
 }
 
-void KernelLowering::initMbarriers(int64_t first, int64_t count) {
+void KernelLowering::initMbarriers(int64_t first, int64_t count, int64_t arrivals) {
   onThreadZero([&] {
     for (int64_t i = 0; i < count; ++i)
-      ptx("mbarrier.init.shared::cta.b64 [$0], 1;", "r", {mbarrierAddress(i32(first + i))});
+      ptx("mbarrier.init.shared::cta.b64 [$0], " + std::to_string(arrivals) + ";", "r",
+          {mbarrierAddress(i32(first + i))});
     // The copy engine (async proxy) sees the initialized barriers.
     ptx("fence.mbarrier_init.release.cluster;", "", {});
   });

@@ -20,6 +20,7 @@
 # RUN: not tile-cc %s --kernel num_threads --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=NUMTHREADS
 # RUN: not tile-cc %s --kernel option --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=OPTION
 # RUN: not tile-cc %s --kernel positional_option --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=POSOPTION
+# RUN: not tile-cc %s --kernel warp_specialize_int --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=WSOPTION
 # RUN: not tile-cc %s --kernel tuned --arg x=f32:1 --config 2 2>&1 | FileCheck %s --check-prefix=CONFIG
 # RUN: not tile-cc %s --kernel tuned_occupancy --arg x=f32:1 --config 1 2>&1 | FileCheck %s --check-prefix=CONFIGOPTION
 # RUN: not tile-cc %s --kernel no_configs --arg x=f32:1 2>&1 | FileCheck %s --check-prefix=NOCONFIGS
@@ -95,7 +96,7 @@ def runtime_default(x, n=3):
     pass
 
 
-# NOKERNEL: error: no kernel named 'nope' in {{.*}}kernels.py (functions: scaled, default_float, flag, str_const, annotated, runtime_default, helper, undecorated, occupancy, num_ctas, num_threads, option, positional_option, tuned, tuned_occupancy, no_configs, returns)
+# NOKERNEL: error: no kernel named 'nope' in {{.*}}kernels.py (functions: scaled, default_float, flag, str_const, annotated, runtime_default, helper, undecorated, occupancy, num_ctas, num_threads, option, warp_specialize_int, positional_option, tuned, tuned_occupancy, no_configs, returns)
 # NOKERNEL: 1 error generated.
 # HELPER: {{.*}}kernels.py:[[@LINE+2]]:2: error: 'helper' is a @ct.function helper, not a kernel; call it from a kernel
 # HELPER: 1 error generated.
@@ -133,10 +134,17 @@ def num_threads(x):
     pass
 
 
-# OPTION: {{.*}}kernels.py:[[@LINE+2]]:12: error: unknown kernel option 'num_warps' (expected occupancy, num_ctas or num_threads)
+# OPTION: {{.*}}kernels.py:[[@LINE+2]]:12: error: unknown kernel option 'num_warps' (expected occupancy, num_ctas, num_threads or warp_specialize)
 # OPTION: 1 error generated.
 @ct.kernel(num_warps=4)
 def option(x):
+    pass
+
+
+# WSOPTION: {{.*}}kernels.py:[[@LINE+2]]:28: error: kernel option 'warp_specialize' must be True or False
+# WSOPTION: 1 error generated.
+@ct.kernel(warp_specialize=1)
+def warp_specialize_int(x):
     pass
 
 
