@@ -2164,6 +2164,8 @@ static std::string exampleSource(const std::string &name) {
 // Online softmax with the statistics in the accumulator's rows and P as a register A operand:
 // causal and not, ragged sequences (EVEN_K = False), grouped-query heads, D 64 and 128, bf16
 // and fp16, 128 and 256 threads (a 128 x 128 key block). B x H x S x D, K and V with H / G heads.
+// Each shape twice: as written (on sm_90a its loop is warp-specialized: a producer warpgroup
+// issues the TMA copies) and with @ct.kernel(warp_specialize=False).
 static std::vector<Case> attentionCases() {
   using D = interp::DType;
   struct Shape {
@@ -2177,29 +2179,35 @@ static std::vector<Case> attentionCases() {
                           {"attention_causal_gqa_ragged", 64, 64, true, false, 2, 200, D::BFloat16},
                           {"attention_d128_causal_f16", 128, 64, true, false, 1, 136, D::Float16},
                           {"attention_n128_ragged", 64, 128, false, false, 1, 300, D::BFloat16}};
+  std::string source = exampleSource("attention.py");
+  std::string plain = source;
+  size_t decorator = plain.find("@ct.kernel\n");
+  REQUIRE(decorator != std::string::npos);
+  plain.replace(decorator, std::strlen("@ct.kernel\n"), "@ct.kernel(warp_specialize=False)\n");
   std::vector<Case> out;
-  for (const Shape &sh : shapes) {
-    int64_t b = 2, h = 2, kvh = h / sh.groups;
-    out.push_back({sh.name,
-                   exampleSource("attention.py"),
-                   "attention",
-                   {{"TILE_D", sh.d},
-                    {"H", h},
-                    {"TILE_M", int64_t(128)},
-                    {"TILE_N", sh.tileN},
-                    {"QUERY_GROUP_SIZE", sh.groups},
-                    {"CAUSAL", sh.causal},
-                    {"EVEN_K", sh.even}},
-                   {{"Q", sh.dtype, {b, h, sh.s, sh.d}},
-                    {"K", sh.dtype, {b, kvh, sh.s, sh.d}},
-                    {"V", sh.dtype, {b, kvh, sh.s, sh.d}},
-                    {"Out", sh.dtype, {b, h, sh.s, sh.d}, false, true}},
-                   {{"qk_scale", D::Float32, 1.0 / std::sqrt(double(sh.d))}},
-                   {"Q", "K", "V", "Out", "qk_scale"},
-                   rt::Grid((sh.s + 127) / 128, b * h),
-                   2e-2,
-                   1e-2});
-  }
+  for (const Shape &sh : shapes)
+    for (bool specialized : {true, false}) {
+      int64_t b = 2, h = 2, kvh = h / sh.groups;
+      out.push_back({std::string(sh.name) + (specialized ? "" : "_plain"),
+                     specialized ? source : plain,
+                     "attention",
+                     {{"TILE_D", sh.d},
+                      {"H", h},
+                      {"TILE_M", int64_t(128)},
+                      {"TILE_N", sh.tileN},
+                      {"QUERY_GROUP_SIZE", sh.groups},
+                      {"CAUSAL", sh.causal},
+                      {"EVEN_K", sh.even}},
+                     {{"Q", sh.dtype, {b, h, sh.s, sh.d}},
+                      {"K", sh.dtype, {b, kvh, sh.s, sh.d}},
+                      {"V", sh.dtype, {b, kvh, sh.s, sh.d}},
+                      {"Out", sh.dtype, {b, h, sh.s, sh.d}, false, true}},
+                     {{"qk_scale", D::Float32, 1.0 / std::sqrt(double(sh.d))}},
+                     {"Q", "K", "V", "Out", "qk_scale"},
+                     rt::Grid((sh.s + 127) / 128, b * h),
+                     2e-2,
+                     1e-2});
+    }
   return out;
 }
 
