@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Attention on the GPU machine (device tool, `carry: ["bundle"]`, a bundle with tile-run:
 # BUNDLE_BINARIES="tile-unittests tile-run" scripts/bundle-gpu.sh): kernels/examples/attention.py
-# as written (its loop warp-specialized by the compiler) and with @ct.kernel(warp_specialize=False)
+# as written and with @ct.kernel(warp_specialize=True) (a producer warpgroup issues its copies)
 # (1) on small ragged shapes against the interpreter (causal and not, D 64 and 128, bf16 and
 # fp16, grouped-query heads, a sequence that is not a multiple of the key block), (2) torch's
 # scaled_dot_product_attention timed on the benchmark's shapes (scripts/attention_torch.py),
@@ -14,10 +14,10 @@ LOG_NAME=attention.log
 source "$(dirname "$0")/gpu-common.sh"
 run="$work/bin/tile-run"
 kernel="$root/kernels/examples/attention.py"
-# The same kernel with the kernel option that turns warp specialization off.
-plain="$work/attention_plain.py"
-sed 's/^@ct.kernel$/@ct.kernel(warp_specialize=False)/' "$kernel" > "$plain"
-grep -q "warp_specialize=False" "$plain" || { echo "attention_plain.py: no @ct.kernel line" >> "$log"; exit 2; }
+# The same kernel with the kernel option that asks for warp specialization.
+specialized="$work/attention_ws.py"
+sed 's/^@ct.kernel$/@ct.kernel(warp_specialize=True)/' "$kernel" > "$specialized"
+grep -q "warp_specialize=True" "$specialized" || { echo "attention_ws.py: no @ct.kernel line" >> "$log"; exit 2; }
 scale() { python3 -c "print(1 / $1 ** 0.5)"; }
 # (1) against the interpreter: B x H x S x D, K/V with H / G heads
 for cfg in "64 64 False True 1 bf16 256" "64 64 True True 1 bf16 256" "64 64 False False 1 bf16 200" \
@@ -25,7 +25,7 @@ for cfg in "64 64 False True 1 bf16 256" "64 64 True True 1 bf16 256" "64 64 Fal
            "64 128 True True 1 bf16 256" "64 128 False False 1 f16 300"; do
   set -- $cfg
   d=$1 tn=$2 causal=$3 even=$4 g=$5 dt=$6 s=$7 b=2 h=2
-  for file in "$kernel" "$plain"; do
+  for file in "$kernel" "$specialized"; do
     step "$run" "$file" --kernel attention --const TILE_D=$d --const H=$h --const TILE_M=128 --const TILE_N=$tn \
       --const CAUSAL=$causal --const EVEN_K=$even --const QUERY_GROUP_SIZE=$g --grid $(((s + 127) / 128)),$((b * h)) \
       --backend gpu --print none --array Q=$dt:${b}x${h}x${s}x$d:random:1 --array K=$dt:${b}x$((h / g))x${s}x$d:random:2 \
@@ -40,8 +40,8 @@ for cfg in 0 1; do
 done
 # (2) torch first: its figures come back even if ours run past the call's limit
 step python3 "$root/scripts/attention_torch.py" time
-# (3) ours, and (4) two results checked against torch: each shape as written, without warp
-# specialization, and by tile-run-base when the bundle has it, at the key block the README's
+# (3) ours, and (4) two results checked against torch: each shape as written, warp-specialized,
+# and by tile-run-base when the bundle has it, at the key block the README's
 # table reports for each D (128 for D = 128, 64 for D = 64).
 bench=(--backend gpu --no-compare --print none --bench 20)
 for d in 128 64; do
@@ -50,7 +50,7 @@ for d in 128 64; do
     for causal in False True; do
       c=0; [ $causal = True ] && c=1
       flops=$((4 * 128 * s * s * d / (1 + c)))
-      forms=("$run $kernel" "$run $plain")
+      forms=("$run $kernel" "$run $specialized")
       [ -x "$work/bin/tile-run-base" ] && forms+=("$work/bin/tile-run-base $kernel")
       for form in "${forms[@]}"; do
         set -- $form

@@ -3,9 +3,6 @@
 # ABI's own; thread 0 initializes one mbarrier per stage before the loop (and invalidates them
 # after it), arms the stage's barrier with the bytes of its copies and issues one
 # cp.async.bulk.tensor per tile; every thread waits for the barrier's phase before reading.
-# With only bulk copies in the loop, a second mbarrier per stage replaces the barrier at the top
-# of each iteration: every thread arrives on the previous iteration's stage, and thread 0 waits
-# for that phase before its copies overwrite the stage.
 # Arrays without the facts keep cp.async (tma-cubin.py: ptxas and the metadata). The kernel is
 # pipeline-lowering.py's (one 16 x 64 f32 load per iteration).
 # RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -14,11 +11,8 @@
 # RUN: tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2:aligned --arg y=f32:2 --arg n=i32:0 --emit=ptx --remarks 2>&1 >/dev/null | FileCheck %s --allow-empty --check-prefix=REMARK
 # RUN: not tile-cc %S/pipeline-lowering.py --kernel k --arg x=f32:2 --arg y=f32:2 --arg n=i32:0:aligned --emit=ptx 2>&1 | FileCheck %s --check-prefix=SCALAR
 # PTX: .param .align 64 .b8 k__tile_param_{{[0-9]+}}[128]
-# Before the loop: thread 0 initializes the 3 stage barriers (one arrival: thread 0's expect)
-# and the 3 the 128 threads release the stages on.
-# PTX-COUNT-3: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 1;
-# PTX: fence.mbarrier_init.release.cluster;
-# PTX-COUNT-3: mbarrier.init.shared::cta.b64 [%r{{[0-9]+}}], 128;
+# Before the loop: thread 0 initializes the 3 stage barriers.
+# PTX-COUNT-3: mbarrier.init.shared::cta.b64
 # PTX: fence.mbarrier_init.release.cluster;
 # PTX: fence.proxy.async.shared::cta;
 # PTX: bar.sync 0;
@@ -27,23 +21,13 @@
 # PTX-NEXT: // begin inline asm
 # PTX-NEXT: mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r{{[0-9]+}}], [[BYTES]];
 # PTX: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
-# In the loop (its first iteration peeled: nothing to release yet): the wait for this
-# iteration's phase, the release of the previous stage, thread 0's wait for every thread's
-# release, the copy two iterations ahead; no barrier.
+# In the loop: the wait for this iteration's phase, the barrier, the copy two iterations ahead.
 # PTX: mbarrier.try_wait.parity.shared::cta.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}};
-# PTX-NOT: bar.sync
+# PTX: bar.sync 0;
 # PTX: mbarrier.arrive.expect_tx.shared::cta.b64
 # PTX: cp.async.bulk.tensor.2d
 # After the loop the barriers are invalidated, so a later run starts at phase 0.
-# PTX-COUNT-6: mbarrier.inval.shared::cta.b64
-# PTX: mbarrier.try_wait.parity.shared::cta.b64 P1, [%r{{[0-9]+}}], %r{{[0-9]+}};
-# PTX-NOT: bar.sync
-# PTX: mbarrier.arrive.shared::cta.b64 _, [[[EMPTY:%r[0-9]+]]];
-# PTX-NOT: bar.sync
-# PTX: mbarrier.try_wait.parity.shared::cta.b64 P1, [[[EMPTY]]], %r{{[0-9]+}};
-# PTX-NOT: bar.sync
-# PTX: mbarrier.arrive.expect_tx.shared::cta.b64
-# PTX: cp.async.bulk.tensor.2d
+# PTX-COUNT-3: mbarrier.inval.shared::cta.b64
 # PTX-NOT: cp.async.cg
 
 # PLAIN-NOT: cp.async.bulk

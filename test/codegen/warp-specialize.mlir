@@ -1,20 +1,22 @@
 // tile-warp-specialize: which pipelined loop's copies a producer warpgroup issues
-// (tile.warp_specialize on the loop) and a remark for each loop with two or more wgmma
-// products, chosen or not and why. Input: tile-pipeline-loops' and tile-place-tma's decisions,
-// written by hand.
+// (tile.warp_specialize on the loop) in a kernel that asks (warp_specialize = true), a remark for
+// each loop taken and for each loop with two or more wgmma products not taken (why, or how to
+// ask), a warning for a loop asked for that does not admit it. Input: tile-pipeline-loops' and
+// tile-place-tma's decisions, written by hand.
 // RUN: tile-opt %s -split-input-file -tile-warp-specialize -verify-diagnostics | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-warp-specialize="arch=sm_80" 2>/dev/null | FileCheck %s --check-prefix=SM80
 // RUN: tile-opt %s -split-input-file -tile-warp-specialize -debug-only=tile-warp-specialize 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Attention's shape: two wgmma products in a loop whose copies are all TMA copies, at 256
-// threads: chosen, the consumers at 240 registers and the producer at 24.
+// threads, asked for: chosen, the consumers at 240 registers and the producer at 24.
 // CHECK-LABEL: tile.kernel @two_products
 // CHECK: tile.warp_specialize = {consumer_registers = 240 : i64, producer_registers = 24 : i64, producer_threads = 128 : i64}
 // DEBUG: [tile-warp-specialize] scf.for at {{.*}}: producer warpgroup, 256 consumer threads at 240 registers
+// DEBUG: [tile-warp-specialize] scf.for at {{.*}}: admits specialization, not asked for
 // On sm_80 (no setmaxnreg, no TMA) no loop is specialized; a kernel that asks gets a warning.
 // SM80-NOT: tile.warp_specialize =
 tile.kernel @two_products(%k: !tile.array<?x?xbf16> {tile.aligned}, %v: !tile.array<?x?xbf16> {tile.aligned},
-                          %n: !tile.array<?x?xf32>) attributes {num_threads = 256 : i32} {
+                          %n: !tile.array<?x?xf32>) attributes {num_threads = 256 : i32, warp_specialize = true} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %bid = tile.bid 0
@@ -43,7 +45,7 @@ tile.kernel @two_products(%k: !tile.array<?x?xbf16> {tile.aligned}, %v: !tile.ar
 // no setmaxnreg.
 // CHECK-LABEL: tile.kernel @one_warpgroup
 // CHECK: tile.warp_specialize = {consumer_registers = 0 : i64, producer_registers = 0 : i64, producer_threads = 128 : i64}
-tile.kernel @one_warpgroup(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attributes {num_threads = 128 : i32} {
+tile.kernel @one_warpgroup(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attributes {num_threads = 128 : i32, warp_specialize = true} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %q = arith.constant dense<1.0> : tensor<64x64xbf16>
@@ -60,8 +62,9 @@ tile.kernel @one_warpgroup(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) at
 
 // -----
 
-// Refused, with the reason: a copy that is not a TMA copy; an index the loop carries; the
-// kernel option warp_specialize = false (nothing, not even a remark).
+// Without the option: a loop that admits it is not taken, and its remark says how to ask; those
+// that do not admit it say why: a copy that is not a TMA copy, an index the loop carries.
+// warp_specialize = false: nothing, not even a remark (@option_off).
 // CHECK-LABEL: tile.kernel @refused
 // CHECK-NOT: tile.warp_specialize
 // CHECK: tile.return
@@ -70,6 +73,12 @@ tile.kernel @refused(%k: !tile.array<?x?xbf16> {tile.aligned}, %a: !tile.array<?
   %c1 = arith.constant 1 : i32
   %q = arith.constant dense<1.0> : tensor<64x64xbf16>
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{loop not warp-specialized: it admits a producer warpgroup for its copies; @ct.kernel(warp_specialize=True) asks for one}}
+  scf.for %j = %c0 to %n step %c1 : i32 {
+    %kt = tile.load %k[%c0, %j] {tile.pipeline_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %s = tile.mma %q, %kt, %zero {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+    %o = tile.mma %q, %kt, %s {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  } {tile.pipeline_stage_bytes = 8192 : i64, tile.pipeline_stages = 2 : i64}
   // expected-remark @below {{loop not warp-specialized: not every load copied ahead is a TMA copy}}
   scf.for %j = %c0 to %n step %c1 : i32 {
     %kt = tile.load %k[%c0, %j] {tile.pipeline_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>

@@ -157,9 +157,6 @@ private:
   mlir::tile::StoreOp storeFreedByLoopTop(mlir::scf::ForOp loop);
   /// Whether `loop`'s iterations start with a barrier (KernelLoweringPipeline.cpp).
   bool pipelineTopBarrier(mlir::scf::ForOp loop);
-  /// Whether the threads release `loop`'s stages through a second mbarrier per stage instead
-  /// of that barrier (KernelLoweringPipeline.cpp).
-  bool stagesReleasedByMbarrier(mlir::scf::ForOp loop);
   /// The byte offset (i32) of stage `stage` (i32) of pipelined loop `op`.
   mlir::Value pipelineStageStart(mlir::scf::ForOp op, mlir::Value stage);
   // Warp specialization (KernelLoweringWarpSpecialize.cpp).
@@ -173,6 +170,9 @@ private:
   void produceCopies(mlir::scf::ForOp loop);
   /// At the specialized loop's start: every consumer thread releases every stage once.
   void releaseStagesToProducer(mlir::scf::ForOp loop);
+  /// At the top of iteration `iv` past the first: every consumer thread releases the stage
+  /// (i32) the previous iteration read.
+  void releasePreviousStage(mlir::scf::ForOp loop, mlir::Value iv, mlir::Value previousStage);
   /// A barrier of the consumer threads only (named barrier 1).
   void consumerBarrier();
   mlir::LogicalResult lowerTmaStore(mlir::tile::StoreOp op);

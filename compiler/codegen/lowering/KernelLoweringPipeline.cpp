@@ -116,11 +116,6 @@ static SmallVector<mlir::tile::LoadOp> pipelinedLoads(scf::ForOp op) {
   return loads;
 }
 
-static bool allLoadsByTma(scf::ForOp op) {
-  SmallVector<mlir::tile::LoadOp> loads = pipelinedLoads(op);
-  return !loads.empty() && llvm::all_of(loads, [](mlir::tile::LoadOp load) { return load->hasAttr(kTmaAttr); });
-}
-
 Value KernelLowering::stageIndex(mlir::tile::LoadOp load, Value linear) {
   if (!load->hasAttr(kPipelineCoreMatricesAttr))
     return linear;
@@ -187,8 +182,6 @@ void KernelLowering::pipelinePrologue(scf::ForOp op) {
   bool tma = tmaBarriers != tmaLoopBarriers_.end();
   if (tma) {
     initMbarriers(tmaBarriers->second, stages);
-    if (stagesReleasedByMbarrier(op))
-      initMbarriers(tmaBarriers->second + stages, stages, numThreads_);
     // Shared-memory writes of the generic proxy (the scratch over idle stages) come before the
     // copy engine's writes into the same bytes.
     asyncProxyFence();
@@ -267,38 +260,16 @@ void KernelLowering::pipelineIteration(scf::ForOp op, Value iv, Value counter) {
   Value isFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, stage, i32(0));
   Value aheadStage =
       arith::SelectOp::create(b_, loc_, isFirst, i32(stages - 1), arith::SubIOp::create(b_, loc_, stage, i32(1)));
-  // Threads releasing stages through mbarriers arrive on the empty barrier of iteration i - 1's
-  // stage (they are done reading it: the loads were lowered where they stand, and a product's
-  // wgmma was waited for in that iteration); thread 0 waits for that phase before the copies
-  // of iteration i + S - 1 overwrite the stage. No thread can arrive for the stage's next phase
-  // before it completes: that needs copies thread 0 issues only after its wait.
-  std::function<void()> awaitRelease;
-  if (stagesReleasedByMbarrier(op)) {
-    Value previous =
-        arith::SelectOp::create(b_, loc_, arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, counter, i32(0)),
-                                i32(2 * stages - 1), arith::SubIOp::create(b_, loc_, counter, i32(1)));
-    Value parity = arith::ExtUIOp::create(
-        b_, loc_, b_.getI32Type(), arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::uge, previous, i32(stages)));
-    Value empty = mbarrierAddress(arith::AddIOp::create(b_, loc_, aheadStage, i32(tmaBarriers->second + stages)));
-    Value notFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, iv, scalars_.lookup(op.getLowerBound()));
-    ifThen(notFirst, [&] { ptx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", {empty}); });
-    awaitRelease = [this, notFirst, empty, parity] {
-      onThreadZero([&] { ifThen(notFirst, [&] { waitMbarrier(empty, parity); }); });
-    };
-  }
   if (isSpecialized(op)) {
+    releasePreviousStage(op, iv, aheadStage);
     pipelineStageOffset_[op] = pipelineStageStart(op, stage);
     return; // the producer copies (KernelLoweringWarpSpecialize.cpp)
   }
   Value aheadOffset = pipelineStageStart(op, aheadStage);
   Value mbarrier =
       tma ? mbarrierAddress(arith::AddIOp::create(b_, loc_, aheadStage, i32(tmaBarriers->second))) : Value();
-  auto issue = [this, op, ahead = ahead, valid = valid, aheadOffset, mbarrier, awaitRelease] {
-    ifThen(valid, [&] {
-      if (awaitRelease)
-        awaitRelease();
-      issuePipelineCopies(op, ahead, aheadOffset, mbarrier);
-    });
+  auto issue = [this, op, ahead = ahead, valid = valid, aheadOffset, mbarrier] {
+    ifThen(valid, [&] { issuePipelineCopies(op, ahead, aheadOffset, mbarrier); });
     NVVM::CpAsyncCommitGroupOp::create(b_, loc_);
   };
   if (pending)
@@ -319,19 +290,9 @@ Value KernelLowering::pipelineStageStart(scf::ForOp op, Value stage) {
 // stage wait for the product instead.
 bool KernelLowering::pipelineTopBarrier(scf::ForOp op) {
   bool pending = markedPendingWgmma(op) != nullptr;
-  bool allTma = tmaLoopBarriers_.count(op) && allLoadsByTma(op);
-  return !(pending && allTma) && !stagesReleasedByMbarrier(op);
-}
-
-// A loop whose copies are all bulk copies needs its top barrier only to know that every thread
-// has left the previous iteration's stage: an mbarrier per stage that every thread arrives on
-// tells thread 0 the same without holding the other threads (two warpgroups drift apart, one's
-// softmax beside the other's products). A pending wgmma keeps its own scheme, and a bulk
-// store's staging buffer is freed by the barrier.
-bool KernelLowering::stagesReleasedByMbarrier(scf::ForOp op) {
-  bool hasTmaStore = false;
-  op.getBody()->walk([&](mlir::tile::StoreOp store) { hasTmaStore |= store->hasAttr(kTmaAttr); });
-  return target_.hasWgmma() && pipelineStages(op) && allLoadsByTma(op) && !markedPendingWgmma(op) && !hasTmaStore;
+  bool allTma = tmaLoopBarriers_.count(op) &&
+                llvm::all_of(pipelinedLoads(op), [](mlir::tile::LoadOp load) { return usesTma(load); });
+  return !(pending && allTma) && !isSpecialized(op);
 }
 
 Value KernelLowering::pipelineNextStage(scf::ForOp op, Value stage) {
@@ -348,7 +309,7 @@ void KernelLowering::pipelineEpilogue(scf::ForOp op) {
   barrier();
   // The next run of the loop (in an outer loop) starts again at phase 0.
   if (auto tmaBarriers = tmaLoopBarriers_.find(op); tmaBarriers != tmaLoopBarriers_.end())
-    invalidateMbarriers(tmaBarriers->second, pipelineStages(op) * (stagesReleasedByMbarrier(op) ? 2 : 1));
+    invalidateMbarriers(tmaBarriers->second, pipelineStages(op) * (isSpecialized(op) ? 2 : 1));
 }
 
 // Lowers the scalar ops of `body` that compute `loads`' indices (with whatever bindings the

@@ -127,8 +127,9 @@ int64_t KernelLowering::countTmaBarriers() {
           return load && usesTma(load);
         })) {
       tmaLoopBarriers_[loop] = count;
-      // Full barriers (the copies landed), then empty ones (every thread left the stage).
-      count += pipelineStages(loop) * (stagesReleasedByMbarrier(loop) ? 2 : 1);
+      // Full barriers (the copies landed), then, for a warp-specialized loop, empty ones (every
+      // consumer thread left the stage).
+      count += pipelineStages(loop) * (isSpecialized(loop) ? 2 : 1);
     }
   });
   return count;

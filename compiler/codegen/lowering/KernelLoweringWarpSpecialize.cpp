@@ -116,6 +116,16 @@ void KernelLowering::releaseStagesToProducer(scf::ForOp loop) {
     ptx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", {mbarrierAddress(i32(first + stages + s))});
 }
 
+void KernelLowering::releasePreviousStage(scf::ForOp loop, Value iv, Value previousStage) {
+  int64_t stages = pipelineStages(loop), first = tmaLoopBarriers_.lookup(loop);
+  // The thread has read that stage: its loads were lowered where they stand and its products
+  // waited for in that iteration. No thread can arrive for a stage's next phase before the
+  // current one completes: that needs copies the producer issues only after the completion.
+  Value empty = mbarrierAddress(arith::AddIOp::create(b_, loc_, previousStage, i32(first + stages)));
+  Value notFirst = arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::ne, iv, scalars_.lookup(loop.getLowerBound()));
+  ifThen(notFirst, [&] { ptx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", {empty}); });
+}
+
 void KernelLowering::consumerBarrier() { ptx("bar.sync 1, " + std::to_string(numThreads_) + ";", "", {}); }
 
 } // namespace tile::codegen

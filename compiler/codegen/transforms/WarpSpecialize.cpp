@@ -1,12 +1,14 @@
 // The tile-warp-specialize pass: decides which pipelined loop's copies a producer warpgroup
-// issues (WarpSpecialization.h). The loop must admit it (whyNotWarpSpecialized); unless the
-// kernel option warp_specialize says otherwise, it must also hold two or more wgmma products:
-// attention's Q K^T and P V, whose softmax between them leaves the Tensor Cores idle unless
-// another warpgroup's products run beside it. A loop with one product (a GEMM's K loop)
-// already overlaps its product with the next copies (tile.wgmma_pending).
+// issues (WarpSpecialization.h), for a kernel that asks with @ct.kernel(warp_specialize=True):
+// every loop of its top block that admits it (whyNotWarpSpecialized), one at most. It is not
+// chosen without the option yet: the form has not been timed on the GPU against the one the
+// kernel's own threads copy. The loops it would serve best hold two or more wgmma products
+// (attention's Q K^T and P V, whose softmax between them leaves the Tensor Cores idle unless
+// another warpgroup's products run beside it); for those a remark says how to ask.
 //
-// Decision: tile.warp_specialize on the loop; a remark either way for a loop with two or more
-// products.
+// Decision: tile.warp_specialize on the loop; a remark for each loop taken, and for each loop
+// with two or more products not taken (why, or how to ask); a warning for a loop the kernel
+// asked for that does not admit it.
 
 #include "compiler/codegen/Passes.h"
 #include "compiler/codegen/analysis/Debug.h"
@@ -46,8 +48,6 @@ struct TileWarpSpecializePass : impl::TileWarpSpecializeBase<TileWarpSpecializeP
   }
 
   void runOnKernel(mlir::tile::KernelOp kernel, const GpuTarget &target) {
-    // The kernel option warp_specialize: true asks for every loop that admits it, false for
-    // none; without it, loops with two or more wgmma products.
     std::optional<bool> asked = kernel.getWarpSpecialize();
     if (asked == false || (!asked && !target.hasWgmma()))
       return;
@@ -62,10 +62,17 @@ struct TileWarpSpecializePass : impl::TileWarpSpecializeBase<TileWarpSpecializeP
       else if (!why && threads + kProducerThreads > 1024)
         why = "the kernel's " + std::to_string(threads) + " threads leave no room for a producer warpgroup";
       if (why) {
-        // Asked for by the kernel: a warning where the loop is; chosen by the compiler: a remark.
+        // Asked for by the kernel: a warning where the loop is; otherwise a remark.
         (asked ? loop.emitWarning() : loop.emitRemark()) << "loop not warp-specialized: " << *why;
         TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] scf.for at " << loop.getLoc() << ": not specialized (" << *why
                                 << ")\n");
+        continue;
+      }
+      if (!asked) {
+        loop.emitRemark() << "loop not warp-specialized: it admits a producer warpgroup for its copies; "
+                             "@ct.kernel(warp_specialize=True) asks for one";
+        TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] scf.for at " << loop.getLoc()
+                                << ": admits specialization, not asked for\n");
         continue;
       }
       chosen.push_back(loop);
