@@ -100,3 +100,14 @@ def group_gemm(As, Bs, Cs, TILE_M: ConstInt, TILE_N: ConstInt, TILE_K: ConstInt,
 def pick(xs, out, i: int, TILE: ConstInt):
     """Indexes a list by a run-time scalar: a located compile error."""
     ct.store(out, (0,), ct.load(xs[i], (0,), (TILE,)))
+
+
+@ct.kernel(warp_specialize=True)
+def row_sums(x, out, TILE: ConstInt):
+    # tile-cc's kernel option: on sm_90a a producer warpgroup would issue the loop's copies;
+    # the interpreter runs the body as written.
+    i = ct.bid(0)
+    acc = ct.zeros((1, TILE), dtype=ct.float32)
+    for j in range(ct.cdiv(x.shape[1], TILE)):
+        acc += ct.load(x, index=(i, j), shape=(1, TILE), padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
+    ct.store(out, index=(i,), tile=ct.sum(acc, axis=1))

@@ -33,6 +33,14 @@ def test_replace_hints_warns_and_keeps_the_kernel():
         assert k.add.replace_hints(num_ctas=2, occupancy=1) is k.add
 
 
+def test_warp_specialize_option_compiles_and_runs():
+    # @ct.kernel(warp_specialize=True) is tile-cc's own option; the interpreter runs the loop.
+    x = np.arange(5 * 300, dtype=np.float32).reshape(5, 300) % 7
+    out = np.zeros(5, dtype=np.float32)
+    tilecc.launch(None, (5,), k.row_sums, (x, out, 64))
+    np.testing.assert_allclose(out, x.sum(axis=1), rtol=1e-6)
+
+
 def test_add_other_dtype_and_tile_specialize():
     for dtype, tile in ((np.float64, 64), (np.int32, 256), (np.float16, 32)):
         n = 300
