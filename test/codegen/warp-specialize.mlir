@@ -137,3 +137,22 @@ tile.kernel @option_on(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attrib
   } {tile.pipeline_stage_bytes = 8192 : i64, tile.pipeline_stages = 2 : i64}
   tile.return
 }
+
+// -----
+
+// At 512 threads the block's 640 start with 96 registers each; the consumers take what the
+// producer gives up, and no more (more would block them in setmaxnreg.inc forever): 112.
+// CHECK-LABEL: tile.kernel @four_warpgroups
+// CHECK: tile.warp_specialize = {consumer_registers = 112 : i64, producer_registers = 24 : i64, producer_threads = 128 : i64}
+tile.kernel @four_warpgroups(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attributes {num_threads = 512 : i32, warp_specialize = true} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %q = arith.constant dense<1.0> : tensor<64x64xbf16>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  // expected-remark @below {{(setmaxnreg: 112 registers per consumer thread, 24 per producer thread)}}
+  scf.for %j = %c0 to %n step %c1 : i32 {
+    %kt = tile.load %k[%c0, %j] {tile.pipeline_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
+    %s = tile.mma %q, %kt, %zero {tile.mma_instruction = #tile.mma_instruction<wgmma>} : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+  } {tile.pipeline_stage_bytes = 8192 : i64, tile.pipeline_stages = 2 : i64}
+  tile.return
+}

@@ -87,7 +87,12 @@ std::optional<std::string> whyNotWarpSpecialized(scf::ForOp loop) {
 int64_t consumerRegisters(int64_t consumerThreads) {
   if (consumerThreads < 256)
     return 0;
-  int64_t share = (65536 - kProducerThreads * kProducerRegisters) / consumerThreads;
+  // setmaxnreg moves registers within the block's own allocation: every thread's share at
+  // launch (ptxas gives a kernel with setmaxnreg exactly that many, a multiple of 8), less what
+  // the producer keeps. Asking for more would block the consumers forever.
+  int64_t threads = consumerThreads + kProducerThreads;
+  int64_t atLaunch = std::min<int64_t>(255, 65536 / threads) / 8 * 8;
+  int64_t share = (threads * atLaunch - kProducerThreads * kProducerRegisters) / consumerThreads;
   return std::min<int64_t>(240, share / 8 * 8);
 }
 

@@ -39,8 +39,9 @@ std::optional<llvm::SmallVector<mlir::Operation *>> producerPrologue(mlir::scf::
 std::optional<std::string> whyNotWarpSpecialized(mlir::scf::ForOp loop);
 
 /// The registers per thread the consumers ask for (setmaxnreg.inc) beside a producer warpgroup
-/// at kProducerRegisters, or 0 when they need not ask (fewer than 256 consumers: the launch
-/// already gives each of them the most a thread may have).
+/// at kProducerRegisters, within the block's allocation at launch (240 for 256 consumers, 112
+/// for 512), or 0 when they need not ask (fewer than 256 consumers: the launch already gives
+/// each of them the most a thread may have).
 int64_t consumerRegisters(int64_t consumerThreads);
 
 } // namespace tile::codegen
