@@ -7,7 +7,9 @@
 # scaled_dot_product_attention timed on the benchmark's shapes (scripts/attention_torch.py),
 # (3) ours on the same shapes (batch 16 x 8 heads, S 4096/16384/1024, D 128/64, causal and not;
 # a bundle with tile-run-base, the tile-run of another commit, times that too), (4) our results
-# on two of them checked against torch. Writes $OUT/attention.log and .summary.
+# on two of them checked against torch. ATTENTION_DIMS and ATTENTION_SEQS narrow (3) (default
+# "128 64" and "4096 16384 1024"), ATTENTION_TORCH=0 leaves out (2). Writes $OUT/attention.log
+# and .summary.
 set -uo pipefail
 LOG_NAME=attention.log
 # shellcheck source=gpu-common.sh
@@ -39,14 +41,14 @@ for cfg in 0 1; do
     --array gate=bf16:100x64:random:4 --array out=bf16:100x64 --array stats=f32:4 --scalar n=i32:100
 done
 # (2) torch first: its figures come back even if ours run past the call's limit
-step python3 "$root/scripts/attention_torch.py" time
+[ "${ATTENTION_TORCH:-1}" = 1 ] && step python3 "$root/scripts/attention_torch.py" time
 # (3) ours, and (4) two results checked against torch: each shape as written, warp-specialized,
 # and by tile-run-base when the bundle has it, at the key block the README's
 # table reports for each D (128 for D = 128, 64 for D = 64).
 bench=(--backend gpu --no-compare --print none --bench 20)
-for d in 128 64; do
+for d in ${ATTENTION_DIMS:-128 64}; do
   tn=$d
-  for s in 4096 16384 1024; do
+  for s in ${ATTENTION_SEQS:-4096 16384 1024}; do
     for causal in False True; do
       c=0; [ $causal = True ] && c=1
       flops=$((4 * 128 * s * s * d / (1 + c)))

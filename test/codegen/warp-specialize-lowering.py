@@ -31,11 +31,27 @@
 # CHECK: bar.sync 1, 256;
 # CHECK-NOT: bar.sync 0;
 # CHECK: mbarrier.arrive.shared::cta.b64
+# Ping-pong: warpgroup 1 hands the first turn to warpgroup 0; each product waits for its turn
+# (named barrier 2 + warpgroup) and passes it once committed; warpgroup 0 takes the last turn.
+# CHECK: bar.arrive 2, 256;
 # CHECK-NOT: bar.sync 0;
-# CHECK: wgmma.mma_async
+# CHECK: bar.sync [[OWN:%r[0-9]+]], 256;
+# CHECK-NOT: wgmma.mma_async
+# CHECK: wgmma.fence.sync.aligned;
+# CHECK: wgmma.commit_group.sync.aligned;
+# CHECK-NOT: wgmma.wait_group
+# CHECK: bar.arrive [[OTHER:%r[0-9]+]], 256;
+# CHECK: bar.sync [[OWN]], 256;
+# CHECK-NOT: wgmma.mma_async
+# CHECK: wgmma.fence.sync.aligned;
+# CHECK: wgmma.commit_group.sync.aligned;
+# CHECK-NOT: wgmma.wait_group
+# CHECK: bar.arrive [[OTHER]], 256;
+# CHECK-NOT: bar.sync 0;
+# CHECK: bar.sync 2, 256;
 # CHECK-NOT: bar.sync 0;
 # CHECK: ret;
-# REMARK: remark: loop warp-specialized: a producer warpgroup (128 threads more) issues its TMA copies, the kernel's 256 threads wait for them and release each stage (setmaxnreg: 240 registers per consumer thread, 24 per producer thread)
+# REMARK: remark: loop warp-specialized: a producer warpgroup (128 threads more) issues its TMA copies, the kernel's 256 threads wait for them and release each stage (setmaxnreg: 240 registers per consumer thread, 24 per producer thread); its two consumer warpgroups take turns issuing its products (ping-pong)
 # RUN: tile-cc %S/../../kernels/examples/attention.py --kernel attention --arg Q=bf16:4:aligned --arg K=bf16:4:aligned --arg V=bf16:4:aligned --arg Out=bf16:4:aligned --arg qk_scale=f32:0 --const TILE_D=64 --const H=8 --const TILE_M=128 --const TILE_N=64 --emit=ptx --remarks -o %t.plain.ptx 2>&1 | FileCheck %s --check-prefix=ASWRITTEN
 # RUN: FileCheck %s --check-prefix=PLAIN --input-file %t.plain.ptx
 # META: "threads_per_block": 384
@@ -43,6 +59,7 @@
 # PLAIN: .maxntid 256, 1, 1
 # PLAIN-NOT: setmaxnreg
 # PLAIN-NOT: bar.sync 1,
+# PLAIN-NOT: bar.arrive
 # SM80-NOT: setmaxnreg
 # SM80-NOT: mbarrier
 # SM80: .maxntid 256, 1, 1

@@ -8,10 +8,11 @@
 // RUN: tile-opt %s -split-input-file -tile-warp-specialize -debug-only=tile-warp-specialize 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Attention's shape: two wgmma products in a loop whose copies are all TMA copies, at 256
-// threads, asked for: chosen, the consumers at 240 registers and the producer at 24.
+// threads, asked for: chosen, the consumers at 240 registers and the producer at 24, and the
+// two consumer warpgroups take turns issuing the products (ping-pong).
 // CHECK-LABEL: tile.kernel @two_products
-// CHECK: tile.warp_specialize = {consumer_registers = 240 : i64, producer_registers = 24 : i64, producer_threads = 128 : i64}
-// DEBUG: [tile-warp-specialize] scf.for at {{.*}}: producer warpgroup, 256 consumer threads at 240 registers
+// CHECK: tile.warp_specialize = {consumer_registers = 240 : i64, ping_pong = true, producer_registers = 24 : i64, producer_threads = 128 : i64}
+// DEBUG: [tile-warp-specialize] scf.for at {{.*}}: producer warpgroup, 256 consumer threads at 240 registers, ping-pong
 // DEBUG: [tile-warp-specialize] scf.for at {{.*}}: admits specialization, not asked for
 // On sm_80 (no setmaxnreg, no TMA) no loop is specialized; a kernel that asks gets a warning.
 // SM80-NOT: tile.warp_specialize =
@@ -25,7 +26,7 @@ tile.kernel @two_products(%k: !tile.array<?x?xbf16> {tile.aligned}, %v: !tile.ar
   %count = arith.divsi %trunc, %bid : i32
   %q = arith.constant dense<1.0> : tensor<128x64xbf16>
   %zero = arith.constant dense<0.0> : tensor<128x64xf32>
-  // expected-remark @below {{loop warp-specialized: a producer warpgroup (128 threads more) issues its TMA copies, the kernel's 256 threads wait for them and release each stage (setmaxnreg: 240 registers per consumer thread, 24 per producer thread)}}
+  // expected-remark @below {{loop warp-specialized: a producer warpgroup (128 threads more) issues its TMA copies, the kernel's 256 threads wait for them and release each stage (setmaxnreg: 240 registers per consumer thread, 24 per producer thread); its two consumer warpgroups take turns issuing its products (ping-pong)}}
   %r = scf.for %j = %c0 to %count step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32>) : i32 {
     %row = arith.muli %j, %bid : i32
     %kt = tile.load %k[%c0, %row] {tile.pipeline_offset = 0 : i64, tile.tma = 0 : i64} : !tile.array<?x?xbf16>[i32, i32] -> tensor<64x64xbf16>
@@ -42,9 +43,9 @@ tile.kernel @two_products(%k: !tile.array<?x?xbf16> {tile.aligned}, %v: !tile.ar
 // -----
 
 // At 128 threads the launch already gives each consumer the most registers a thread may have:
-// no setmaxnreg.
+// no setmaxnreg; one consumer warpgroup takes no turns.
 // CHECK-LABEL: tile.kernel @one_warpgroup
-// CHECK: tile.warp_specialize = {consumer_registers = 0 : i64, producer_registers = 0 : i64, producer_threads = 128 : i64}
+// CHECK: tile.warp_specialize = {consumer_registers = 0 : i64, ping_pong = false, producer_registers = 0 : i64, producer_threads = 128 : i64}
 tile.kernel @one_warpgroup(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attributes {num_threads = 128 : i32, warp_specialize = true} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -120,7 +121,7 @@ tile.kernel @option_off(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attri
 // gets a warning (the kernel asked) rather than a remark.
 // CHECK-LABEL: tile.kernel @option_on
 // CHECK: scf.for
-// CHECK: tile.warp_specialize = {consumer_registers = 0 : i64, producer_registers = 0 : i64, producer_threads = 128 : i64}
+// CHECK: tile.warp_specialize = {consumer_registers = 0 : i64, ping_pong = false, producer_registers = 0 : i64, producer_threads = 128 : i64}
 tile.kernel @option_on(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attributes {num_threads = 128 : i32, warp_specialize = true} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -143,7 +144,7 @@ tile.kernel @option_on(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attrib
 // At 512 threads the block's 640 start with 96 registers each; the consumers take what the
 // producer gives up, and no more (more would block them in setmaxnreg.inc forever): 112.
 // CHECK-LABEL: tile.kernel @four_warpgroups
-// CHECK: tile.warp_specialize = {consumer_registers = 112 : i64, producer_registers = 24 : i64, producer_threads = 128 : i64}
+// CHECK: tile.warp_specialize = {consumer_registers = 112 : i64, ping_pong = false, producer_registers = 24 : i64, producer_threads = 128 : i64}
 tile.kernel @four_warpgroups(%k: !tile.array<?x?xbf16> {tile.aligned}, %n: i32) attributes {num_threads = 512 : i32, warp_specialize = true} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

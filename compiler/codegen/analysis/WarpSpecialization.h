@@ -18,14 +18,22 @@
 namespace tile::codegen {
 
 /// On a pipelined scf.for: its copies are issued by a producer warpgroup, a dictionary
-/// {producer_threads, producer_registers, consumer_registers}: the threads added to the
-/// kernel's launch and the per-thread registers each side asks for with setmaxnreg (0: none).
+/// {producer_threads, producer_registers, consumer_registers, ping_pong}: the threads added to
+/// the kernel's launch, the per-thread registers each side asks for with setmaxnreg (0: none),
+/// and whether two consumer warpgroups take turns issuing the loop's products (kPingPongKey).
 inline constexpr llvm::StringLiteral kWarpSpecializeAttr = "tile.warp_specialize";
 
 /// The producer is one warpgroup: setmaxnreg acts on whole warpgroups.
 inline constexpr int64_t kProducerThreads = 128;
 /// What the producer keeps: it only computes indices and issues copies.
 inline constexpr int64_t kProducerRegisters = 24;
+
+/// Ping-pong order: where two consumer warpgroups share a loop of two or more wgmma products,
+/// each issues a product only after the other issued its previous one (named barriers 2 and
+/// 3), so they stay half an iteration apart: one's products run on the Tensor Cores while the
+/// other computes between its products (attention's softmax), instead of both computing at
+/// once and leaving the Tensor Cores idle.
+inline constexpr llvm::StringLiteral kPingPongKey = "ping_pong";
 
 /// The ops of the kernel's top block that the producer recomputes for `loop`: those its bounds
 /// and its copied loads' indices depend on, in block order; nullopt (with `why`) when one of

@@ -175,6 +175,15 @@ private:
   void releasePreviousStage(mlir::scf::ForOp loop, mlir::Value iv, mlir::Value previousStage);
   /// A barrier of the consumer threads only (named barrier 1).
   void consumerBarrier();
+  /// Ping-pong order (kPingPongKey): whether wgmma `product` over `warpgroups` warpgroups
+  /// takes turns; before issuing it, a warpgroup waits for its turn, after issuing it passes
+  /// the turn; after the loop the last turn is taken up.
+  bool takesTurns(mlir::Operation *product, int64_t warpgroups);
+  void takeTensorCoreTurn();
+  void passTensorCoreTurn();
+  void finishPingPong(mlir::scf::ForOp loop);
+  /// Whether this thread is in consumer warpgroup `warpgroup` (i1).
+  mlir::Value consumerWarpgroupIs(int64_t warpgroup);
   mlir::LogicalResult lowerTmaStore(mlir::tile::StoreOp op);
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).
   void readStage(mlir::tile::LoadOp op, mlir::Value base);
@@ -481,7 +490,7 @@ public:
   /// producer thread's code is being built (onThreadZero then runs its code directly).
   mlir::scf::ForOp specializedLoop_;
   int64_t producerThreads_ = 0, producerRegisters_ = 0, consumerRegisters_ = 0;
-  bool producing_ = false;
+  bool producing_ = false, pingPong_ = false;
 
   mlir::Value scalar(mlir::Value v) { return scalars_.lookup(v); }
   const Elements &elements(mlir::Value v) { return tiles_[v]; }

@@ -306,6 +306,7 @@ void KernelLowering::pipelineEpilogue(scf::ForOp op) {
   // Every thread's copies are done before the scratch outside the loop reuses the stages (the
   // bulk copies were: each iteration waited for its own).
   NVVM::CpAsyncWaitGroupOp::create(b_, loc_, 0);
+  finishPingPong(op);
   barrier();
   // The next run of the loop (in an outer loop) starts again at phase 0.
   if (auto tmaBarriers = tmaLoopBarriers_.find(op); tmaBarriers != tmaLoopBarriers_.end())

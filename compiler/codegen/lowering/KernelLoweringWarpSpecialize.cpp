@@ -41,6 +41,8 @@ void KernelLowering::findSpecializedLoop() {
     producerThreads_ = get("producer_threads");
     producerRegisters_ = get("producer_registers");
     consumerRegisters_ = get("consumer_registers");
+    auto pingPong = decision.getAs<BoolAttr>(kPingPongKey);
+    pingPong_ = pingPong && pingPong.getValue() && numThreads_ == 2 * kProducerThreads;
     return;
   }
 }
@@ -114,6 +116,36 @@ void KernelLowering::releaseStagesToProducer(scf::ForOp loop) {
   asyncProxyFence();
   for (int64_t s = 0; s < stages; ++s)
     ptx("mbarrier.arrive.shared::cta.b64 _, [$0];", "r", {mbarrierAddress(i32(first + stages + s))});
+  // Ping-pong: warpgroup 0 issues the first product.
+  if (pingPong_)
+    ifThen(consumerWarpgroupIs(1), [&] { ptx("bar.arrive 2, 256;", "", {}); });
+}
+
+void KernelLowering::finishPingPong(scf::ForOp loop) {
+  // Warpgroup 1's last turn (or, for no iteration, the first one) is warpgroup 0's to take:
+  // every named barrier ends the loop with no arrival pending.
+  if (isSpecialized(loop) && pingPong_)
+    ifThen(consumerWarpgroupIs(0), [&] { ptx("bar.sync 2, 256;", "", {}); });
+}
+
+Value KernelLowering::consumerWarpgroupIs(int64_t warpgroup) {
+  Value index = arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads));
+  return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, index, i32(warpgroup));
+}
+
+bool KernelLowering::takesTurns(Operation *product, int64_t warpgroups) {
+  return pingPong_ && warpgroups == 2 && specializedLoop_->isProperAncestor(product);
+}
+
+void KernelLowering::takeTensorCoreTurn() {
+  // Warpgroup w waits on barrier 2 + w for the other's arrival (its previous product issued).
+  Value own = arith::AddIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads)), i32(2));
+  ptx("bar.sync $0, 256;", "r", {own});
+}
+
+void KernelLowering::passTensorCoreTurn() {
+  Value other = arith::SubIOp::create(b_, loc_, i32(3), arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads)));
+  ptx("bar.arrive $0, 256;", "r", {other});
 }
 
 void KernelLowering::releasePreviousStage(scf::ForOp loop, Value iv, Value previousStage) {

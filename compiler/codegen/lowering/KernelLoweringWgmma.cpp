@@ -278,6 +278,9 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
   // The fence orders this thread's register writes (accumulator, A fragments) before the
   // async reads. A's fragments, packed in pairs, pass through it (tied operands), so that no
   // packing is scheduled after it (ptxas would then add a fence before each wgmma).
+  bool turns = takesTurns(op, warpgroups);
+  if (turns)
+    takeTensorCoreTurn();
   SmallVector<Value> aPacked;
   if (aRegisters) {
     // (Only here: an operand read from a buffer has no registers, and operator[] would insert
@@ -339,6 +342,8 @@ LogicalResult KernelLowering::lowerMmaWgmma(mlir::tile::MmaOp op) {
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b_, loc_);
+  if (turns)
+    passTensorCoreTurn();
   // Wait for the group (a loop's pending product, kWgmmaPendingAttr: for the previous
   // iteration's), threading every accumulator through the wait (tied operands), so no use of a
   // result can be scheduled before it.

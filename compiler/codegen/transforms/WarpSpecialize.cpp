@@ -89,19 +89,24 @@ struct TileWarpSpecializePass : impl::TileWarpSpecializeBase<TileWarpSpecializeP
     scf::ForOp loop = chosen.front();
     Builder b(kernel.getContext());
     int64_t consumer = consumerRegisters(threads);
+    bool pingPong = threads == 2 * kProducerThreads && wgmmaProducts(loop) >= 2;
     loop->setAttr(kWarpSpecializeAttr,
                   b.getDictionaryAttr(
                       {b.getNamedAttr("producer_threads", b.getI64IntegerAttr(kProducerThreads)),
                        b.getNamedAttr("producer_registers", b.getI64IntegerAttr(consumer ? kProducerRegisters : 0)),
-                       b.getNamedAttr("consumer_registers", b.getI64IntegerAttr(consumer))}));
+                       b.getNamedAttr("consumer_registers", b.getI64IntegerAttr(consumer)),
+                       b.getNamedAttr(kPingPongKey, b.getBoolAttr(pingPong))}));
     auto remark = loop.emitRemark() << "loop warp-specialized: a producer warpgroup (" << kProducerThreads
                                     << " threads more) issues its TMA copies, the kernel's " << threads
                                     << " threads wait for them and release each stage";
     if (consumer)
       remark << " (setmaxnreg: " << consumer << " registers per consumer thread, " << kProducerRegisters
              << " per producer thread)";
+    if (pingPong)
+      remark << "; its two consumer warpgroups take turns issuing its products (ping-pong)";
     TILE_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] scf.for at " << loop.getLoc() << ": producer warpgroup, " << threads
-                            << " consumer threads at " << consumer << " registers\n");
+                            << " consumer threads at " << consumer << " registers" << (pingPong ? ", ping-pong" : "")
+                            << "\n");
   }
 };
 
