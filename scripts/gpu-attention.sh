@@ -56,6 +56,9 @@ for d in ${ATTENTION_DIMS:-128 64}; do
       [ -x "$work/bin/tile-run-base" ] && forms+=("$work/bin/tile-run-base $kernel")
       for form in "${forms[@]}"; do
         set -- $form
+        # Each build its own JIT cache: the key names the source and options, so another
+        # build would load this one's cubin where the two agree on them.
+        export TILE_CACHE_DIR="$work/cache"; [ "$1" = "$work/bin/tile-run-base" ] && TILE_CACHE_DIR="$work/cache-base"
         save=(); [ $s = 1024 ] && [ "$1 $2" = "$run $kernel" ] && save=(--save "$work/r$d$c")
         step "$1" "$2" --kernel attention --const TILE_D=$d --const H=8 --const TILE_M=128 --const TILE_N=$tn \
           --const CAUSAL=$causal --grid $((s / 128)),128 --array Q=bf16:16x8x${s}x$d:random:1 \

@@ -25,8 +25,9 @@ namespace tile::jit {
 // stages, 7: swizzled scratch operands in their own orientation, bound-free copies of tiles
 // inside the array, room kept for loop-invariant operands, 8: aligned arguments, TMA copies,
 // 9: stores of tiles inside the array without per-run bounds checks, 12: loads padded with
-// other than zero pipelined (the padding selected from the stage), spill warnings on compile.
-static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/12";
+// other than zero pipelined (the padding selected from the stage), spill warnings on compile,
+// 13: warp specialization (@ct.kernel(warp_specialize=True)) and its ping-pong order.
+static constexpr const char *kCompilerVersion = "tile-cc 0.1.0 codegen/13";
 
 const char *compilerVersion() { return kCompilerVersion; }
 

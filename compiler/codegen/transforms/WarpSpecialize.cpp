@@ -1,10 +1,11 @@
 // The tile-warp-specialize pass: decides which pipelined loop's copies a producer warpgroup
 // issues (WarpSpecialization.h), for a kernel that asks with @ct.kernel(warp_specialize=True):
 // every loop of its top block that admits it (whyNotWarpSpecialized), one at most. It is not
-// chosen without the option: timed on the GPU without the ping-pong order, it ran no faster
-// than the loop whose own threads copy. The loops it would serve best hold two or more wgmma
-// products (attention's Q K^T and P V, whose softmax between them leaves the Tensor Cores idle
-// unless another warpgroup's products run beside it); for those a remark says how to ask.
+// chosen without the option: timed on the GPU it ran no faster than the loop whose own threads
+// copy without the ping-pong order, and with it faster only at D = 128 (non-causal). The loops
+// it would serve best hold two or more wgmma products (attention's Q K^T and P V, whose softmax
+// between them leaves the Tensor Cores idle unless another warpgroup's products run beside
+// it); for those a remark says how to ask.
 //
 // Decision: tile.warp_specialize on the loop; a remark for each loop taken, and for each loop
 // with two or more products not taken (why, or how to ask); a warning for a loop the kernel
