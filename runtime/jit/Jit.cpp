@@ -1,4 +1,5 @@
 #include "runtime/jit/Jit.h"
+#include "CompilerFingerprint.h" // generated (runtime/jit/CMakeLists.txt)
 #include "runtime/jit/CompileWarnings.h"
 
 #include "compiler/driver/Compile.h"
@@ -56,6 +57,9 @@ std::string cacheKey(const KernelRequest &request, const JitOptions &options, co
   std::string text;
   auto add = [&](const std::string &field) { text += std::to_string(field.size()) + ":" + field + ";"; };
   add(kCompilerVersion);
+  // The build's own sources too: kCompilerVersion is bumped by hand, and a build whose output
+  // changed without a bump would otherwise load another build's cubins from a shared cache.
+  add(TILE_COMPILER_FINGERPRINT);
   add(request.source);
   add(request.kernel);
   for (auto &[name, value] : request.constants) {
