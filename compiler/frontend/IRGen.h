@@ -322,6 +322,8 @@ private:
   KValue builtinAstype(const std::string &name, const CallArgs &args);
   KValue builtinAstile(const std::string &name, const CallArgs &args);
   KValue builtinBitcast(const std::string &name, const CallArgs &args);
+  KValue builtinPackToBytes(const std::string &name, const CallArgs &args);
+  KValue builtinUnpackFromBytes(const std::string &name, const CallArgs &args);
   KValue builtinPow(const std::string &name, const CallArgs &args);
   KValue builtinBinaryMath(const std::string &name, const CallArgs &args, BinaryMath kind);
   KValue builtinWhere(const std::string &name, const CallArgs &args);

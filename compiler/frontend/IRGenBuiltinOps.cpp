@@ -244,6 +244,8 @@ void KernelIRGen::registerMathBuiltins(BuiltinTable &t) {
   t.add("ct.astype", &KernelIRGen::builtinAstype);
   t.add("ct.astile", &KernelIRGen::builtinAstile);
   t.add("ct.bitcast", &KernelIRGen::builtinBitcast);
+  t.add("ct.pack_to_bytes", &KernelIRGen::builtinPackToBytes);
+  t.add("ct.unpack_from_bytes", &KernelIRGen::builtinUnpackFromBytes);
   t.add("ct.pow", &KernelIRGen::builtinPow);
   t.add("ct.minimum", &KernelIRGen::builtinBinaryMath, BinaryMath::Minimum);
   t.add("ct.maximum", &KernelIRGen::builtinBinaryMath, BinaryMath::Maximum);

@@ -324,6 +324,8 @@ static const char *kCtFunctions[] = {"kernel",
                                      "Config",
                                      "astile",
                                      "bitcast",
+                                     "pack_to_bytes",
+                                     "unpack_from_bytes",
                                      "static_eval",
                                      "ensure_constant",
                                      "assume_divisible_by",
@@ -409,7 +411,7 @@ KValue KernelIRGen::evalAttribute(const AttributeExpr &e) {
       if (attr == "Constant")
         return KValue::constantAnnotation("");
       // cuTile's Blackwell block-scaled formats and their operations: named as such.
-      static const char *const kBlackwellOnly[] = {"float4_e2m1fn", "float8_e8m0fnu", "pack_to_bytes", "mma_scaled"};
+      static const char *const kBlackwellOnly[] = {"float4_e2m1fn", "float8_e8m0fnu", "mma_scaled"};
       for (const char *name : kBlackwellOnly)
         if (attr == name) {
           error(e.attrRange, "'ct." + attr +
