@@ -11,6 +11,10 @@
 
 namespace tile::frontend {
 
+/// Whether elements of `t` are whole bytes of bits that ct.bitcast and the byte built-ins can
+/// move: not bool (1 bit) nor tfloat32 (19 bits in 32) (IRGenBytes.cpp).
+bool hasWholeBytes(mlir::Type t);
+
 /// Emits one call of a built-in; `name` is the name it was registered under ("ct.sum").
 using BuiltinHandler = std::function<KValue(KernelIRGen &, const std::string &name, const KernelIRGen::CallArgs &args)>;
 

@@ -77,8 +77,8 @@ KValue KernelIRGen::builtinBitcast(const std::string &name, const CallArgs &args
     return KValue::error();
   }
   Type from = x.value.elementType();
-  auto plain = [](Type t) { return !t.isInteger(1) && !t.isTF32() && t.getIntOrFloatBitWidth() >= 8; };
-  if (!plain(from) || !plain(*dtype) || from.getIntOrFloatBitWidth() != dtype->getIntOrFloatBitWidth()) {
+  if (!hasWholeBytes(from) || !hasWholeBytes(*dtype) ||
+      from.getIntOrFloatBitWidth() != dtype->getIntOrFloatBitWidth()) {
     error(args.callRange, "ct.bitcast needs dtypes of the same width (bool and tfloat32 excluded): " +
                               describe(x.value) + " to " + describe(KValue::dtype(*dtype)));
     return KValue::error();

@@ -14,13 +14,7 @@ using namespace mlir;
 
 namespace tile::frontend {
 
-namespace {
-
-/// Whether `t` has whole bytes of bits that the byte builtins can move: not bool (1 bit),
-/// not tfloat32 (19 bits in 32), not a 4-bit float.
-bool wholeBytes(Type t) { return !t.isInteger(1) && !t.isTF32() && t.getIntOrFloatBitWidth() % 8 == 0; }
-
-} // namespace
+bool hasWholeBytes(Type t) { return !t.isInteger(1) && !t.isTF32() && t.getIntOrFloatBitWidth() % 8 == 0; }
 
 /// The byte offsets 0, 8, ..., 8 * (bytes - 1) as a [1, bytes] tile of `bits` integers,
 /// broadcast to [rows, bytes].
@@ -42,7 +36,7 @@ KValue KernelIRGen::builtinPackToBytes(const std::string &name, const CallArgs &
     return KValue::error();
   }
   Type elt = x.value.elementType();
-  if (!wholeBytes(elt)) {
+  if (!hasWholeBytes(elt)) {
     error(x.range, "ct.pack_to_bytes needs elements of whole bytes (not bool or tfloat32), got " + describe(x.value));
     return KValue::error();
   }
@@ -81,7 +75,7 @@ KValue KernelIRGen::builtinUnpackFromBytes(const std::string &name, const CallAr
     error(x.range, "ct.unpack_from_bytes needs a 1-D tile of uint8, got " + describe(x.value));
     return KValue::error();
   }
-  if (!wholeBytes(*dtype)) {
+  if (!hasWholeBytes(*dtype)) {
     error(b.get("dtype")->range, "ct.unpack_from_bytes needs a dtype of whole bytes (not bool or tfloat32), got " +
                                      describe(KValue::dtype(*dtype)));
     return KValue::error();

@@ -30,9 +30,9 @@ inline constexpr int64_t kProducerRegisters = 24;
 
 /// Ping-pong order: where two consumer warpgroups share a loop of two or more wgmma products,
 /// each issues a product only after the other issued its previous one (named barriers 2 and
-/// 3), so they stay half an iteration apart: one's products run on the Tensor Cores while the
-/// other computes between its products (attention's softmax), instead of both computing at
-/// once and leaving the Tensor Cores idle.
+/// 3). The aim is that one's products run on the Tensor Cores while the other computes
+/// between its products (attention's softmax); measured on an H100, a turn of one product
+/// achieves that only at D = 128 non-causal (README, attention).
 inline constexpr llvm::StringLiteral kPingPongKey = "ping_pong";
 
 /// The ops of the kernel's top block that the producer recomputes for `loop`: those its bounds

@@ -182,7 +182,8 @@ private:
   void takeTensorCoreTurn();
   void passTensorCoreTurn();
   void finishPingPong(mlir::scf::ForOp loop);
-  /// Whether this thread is in consumer warpgroup `warpgroup` (i1).
+  /// This thread's consumer warpgroup (i32), and whether it is `warpgroup` (i1).
+  mlir::Value consumerWarpgroup();
   mlir::Value consumerWarpgroupIs(int64_t warpgroup);
   mlir::LogicalResult lowerTmaStore(mlir::tile::StoreOp op);
   /// Reads `op`'s tile into registers from its buffer at `base` (i32 bytes into shared memory).

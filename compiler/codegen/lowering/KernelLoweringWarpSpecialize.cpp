@@ -128,9 +128,10 @@ void KernelLowering::finishPingPong(scf::ForOp loop) {
     ifThen(consumerWarpgroupIs(0), [&] { ptx("bar.sync 2, 256;", "", {}); });
 }
 
+Value KernelLowering::consumerWarpgroup() { return arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads)); }
+
 Value KernelLowering::consumerWarpgroupIs(int64_t warpgroup) {
-  Value index = arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads));
-  return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, index, i32(warpgroup));
+  return arith::CmpIOp::create(b_, loc_, arith::CmpIPredicate::eq, consumerWarpgroup(), i32(warpgroup));
 }
 
 bool KernelLowering::takesTurns(Operation *product, int64_t warpgroups) {
@@ -139,12 +140,12 @@ bool KernelLowering::takesTurns(Operation *product, int64_t warpgroups) {
 
 void KernelLowering::takeTensorCoreTurn() {
   // Warpgroup w waits on barrier 2 + w for the other's arrival (its previous product issued).
-  Value own = arith::AddIOp::create(b_, loc_, arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads)), i32(2));
+  Value own = arith::AddIOp::create(b_, loc_, consumerWarpgroup(), i32(2));
   ptx("bar.sync $0, 256;", "r", {own});
 }
 
 void KernelLowering::passTensorCoreTurn() {
-  Value other = arith::SubIOp::create(b_, loc_, i32(3), arith::DivUIOp::create(b_, loc_, tid_, i32(kProducerThreads)));
+  Value other = arith::SubIOp::create(b_, loc_, i32(3), consumerWarpgroup());
   ptx("bar.arrive $0, 256;", "r", {other});
 }
 
