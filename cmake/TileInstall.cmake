@@ -20,13 +20,13 @@ set(TILE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/TileCC")
 set_target_properties(TileRuntime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(TileJit PROPERTIES EXPORT_NAME jit)
 set_target_properties(TileMamba2 PROPERTIES EXPORT_NAME mamba2)
-foreach(target TileRuntime TileJit TileMamba2 TileMamba2Reference)
+foreach(target TileRuntime TileJit TileMamba2 TileMamba2Plan TileMamba2Reference)
   target_include_directories(${target} INTERFACE "$<INSTALL_INTERFACE:${TILE_INSTALL_INCLUDEDIR}>")
 endforeach()
 
 install(TARGETS TileRuntime EXPORT TileCCRuntimeTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(TARGETS TileJit TileDriver TileFrontend TileFrontendSyntax TilePipeline TileTarget TileCodegen
-                TileDialect TileGpuDialect TileInterpreter TileMamba2 TileMamba2Reference
+                TileDialect TileGpuDialect TileInterpreter TileMamba2 TileMamba2Plan TileMamba2Reference
         EXPORT TileCCJitTargets ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(EXPORT TileCCRuntimeTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
 install(EXPORT TileCCJitTargets NAMESPACE TileCC:: DESTINATION "${TILE_INSTALL_CMAKEDIR}")
@@ -54,7 +54,7 @@ set(TILE_PUBLIC_HEADERS
   runtime/Event.h runtime/Kernel.h runtime/KernelMetadata.h runtime/Launch.h runtime/LaunchPlan.h
   runtime/Module.h runtime/Runtime.h runtime/Stream.h runtime/TuneBucket.h
   runtime/KernelPackage.h
-  runtime/jit/Backend.h runtime/jit/Buffer.h runtime/jit/Jit.h runtime/jit/DiskCache.h
+  runtime/jit/Backend.h runtime/jit/Buffer.h runtime/jit/Jit.h runtime/jit/DiskCache.h runtime/jit/Prebuilt.h
   runtime/jit/Tuner.h runtime/jit/TuneKey.h runtime/jit/TuneRecord.h runtime/jit/TuneSettings.h runtime/jit/TuneTimer.h
   compiler/frontend/Specialization.h
   kernels/mamba2/SsdForward.h kernels/mamba2/SsdVarlen.h kernels/mamba2/SsdBackward.h kernels/mamba2/SsdPlan.h

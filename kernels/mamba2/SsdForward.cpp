@@ -1,6 +1,7 @@
 // The executor of the ssd_forward plan: the backend's buffers for the outputs, its compile and
 // launch for the kernels, its clock for the per-kernel times.
 #include "kernels/mamba2/SsdForward.h"
+#include "kernels/mamba2/SsdPrebuilt.h"
 
 #include "compiler/interpreter/DType.h"
 #include "runtime/Error.h"
@@ -203,6 +204,7 @@ static SsdPrepared prepare(jit::Backend &backend, SsdPlan plan, const TensorArra
       for (const SsdVariant &v : l.variants)
         requests.push_back(v.request);
   }
+  registerPrebuiltSsdKernels();
   std::vector<jit::CompileAttempt> compiled = backend.tryCompileAll(requests);
   for (size_t k = 0; k < kKernels; ++k)
     if (decisions[k] && !p.skipped[k]) {

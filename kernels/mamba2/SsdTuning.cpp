@@ -1,4 +1,5 @@
 #include "kernels/mamba2/SsdTuning.h"
+#include "kernels/mamba2/SsdPrebuilt.h"
 
 #include "runtime/jit/LaunchTimer.h"
 
@@ -6,6 +7,7 @@ namespace tile::mamba2 {
 
 ChosenVariant chooseVariant(jit::Backend &backend, const SsdLaunch &l,
                             const std::function<std::vector<rt::Arg>()> &timingArgs, const rt::Stream *stream) {
+  registerPrebuiltSsdKernels();
   std::vector<jit::TuneCandidate> candidates;
   for (const SsdVariant &v : l.variants)
     candidates.push_back(v.candidate);

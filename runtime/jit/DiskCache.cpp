@@ -54,6 +54,15 @@ DiskCache DiskCache::fromEnvironment() {
 
 std::string DiskCache::pathFor(const std::string &key) const { return dir_ + "/" + key + ".tkc"; }
 
+std::string DiskCache::serializeEntry(const CacheEntry &entry) {
+  std::string data = std::string(kMagic) + "\n" + std::to_string(entry.metadata.size()) + " " +
+                     std::to_string(entry.binary.size()) + "\n" + entry.metadata + entry.binary;
+  uint64_t sum = checksum(data);
+  for (int i = 0; i < 8; ++i)
+    data.push_back(static_cast<char>((sum >> (8 * i)) & 0xff));
+  return data;
+}
+
 std::optional<CacheEntry> DiskCache::parseEntry(const std::string &data, std::string &why) {
   // Layout: MAGIC '\n' <metadata size> ' ' <binary size> '\n' <metadata> <binary> <8-byte checksum>
   if (data.size() < 8) {
@@ -151,12 +160,7 @@ DiskCache::StoreResult DiskCache::storeEntry(const std::string &key, const Cache
     error = "cannot create cache directory " + dir_ + ": " + std::strerror(errno);
     return StoreResult::DirectoryUnusable;
   }
-  std::string body = std::string(kMagic) + "\n" + std::to_string(entry.metadata.size()) + " " +
-                     std::to_string(entry.binary.size()) + "\n" + entry.metadata + entry.binary;
-  uint64_t sum = checksum(body);
-  std::string data = body;
-  for (int i = 0; i < 8; ++i)
-    data.push_back(static_cast<char>((sum >> (8 * i)) & 0xff));
+  std::string data = serializeEntry(entry);
   // The one writer (runtime/File.h): flushed, checked, and a file size limit is an error here
   // rather than SIGXFSZ killing the application.
   std::string why;

@@ -48,6 +48,8 @@ public:
   void storeOrWarn(const std::string &key, const CacheEntry &entry,
                    const std::function<void(const std::string &)> &warn);
 
+  /// The bytes of an entry file (what store() writes and parseEntry() reads back).
+  static std::string serializeEntry(const CacheEntry &entry);
   /// Parses the bytes of an entry file; nullopt with `why` when they are not a valid entry.
   static std::optional<CacheEntry> parseEntry(const std::string &data, std::string &why);
   /// Removes an entry (after it failed to load on the device, say).

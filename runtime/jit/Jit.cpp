@@ -1,6 +1,7 @@
 #include "runtime/jit/Jit.h"
 #include "CompilerFingerprint.h" // generated (runtime/jit/CMakeLists.txt)
 #include "runtime/jit/CompileWarnings.h"
+#include "runtime/jit/Prebuilt.h"
 
 #include "compiler/driver/Compile.h"
 #include "compiler/frontend/Imports.h"
@@ -178,6 +179,8 @@ std::optional<rt::Kernel> Jit::lookup(const std::string &key) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.corruptEntries;
   };
+  if (std::optional<rt::Kernel> kernel = lookupPrebuilt(key, warn))
+    return kernel;
   if (auto entry = cache_.load(key, warn)) {
     try {
       rt::Kernel kernel = load(*entry, cache_.pathFor(key));
@@ -199,24 +202,50 @@ std::optional<rt::Kernel> Jit::lookup(const std::string &key) {
   return std::nullopt;
 }
 
+std::optional<rt::Kernel> Jit::lookupPrebuilt(const std::string &key,
+                                              const std::function<void(const std::string &)> &warn) {
+  std::optional<PrebuiltRecord> record = findPrebuilt(key, warn);
+  if (!record)
+    return std::nullopt;
+  if (!record->entry) // what compiling it said when the library was built: the same again
+    throw rt::Error(rt::Error::Kind::InvalidArgument, record->error);
+  try {
+    rt::Kernel kernel = load(*record->entry, "prebuilt kernel " + key);
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.prebuiltHits;
+    memory_.emplace(key, kernel);
+    return kernel;
+  } catch (const rt::Error &e) {
+    if (e.noGpu())
+      throw;
+    warn("tile-cc: ignoring the prebuilt kernel " + key + " (" + e.what() + "); compiling it");
+  }
+  return std::nullopt;
+}
+
 CacheEntry Jit::build(const KernelRequest &request, std::vector<std::string> &warnings) const {
+  return buildEntry(request, options_, arch_, warnings);
+}
+
+CacheEntry buildEntry(const KernelRequest &request, const JitOptions &options, const std::string &arch,
+                      std::vector<std::string> &warnings) {
   driver::CompileOptions compileOptions;
-  compileOptions.arch = arch_;
-  compileOptions.numThreads = options_.numThreads;
-  compileOptions.optLevel = options_.optLevel;
-  compileOptions.pipelineStages = options_.pipelineStages;
-  compileOptions.importPath = options_.importPath;
+  compileOptions.arch = arch;
+  compileOptions.numThreads = options.numThreads;
+  compileOptions.optLevel = options.optLevel;
+  compileOptions.pipelineStages = std::max<int64_t>(options.pipelineStages, 0);
+  compileOptions.importPath = options.importPath;
   // Without ptxas, hand PTX to the driver's JIT.
-  compileOptions.ptxOnly = options_.usePtx || target::findPtxas().empty();
+  compileOptions.ptxOnly = options.usePtx || target::findPtxas().empty();
   frontend::Specialization spec;
   spec.kernel = request.kernel;
   spec.constants = request.constants;
   spec.args = request.args;
-  if (!options_.alignedArgs)
+  if (!options.alignedArgs)
     for (auto &[name, type] : spec.args)
       type.aligned = false;
   spec.config = request.config;
-  spec.arch = arch_;
+  spec.arch = arch;
   driver::CompiledKernel compiled;
   std::string diagnostics;
   if (!driver::compileKernel(request.source, request.fileName, spec, compileOptions, compiled, diagnostics))

@@ -19,6 +19,7 @@
 #include "runtime/jit/DiskCache.h"
 
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -91,11 +92,19 @@ struct CompileOutcome {
 /// beside request.fileName and on options.importPath).
 std::string cacheKey(const KernelRequest &request, const JitOptions &options, const std::string &arch);
 
+/// Compiles `request` for `arch` as a Jit with `options` would (no device, no caches; safe on
+/// any thread): its cache entry, and what the compile warned of in `warnings`. A compile error
+/// throws rt::Error(InvalidArgument) with the diagnostics. Options are taken as given
+/// (`pipelineStages` -1 counts as 0; the environment is not read).
+CacheEntry buildEntry(const KernelRequest &request, const JitOptions &options, const std::string &arch,
+                      std::vector<std::string> &warnings);
+
 class Jit {
 public:
   explicit Jit(rt::Device device, JitOptions options = {}, DiskCache cache = DiskCache::fromEnvironment());
 
-  /// The kernel for `request`: from the in-memory cache, else the disk cache, else compiled.
+  /// The kernel for `request`: from the in-memory cache, else the kernels prebuilt into a
+  /// library (Prebuilt.h), else the disk cache, else compiled.
   /// A compile error throws rt::Error(InvalidArgument) whose message holds the diagnostics.
   rt::Kernel compile(const KernelRequest &request);
 
@@ -109,7 +118,7 @@ public:
   std::vector<CompileOutcome> compileEach(const std::vector<KernelRequest> &requests, unsigned threads = 0);
 
   struct Stats {
-    unsigned memoryHits = 0, diskHits = 0, compiles = 0, corruptEntries = 0;
+    unsigned memoryHits = 0, prebuiltHits = 0, diskHits = 0, compiles = 0, corruptEntries = 0;
   };
   Stats stats() const;
   const std::string &arch() const { return arch_; }
@@ -119,8 +128,11 @@ public:
 
 private:
   rt::Kernel compileOrLoad(const KernelRequest &request);
-  /// The kernel of `key` from memory or the disk cache, if either has it.
+  /// The kernel of `key` from memory, the prebuilt kernels (Prebuilt.h) or the disk cache, if
+  /// one has it; a key the prebuilt kernels know not to compile throws its compile error.
   std::optional<rt::Kernel> lookup(const std::string &key);
+  std::optional<rt::Kernel> lookupPrebuilt(const std::string &key,
+                                           const std::function<void(const std::string &)> &warn);
   /// Compiles `request` without touching the caches or the driver (safe on any thread); what
   /// the compile warns of goes to `warnings`, for the caller to show.
   CacheEntry build(const KernelRequest &request, std::vector<std::string> &warnings) const;

@@ -51,8 +51,7 @@ RunResult run(jit::Backend &backend, const Inputs &inputs, const mamba2::Forward
   r.choices = out.choices;
   r.chunkSize = out.chunkSize;
   if (jit::Jit *jit = backend.jit()) {
-    r.compiled = jit->stats().compiles;
-    r.fromDiskCache = jit->stats().diskHits;
+    r.loaded = jit->stats();
     out = mamba2::ssdForward(backend, in, options, nullptr, &r.timings);
   }
   r.y = out.y.values();
@@ -83,8 +82,7 @@ DecodeResult runDecode(jit::Backend &backend, const DecodeInputs &inputs, rt::DT
   r.choice = mamba2::ssdDecodeStep(backend, in, state, yArray, options);
   r.firstCallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (jit::Jit *jit = backend.jit()) {
-    r.compiled = jit->stats().compiles;
-    r.fromDiskCache = jit->stats().diskHits;
+    r.loaded = jit->stats();
   }
   r.y = mamba2::valuesOf(y, yArray);
   r.state = mamba2::valuesOf(buffers[0], state);

@@ -20,7 +20,7 @@ struct RunResult {
   // The first call (compiling or loading the kernels, then running), and on the GPU where the
   // kernels came from.
   double firstCallMs = 0;
-  unsigned compiled = 0, fromDiskCache = 0;
+  jit::Jit::Stats loaded; // GPU: kernels compiled, prebuilt and from the disk cache
   /// The configuration each kernel ran in, as the first call chose it (tuned, cached, ...).
   std::array<mamba2::SsdKernelChoice, 4> choices;
 };
@@ -34,7 +34,7 @@ struct DecodeResult {
   mamba2::Tensor y, state; // y in its dtype, the state after the step in the state's dtype
   mamba2::SsdKernelChoice choice;
   double firstCallMs = 0; // the one call: compiling (GPU: or loading) and the step
-  unsigned compiled = 0, fromDiskCache = 0;
+  jit::Jit::Stats loaded;
 };
 
 /// One decode step (mamba2::ssdDecodeStep) on the uploaded state, y in `yDType`. Called once

@@ -83,12 +83,12 @@ int ioError(const std::string &message) {
   return 3;
 }
 
-void printFirstCall(bool interpret, double ms, unsigned compiled, unsigned fromDiskCache) {
+void printFirstCall(bool interpret, double ms, const jit::Jit::Stats &loaded) {
   if (interpret)
     std::printf("tile-ssd: first call %.1f ms (compiling to tile IR and interpreting)\n", ms);
   else
-    std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u loaded from the disk cache)\n", ms, compiled,
-                fromDiskCache);
+    std::printf("tile-ssd: first call %.1f ms (%u kernels compiled, %u prebuilt, %u loaded from the disk cache)\n", ms,
+                loaded.compiles, loaded.prebuiltHits, loaded.diskHits);
 }
 
 // y.npy and the second output (final_states.npy or state.npy) both or neither: temporary files
@@ -147,7 +147,7 @@ int decodeMain(jit::Backend &backend, const std::string &inputDir, const std::st
     inputs = ssd::loadDecodeInputs(inputDir);
   }
   ssd::DecodeResult r = ssd::runDecode(backend, inputs, yDType, options);
-  printFirstCall(!backend.onGpu(), r.firstCallMs, r.compiled, r.fromDiskCache);
+  printFirstCall(!backend.onGpu(), r.firstCallMs, r.loaded);
   std::printf("tile-ssd: decode_step    ran %s\n", r.choice.str().c_str());
   if (!statePath.empty())
     if (int rc = writeOutputs(yPath, r.y, yDType, statePath, r.state, inputs[ssd::DecodeTensor::State].dtype))
@@ -388,7 +388,7 @@ int main(int argc, char **argv) {
 
     ssd::RunResult r = ssd::run(backend, inputs, options);
     std::printf("tile-ssd: chunk %lld%s\n", (long long)r.chunkSize, options.chunkSize ? "" : " (the library's choice)");
-    printFirstCall(interpret, r.firstCallMs, r.compiled, r.fromDiskCache);
+    printFirstCall(interpret, r.firstCallMs, r.loaded);
     for (const mamba2::SsdKernelChoice &c : r.choices) {
       std::printf("tile-ssd: %-14s ran %s", c.kernel.c_str(), c.str().c_str());
       if (c.ms > 0 && c.config0Ms > 0)

@@ -228,3 +228,27 @@ TEST_CASE("gpu: ssd_forward refuses bad shapes with the tensor's name", "[gpu][m
   SsdArrayInputs in{x.view, dt.view, A.view, B.view, B.view, {}, {}, {}, {}};
   CHECK_THROWS_WITH(ssdForward(backend, in), Catch::Contains("nheads 4 is not divisible by ngroups 3"));
 }
+
+TEST_CASE("gpu: a first call on a prebuilt signature loads every kernel and compiles none", "[gpu][mamba2][prebuilt]") {
+  // The 2.7B family (80 heads of 64, one group, dstate 128; bf16 data, fp32 dt, A, D and
+  // dt_bias, softplus) at the library's chunk size and at 256, with an empty disk cache: the
+  // kernels come from the archive linked into the library, and give the reference's results.
+  TILE_REQUIRE_GPU(device);
+  if (std::string(TILE_SSD_PREBUILT_SET) == "off") {
+    WARN("skipped: configured with TILE_SSD_PREBUILT=off");
+    return;
+  }
+  for (int chunk : {0, 256}) {
+    char dir[] = "/tmp/tile-ssd-prebuilt-cache-XXXXXX";
+    REQUIRE(mkdtemp(dir));
+    jit::Backend backend = gpuBackend(dir);
+    Config c{"", 1, 300, 80, 64, 1, 128, chunk, rt::DType::BFloat16, true, false, false, true, false, true};
+    c.name = "prebuilt 2.7B family chunk " + std::to_string(chunk);
+    runConfig(backend, c);
+    REQUIRE(backend.jit());
+    const jit::Jit::Stats stats = backend.jit()->stats();
+    INFO(c.name);
+    CHECK(stats.compiles == 0);
+    CHECK(stats.prebuiltHits > 0);
+  }
+}
