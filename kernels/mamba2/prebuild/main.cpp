@@ -5,10 +5,11 @@
 //   tile-ssd-prebuild --set core --list       # the signatures and their requests, no compile
 //
 // Every configuration of every signature is compiled for every target, as the JIT would compile
-// it with its default options (the archive is keyed by jit::cacheKey); a configuration that does
-// not compile is kept with its message, so the JIT skips it without trying again; -v prints what
-// the compiles warned of (spills, as tile-cc and the JIT report them). Exit codes:
-// 0 success, 1 a failure writing FILE, 2 bad command line.
+// it with its default options (the archive is keyed by jit::cacheKey). Records of an archive
+// already at FILE whose keys are still asked for are kept, not compiled again. A configuration
+// that does not compile is kept with its message, so the JIT skips it without trying again; -v
+// prints what the compiles warned of (spills, as tile-cc and the JIT report them).
+// Exit codes: 0 success, 1 a failure writing FILE, 2 bad command line.
 #include "kernels/mamba2/SsdPrebuilt.h"
 #include "runtime/File.h"
 #include "runtime/jit/Prebuilt.h"
@@ -22,6 +23,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -118,10 +120,31 @@ int main(int argc, char **argv) {
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<jit::PrebuiltRecord> records(jobs.size());
+  // The archive already at FILE lends every record whose key is still asked for: a key holds
+  // the compiler's fingerprint and all else the code depends on, so relinking this tool or
+  // adding a signature compiles only what is new. An unreadable or malformed one lends nothing.
+  std::string previousBytes;
+  std::optional<jit::PrebuiltArchive> previous;
+  try {
+    previousBytes = rt::readRegularFile(out, std::uint64_t(1) << 34);
+    previous = jit::PrebuiltArchive::parse(previousBytes, out);
+  } catch (const rt::Error &) {
+  }
+  std::vector<std::size_t> todo;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    std::optional<jit::PrebuiltRecord> kept;
+    if (previous)
+      kept = previous->find(jobs[j].key, [](const std::string &) {});
+    if (kept)
+      records[j] = std::move(*kept);
+    else
+      todo.push_back(j);
+  }
   std::atomic<std::size_t> next{0}, spills{0};
   std::mutex printing;
   auto work = [&] {
-    for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
+    for (std::size_t t; (t = next.fetch_add(1)) < todo.size();) {
+      const std::size_t j = todo[t];
       records[j].key = jobs[j].key;
       std::vector<std::string> warnings;
       try {
@@ -142,7 +165,7 @@ int main(int argc, char **argv) {
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::min<std::size_t>(threads, jobs.size()); ++t)
+  for (unsigned t = 1; t < std::min<std::size_t>(threads, todo.size()); ++t)
     pool.emplace_back(work);
   work();
   for (std::thread &t : pool)
@@ -159,10 +182,9 @@ int main(int argc, char **argv) {
       std::remove(tmp.c_str());
     return 1;
   }
-  std::printf(
-      "tile-ssd-prebuild: %zu signatures (%s) x %zu targets: %zu kernels, %zu do not compile, %zu with warnings (-v); "
-      "%.1f s on %u threads -> %s\n",
-      signatures.size(), set.c_str(), archs.size(), jobs.size(), failed, std::size_t(spills), seconds, threads,
-      out.c_str());
+  std::printf("tile-ssd-prebuild: %zu signatures (%s) x %zu targets: %zu kernels (%zu kept from the previous "
+              "archive), %zu do not compile, %zu compiled with warnings (-v); %.1f s on %u threads -> %s\n",
+              signatures.size(), set.c_str(), archs.size(), jobs.size(), jobs.size() - todo.size(), failed,
+              std::size_t(spills), seconds, threads, out.c_str());
   return 0;
 }
