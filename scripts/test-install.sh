@@ -64,9 +64,12 @@ if ldd "$work/aot/tile-aot-example" | grep -E "libMLIR|libLLVM"; then
 fi
 # The C API library from the prefix, as the Python package loads it: every function the header
 # declares is exported.
+# (The symbol table is read once: `nm | grep -q` fails under pipefail when grep exits first
+# and nm dies of SIGPIPE.)
+exported=$(nm -D --defined-only "$prefix/lib/libtilecc.so")
 for f in $(grep -o '^[a-z_ *]*\btilecc_[a-z_]*(' "$root/include/tile/c/tilecc.h" |
   grep -o 'tilecc_[a-z_]*($' | tr -d '('); do
-  nm -D --defined-only "$prefix/lib/libtilecc.so" | grep -q " T $f\$" ||
+  grep -q " T $f\$" <<< "$exported" ||
     { echo "test-install: libtilecc.so does not export $f" >&2; exit 1; }
 done
 echo "test-install: the Python package on the installed libtilecc.so"

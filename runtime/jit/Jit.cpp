@@ -103,6 +103,10 @@ Jit::Jit(rt::Device device, JitOptions options, DiskCache cache)
   arch_ = options_.arch.empty()
               ? archForComputeCapability(device_.computeCapabilityMajor(), device_.computeCapabilityMinor())
               : options_.arch;
+  // Code generation knows targets up to Hopper; a newer device gets sm_90 PTX, which its driver
+  // compiles (an sm_90 cubin from ptxas would not load there).
+  if (options_.arch.empty() && device_.computeCapabilityMajor() > 9)
+    options_.usePtx = true;
   if (options_.pipelineStages < 0)
     options_.pipelineStages = pipelineStagesFromEnvironment();
   if (const char *aligned = std::getenv("TILE_ALIGNED"); aligned && std::string(aligned) == "0")

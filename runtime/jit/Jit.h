@@ -45,7 +45,7 @@ struct JitOptions {
   int64_t numThreads = 0; // threads per block; 0: the compiler chooses from the kernel's tiles
   unsigned optLevel = 2;
   /// Load PTX through the driver's JIT instead of a ptxas cubin (also the fallback when
-  /// ptxas is not installed).
+  /// ptxas is not installed, and what a device newer than Hopper gets when `arch` is empty).
   bool usePtx = false;
   /// Stages of loops whose loads are copied ahead (tile-pipeline-loops): 0 derives them from
   /// the latency hints, 1 turns pipelining off, 2-8 forces that many; -1 (the default) takes
