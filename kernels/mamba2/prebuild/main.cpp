@@ -34,7 +34,8 @@ namespace {
 
 int usage(const char *why) {
   std::fprintf(stderr,
-               "tile-ssd-prebuild: %s\nusage: tile-ssd-prebuild --set core|full --arch ARCH[,ARCH...] [-j N] -o FILE\n"
+               "tile-ssd-prebuild: error: %s\nusage: tile-ssd-prebuild --set core|full --arch ARCH[,ARCH...] [-j N] "
+               "[-v] -o FILE\n"
                "       tile-ssd-prebuild --set core|full --list\n",
                why);
   return 2;
@@ -96,7 +97,7 @@ int main(int argc, char **argv) {
     for (const mamba2::SsdSignature &s : signatures)
       requests.push_back(mamba2::forwardRequests(s));
   } catch (const rt::Error &e) {
-    std::fprintf(stderr, "tile-ssd-prebuild: %s\n", e.what());
+    std::fprintf(stderr, "tile-ssd-prebuild: error: %s\n", e.what());
     return 2;
   }
   if (list) {
@@ -176,7 +177,7 @@ int main(int argc, char **argv) {
   std::string error;
   std::string tmp = rt::writeTempFileNextTo(out, jit::writePrebuiltArchive(std::move(records)), error);
   if (tmp.empty() || std::rename(tmp.c_str(), out.c_str()) != 0) {
-    std::fprintf(stderr, "tile-ssd-prebuild: cannot write %s: %s\n", out.c_str(),
+    std::fprintf(stderr, "tile-ssd-prebuild: error: cannot write %s: %s\n", out.c_str(),
                  tmp.empty() ? error.c_str() : std::strerror(errno));
     if (!tmp.empty())
       std::remove(tmp.c_str());
