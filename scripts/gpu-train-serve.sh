@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mamba-2 for training and serving beside mamba_ssm, on the GPU machine (device tool, `carry:
-# ["bundle", ".peers"]`: a bundle with tile-bench, and ../shared/peers copied to .peers): our
+# ["bundle", ".peers"]`: a bundle with tile-bench, and .peers/mamba_ssm_min, mamba_ssm's Triton SSD in pure Python): our
 # backward pass (`tile-bench ssd --backward`) and mamba_ssm's (python/bench/backward_mamba_ssm.py,
 # its Triton kernels under autograd), and our decode step (`tile-bench ssd --decode`) and
 # mamba_ssm's selective_state_update (python/bench/decode_mamba_ssm.py), on the same shapes and
