@@ -7,8 +7,9 @@
 namespace tile::mamba2 {
 
 std::string SsdSignature::str() const {
-  return fmt::format("H={} P={} G={} N={} data={} params={} chunk={}", nheads, headdim, ngroups, dstate,
-                     rt::dtypeName(data), rt::dtypeName(params), chunkSize ? std::to_string(chunkSize) : "auto");
+  return fmt::format("H={} P={} G={} N={} data={} dt={} params={} chunk={}", nheads, headdim, ngroups, dstate,
+                     rt::dtypeName(data), rt::dtypeName(dt), rt::dtypeName(params),
+                     chunkSize ? std::to_string(chunkSize) : "auto");
 }
 
 std::vector<SsdSignature> prebuiltSignatures(const std::string &set) {
@@ -23,7 +24,8 @@ std::vector<SsdSignature> prebuiltSignatures(const std::string &set) {
     std::vector<SsdSignature> out;
     for (const Family &f : families)
       for (int chunk : {0, 256})
-        out.push_back({f.H, f.P, f.G, f.N, DType::BFloat16, DType::Float32, chunk});
+        for (DType dt : {DType::Float32, DType::BFloat16}) // only chunk_cumsum reads dt
+          out.push_back({f.H, f.P, f.G, f.N, DType::BFloat16, DType::Float32, chunk, dt});
     for (int chunk : {0, 256}) // and 2.7B in float32
       out.push_back({80, 64, 1, 128, DType::Float32, DType::Float32, chunk});
     return out;
@@ -73,7 +75,7 @@ std::vector<jit::KernelRequest> forwardRequests(const SsdSignature &s) {
   set(SsdTensor::X, s.data, {b, T, s.nheads, s.headdim});
   set(SsdTensor::B, s.data, {b, T, s.ngroups, s.dstate});
   set(SsdTensor::C, s.data, {b, T, s.ngroups, s.dstate});
-  set(SsdTensor::Dt, s.params, {b, T, s.nheads});
+  set(SsdTensor::Dt, s.dt, {b, T, s.nheads});
   set(SsdTensor::A, s.params, {s.nheads});
   set(SsdTensor::D, s.params, {s.nheads});
   set(SsdTensor::DtBias, s.params, {s.nheads});

@@ -15,14 +15,17 @@ namespace tile::mamba2 {
 /// What ssd.py's kernels are specialized on, the batch and sequence length aside.
 struct SsdSignature {
   std::int64_t nheads, headdim, ngroups, dstate;
-  rt::DType data;   // x, B, C
-  rt::DType params; // dt, A, D (per head) and dt_bias; dt goes through softplus
-  int chunkSize;    // 0: the library's choice
+  rt::DType data;        // x, B, C
+  rt::DType params;      // A, D (per head) and dt_bias
+  int chunkSize;         // 0: the library's choice
+  rt::DType dt = params; // dt, through softplus
   std::string str() const;
 };
 
-/// Which signatures: "core" (the benchmark shapes' families with bf16 data, and 2.7B's with
-/// float32 data, at the library's chunk size and at 256) or "full" (also fp16 and fp32 data, chunk sizes 64, 128 and 256, and
+/// Which signatures: "core" (the benchmark shapes' families with bf16 data and dt in float32,
+/// as tile-bench passes it, or in bf16, as mamba_ssm's Mamba2 module passes its slice of the
+/// input projection; and 2.7B's with float32 data; each at the library's chunk size and at 256)
+/// or "full" (also fp16 and fp32 data, chunk sizes 64, 128 and 256, and
 /// the smaller Mamba-2 models' head counts).
 std::vector<SsdSignature> prebuiltSignatures(const std::string &set);
 

@@ -10,14 +10,20 @@
 # RUN: not tile-ssd-prebuild --set core --arch sm_90a 2>&1 | FileCheck %s --check-prefix=NEEDS
 # RUN: not tile-ssd-prebuild --set core --arch sm_90a -j 0 -o %t.tkp 2>&1 | FileCheck %s --check-prefix=JOBS
 # RUN: not tile-ssd-prebuild --set core --frobnicate 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-# CORE: H=80 P=64 G=1 N=128 data=bfloat16 params=float32 chunk=auto: 42 requests
-# CORE-NEXT: H=80 P=64 G=1 N=128 data=bfloat16 params=float32 chunk=256: 42 requests
-# CORE-NEXT: H=128 P=64 G=8 N=128 data=bfloat16 params=float32 chunk=auto: {{[0-9]+}} requests
-# CORE-NEXT: H=128 P=64 G=8 N=128 data=bfloat16 params=float32 chunk=256: {{[0-9]+}} requests
-# CORE-NEXT: H=32 P=64 G=1 N=64 data=bfloat16 params=float32 chunk=auto: {{[0-9]+}} requests
-# CORE-NEXT: H=32 P=64 G=1 N=64 data=bfloat16 params=float32 chunk=256: {{[0-9]+}} requests
-# CORE-NEXT: H=80 P=64 G=1 N=128 data=float32 params=float32 chunk=auto: {{[0-9]+}} requests
-# CORE-NEXT: H=80 P=64 G=1 N=128 data=float32 params=float32 chunk=256: {{[0-9]+}} requests
+# CORE: H=80 P=64 G=1 N=128 data=bfloat16 dt=float32 params=float32 chunk=auto: 42 requests
+# CORE-NEXT: H=80 P=64 G=1 N=128 data=bfloat16 dt=bfloat16 params=float32 chunk=auto: 42 requests
+# CORE-NEXT: H=80 P=64 G=1 N=128 data=bfloat16 dt=float32 params=float32 chunk=256: 42 requests
+# CORE-NEXT: H=80 P=64 G=1 N=128 data=bfloat16 dt=bfloat16 params=float32 chunk=256: 42 requests
+# CORE-NEXT: H=128 P=64 G=8 N=128 data=bfloat16 dt=float32 params=float32 chunk=auto: {{[0-9]+}} requests
+# CORE-NEXT: H=128 P=64 G=8 N=128 data=bfloat16 dt=bfloat16 params=float32 chunk=auto: {{[0-9]+}} requests
+# CORE-NEXT: H=128 P=64 G=8 N=128 data=bfloat16 dt=float32 params=float32 chunk=256: {{[0-9]+}} requests
+# CORE-NEXT: H=128 P=64 G=8 N=128 data=bfloat16 dt=bfloat16 params=float32 chunk=256: {{[0-9]+}} requests
+# CORE-NEXT: H=32 P=64 G=1 N=64 data=bfloat16 dt=float32 params=float32 chunk=auto: {{[0-9]+}} requests
+# CORE-NEXT: H=32 P=64 G=1 N=64 data=bfloat16 dt=bfloat16 params=float32 chunk=auto: {{[0-9]+}} requests
+# CORE-NEXT: H=32 P=64 G=1 N=64 data=bfloat16 dt=float32 params=float32 chunk=256: {{[0-9]+}} requests
+# CORE-NEXT: H=32 P=64 G=1 N=64 data=bfloat16 dt=bfloat16 params=float32 chunk=256: {{[0-9]+}} requests
+# CORE-NEXT: H=80 P=64 G=1 N=128 data=float32 dt=float32 params=float32 chunk=auto: {{[0-9]+}} requests
+# CORE-NEXT: H=80 P=64 G=1 N=128 data=float32 dt=float32 params=float32 chunk=256: {{[0-9]+}} requests
 # SET: tile-ssd-prebuild: error: prebuilt signature set 'most': expected core or full
 # ARCH: tile-ssd-prebuild: error: unknown target 'sm_99z'
 # NEEDS: tile-ssd-prebuild: error: --set, and --arch with -o (or --list), are required

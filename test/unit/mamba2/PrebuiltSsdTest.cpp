@@ -83,6 +83,6 @@ TEST_CASE("prebuilt targets and signature sets are checked", "[mamba2][prebuilt]
   CHECK_THROWS_WITH(mamba2::parseTargets("sm_90a,sm_999x"), "unknown target 'sm_999x'");
   CHECK_THROWS_WITH(mamba2::parseTargets(""), "no target given");
   CHECK_THROWS_WITH(mamba2::prebuiltSignatures("most"), "prebuilt signature set 'most': expected core or full");
-  CHECK(mamba2::prebuiltSignatures("core").size() == 8);
+  CHECK(mamba2::prebuiltSignatures("core").size() == 14);
   CHECK(mamba2::prebuiltSignatures("full").size() == 63);
 }
