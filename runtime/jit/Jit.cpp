@@ -187,11 +187,7 @@ std::optional<rt::Kernel> Jit::lookup(const std::string &key) {
     return kernel;
   if (auto entry = cache_.load(key, warn)) {
     try {
-      rt::Kernel kernel = load(*entry, cache_.pathFor(key));
-      std::lock_guard<std::mutex> lock(mutex_);
-      ++stats_.diskHits;
-      memory_.emplace(key, kernel);
-      return kernel;
+      return remember(key, load(*entry, cache_.pathFor(key)), &Stats::diskHits);
     } catch (const rt::Error &e) {
       if (e.noGpu())
         throw;
@@ -214,11 +210,7 @@ std::optional<rt::Kernel> Jit::lookupPrebuilt(const std::string &key,
   if (!record->entry) // what compiling it said when the library was built: the same again
     throw rt::Error(rt::Error::Kind::InvalidArgument, record->error);
   try {
-    rt::Kernel kernel = load(*record->entry, "prebuilt kernel " + key);
-    std::lock_guard<std::mutex> lock(mutex_);
-    ++stats_.prebuiltHits;
-    memory_.emplace(key, kernel);
-    return kernel;
+    return remember(key, load(*record->entry, "prebuilt kernel " + key), &Stats::prebuiltHits);
   } catch (const rt::Error &e) {
     if (e.noGpu())
       throw;
@@ -263,8 +255,12 @@ rt::Kernel Jit::install(const std::string &key, const CacheEntry &entry, const s
   rt::Kernel kernel = load(entry, origin);
   // A cache that cannot store only costs the next process a compile: warnings, never errors.
   cache_.storeOrWarn(key, entry, [](const std::string &message) { std::cerr << message << "\n"; });
+  return remember(key, kernel, &Stats::compiles);
+}
+
+rt::Kernel Jit::remember(const std::string &key, rt::Kernel kernel, unsigned Stats::*counter) {
   std::lock_guard<std::mutex> lock(mutex_);
-  ++stats_.compiles;
+  ++(stats_.*counter);
   memory_.emplace(key, kernel);
   return kernel;
 }

@@ -139,6 +139,8 @@ private:
   /// Loads a built entry, stores it on disk and in memory.
   rt::Kernel install(const std::string &key, const CacheEntry &entry, const std::string &origin);
   rt::Kernel load(const CacheEntry &entry, const std::string &origin);
+  /// Keeps a loaded kernel in memory under `key` and counts where it came from.
+  rt::Kernel remember(const std::string &key, rt::Kernel kernel, unsigned Stats::*counter);
 
   rt::Device device_;
   JitOptions options_;

@@ -14,6 +14,7 @@
 #include "runtime/jit/DiskCache.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -66,7 +67,7 @@ void addPrebuilt(std::string_view bytes, const std::string &origin);
 std::optional<PrebuiltRecord> findPrebuilt(const std::string &key,
                                            const std::function<void(const std::string &)> &warn);
 
-/// How many records the registered archives hold (tools report it).
+/// How many records the registered archives hold.
 std::size_t prebuiltKernelCount();
 
 } // namespace tile::jit
